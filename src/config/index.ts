@@ -1,0 +1,211 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+
+export type RegistrationsMode = "open" | "approved" | "none";
+
+export interface RateLimitConfig {
+  enabled: boolean;
+}
+
+export interface SmtpConfig {
+  server: string;
+  port: number;
+  login?: string;
+  password?: string;
+  fromAddress: string;
+  secure: boolean;
+}
+
+export interface Config {
+  localDomain: string;
+  webDomain: string;
+  port: number;
+  bind: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  secretKey: string;
+  registrationsMode: RegistrationsMode;
+  requireEmailConfirmation: boolean;
+  localHttps: boolean;
+  /** Public base URL, e.g. `https://example.com` or `http://localhost:3000`. */
+  baseUrl: string;
+  oauthPasswordGrant: boolean;
+  rateLimits: RateLimitConfig;
+  trustedProxies: string[];
+  allowedPrivateAddresses: string[];
+  smtp?: SmtpConfig;
+  siteTitle: string;
+  siteDescription: string;
+  siteContactEmail: string;
+  singleUserMode: boolean;
+  logLevel: "debug" | "info" | "warning" | "error";
+  role: "all" | "web" | "worker" | "streaming" | "scheduler";
+}
+
+/** A setting with a bad value: start-up stops with this one line. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name];
+  if (v === undefined) return undefined;
+  const t = v.trim();
+  return t === "" ? undefined : t;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const v = str(env, name);
+  if (v === undefined) return fallback;
+  const l = v.toLowerCase();
+  if (["true", "1", "yes", "on"].includes(l)) return true;
+  if (["false", "0", "no", "off"].includes(l)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${v}"`);
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const v = str(env, name);
+  if (v === undefined) return fallback;
+  if (!/^\d+$/.test(v)) throw new ConfigError(`${name} must be a whole number, got "${v}"`);
+  const n = Number(v);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const v = str(env, name);
+  if (v === undefined) return fallback;
+  if (!(values as readonly string[]).includes(v)) {
+    throw new ConfigError(`${name} must be one of ${values.join(", ")}, got "${v}"`);
+  }
+  return v as T;
+}
+
+const DOMAIN_RE =
+  /^(?=.{1,253}(?::\d{1,5})?$)[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)*(:\d{1,5})?$/i;
+
+function domain(env: Env, name: string, fallback: string): string {
+  const v = str(env, name);
+  if (v === undefined) return fallback;
+  if (!DOMAIN_RE.test(v)) throw new ConfigError(`${name} must be a host name such as example.com, got "${v}"`);
+  return v.toLowerCase();
+}
+
+function isLocalHost(host: string): boolean {
+  const h = host.replace(/:\d+$/, "");
+  return h === "localhost" || h === "127.0.0.1" || h === "[::1]" || h.endsWith(".localhost");
+}
+
+/**
+ * Reads the configuration from an environment (`process.env` plus `.env`, merged by the caller).
+ * Pure apart from the secret key file: when SECRET_KEY is unset it is generated once into DATA_DIR.
+ */
+export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boolean } = {}): Config {
+  const cwd = opts.cwd ?? process.cwd();
+  const port = int(env, "PORT", 3000, 0, 65535);
+  const localDomain = domain(env, "LOCAL_DOMAIN", `localhost:${port}`);
+  const webDomain = domain(env, "WEB_DOMAIN", localDomain);
+  const bind = str(env, "BIND") ?? "127.0.0.1";
+  if (!/^[0-9a-fA-F:.]+$|^localhost$/.test(bind)) throw new ConfigError(`BIND must be an IP address, got "${bind}"`);
+  const dataDirRaw = str(env, "DATA_DIR") ?? "./data";
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
+
+  const databaseUrl = str(env, "DATABASE_URL");
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite database)`);
+  }
+  const redisUrl = str(env, "REDIS_URL");
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://`);
+  }
+  const localHttps = bool(env, "LOCAL_HTTPS", !isLocalHost(webDomain));
+  const registrationsMode = oneOf(env, "REGISTRATIONS_MODE", ["open", "approved", "none"] as const, "approved");
+
+  if (opts.createDataDir !== false) mkdirSync(dataDir, { recursive: true });
+  let secretKey = str(env, "SECRET_KEY");
+  if (secretKey !== undefined && secretKey.length < 32) {
+    throw new ConfigError("SECRET_KEY must be at least 32 characters long");
+  }
+  if (secretKey === undefined) secretKey = readOrCreateSecret(dataDir);
+
+  let smtp: SmtpConfig | undefined;
+  const smtpServer = str(env, "SMTP_SERVER");
+  if (smtpServer !== undefined) {
+    smtp = {
+      server: smtpServer,
+      port: int(env, "SMTP_PORT", 587, 1, 65535),
+      login: str(env, "SMTP_LOGIN"),
+      password: str(env, "SMTP_PASSWORD"),
+      fromAddress: str(env, "SMTP_FROM_ADDRESS") ?? `notifications@${localDomain.replace(/:\d+$/, "")}`,
+      secure: bool(env, "SMTP_SSL", false),
+    };
+  }
+
+  const trusted = (str(env, "TRUSTED_PROXY_IP") ?? "127.0.0.1,::1").split(/[,\s]+/).filter(Boolean);
+  const allowedPrivate = (str(env, "ALLOWED_PRIVATE_ADDRESSES") ?? "").split(/[,\s]+/).filter(Boolean);
+  const rateLimits = oneOf(env, "RATE_LIMITS", ["on", "off"] as const, "on");
+
+  return {
+    localDomain,
+    webDomain,
+    port,
+    bind,
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    secretKey,
+    registrationsMode,
+    requireEmailConfirmation: bool(env, "REQUIRE_EMAIL_CONFIRMATION", true),
+    localHttps,
+    baseUrl: `${localHttps ? "https" : "http"}://${webDomain}`,
+    oauthPasswordGrant: bool(env, "OAUTH_PASSWORD_GRANT", false),
+    rateLimits: { enabled: rateLimits === "on" },
+    trustedProxies: trusted,
+    allowedPrivateAddresses: allowedPrivate,
+    smtp,
+    siteTitle: str(env, "SITE_TITLE") ?? "Gannet",
+    siteDescription: str(env, "SITE_DESCRIPTION") ?? "A Gannet server on the fediverse",
+    siteContactEmail: str(env, "SITE_CONTACT_EMAIL") ?? "",
+    singleUserMode: bool(env, "SINGLE_USER_MODE", false),
+    logLevel: oneOf(env, "LOG_LEVEL", ["debug", "info", "warning", "error"] as const, "info"),
+    role: oneOf(env, "GANNET_ROLE", ["all", "web", "worker", "streaming", "scheduler"] as const, "all"),
+  };
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, "secret_key");
+  if (existsSync(file)) {
+    const s = readFileSync(file, "utf8").trim();
+    if (s.length >= 32) return s;
+  }
+  const s = randomBytes(48).toString("hex");
+  writeFileSync(file, `${s}\n`, { mode: 0o600 });
+  return s;
+}
+
+/** Parses a `.env` file's text (KEY=value lines, # comments, optional quotes). */
+export function parseDotEnv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let v = m[2];
+    if ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'"))) v = v.slice(1, -1);
+    else v = v.replace(/\s+#.*$/, "");
+    out[m[1]] = v;
+  }
+  return out;
+}
+
+/** The process environment with `.env` values filled in where the environment has none. */
+export function readEnvironment(cwd = process.cwd()): Env {
+  const file = join(cwd, ".env");
+  const fromFile = existsSync(file) ? parseDotEnv(readFileSync(file, "utf8")) : {};
+  return { ...fromFile, ...process.env };
+}

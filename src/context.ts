@@ -1,0 +1,106 @@
+import { join } from "node:path";
+import type { Federation } from "@fedify/fedify";
+import { Redis } from "ioredis";
+import type { Kysely } from "kysely";
+import type { Config } from "./config/index.ts";
+import { createDatabase, type Database, type DialectName } from "./db/database.ts";
+import { AccountsRepository } from "./db/repositories/accounts.ts";
+import { KvRepository } from "./db/repositories/kv.ts";
+import { OAuthRepository } from "./db/repositories/oauth.ts";
+import { RolesRepository } from "./db/repositories/roles.ts";
+import { SettingsRepository } from "./db/repositories/settings.ts";
+import { UsersRepository } from "./db/repositories/users.ts";
+import type { DB } from "./db/schema.ts";
+import { createGannetFederation } from "./federation/federation.ts";
+import type { BlobStore } from "./infra/blobs/interface.ts";
+import { LocalBlobStore } from "./infra/blobs/local.ts";
+import type { EventBus } from "./infra/bus/interface.ts";
+import { MemoryEventBus } from "./infra/bus/memory.ts";
+import { DatabaseKvStore } from "./infra/kv/fedify-kv.ts";
+import { createMailer, type Mailer } from "./infra/mailer/mailer.ts";
+import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from "./infra/rate-limit/store.ts";
+import { IdGenerator } from "./lib/ids.ts";
+import { RoleCache } from "./services/roles/role-cache.ts";
+
+export interface Repositories {
+  accounts: AccountsRepository;
+  users: UsersRepository;
+  roles: RolesRepository;
+  oauth: OAuthRepository;
+  settings: SettingsRepository;
+  kv: KvRepository;
+}
+
+/** Everything a request, job or command needs; built once per process (or per test server). */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Kysely<DB>;
+  dialect: DialectName;
+  repos: Repositories;
+  ids: IdGenerator;
+  bus: EventBus;
+  blobs: BlobStore;
+  mailer: Mailer;
+  rateLimits: RateLimitStore;
+  roles: RoleCache;
+  federation: Federation<AppContext>;
+  redis?: Redis;
+  /** When the process started (ms), for instance stats. */
+  startedAt: number;
+  close(): Promise<void>;
+}
+
+export interface ContextOptions {
+  /** PostgreSQL schema (tests give each server its own). */
+  pgSchema?: string;
+  /** SQLite file name inside DATA_DIR, or `:memory:`. */
+  sqliteFile?: string;
+}
+
+/** The composition root: opens the database, runs migrations and wires the adapters. */
+export async function createContext(config: Config, opts: ContextOptions = {}): Promise<AppContext> {
+  const database = createDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    pgSchema: opts.pgSchema,
+    sqliteFile: opts.sqliteFile,
+  });
+  await database.migrate();
+  const db = database.db;
+  const repos: Repositories = {
+    accounts: new AccountsRepository(db),
+    users: new UsersRepository(db),
+    roles: new RolesRepository(db),
+    oauth: new OAuthRepository(db),
+    settings: new SettingsRepository(db),
+    kv: new KvRepository(db),
+  };
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    : undefined;
+  const bus = new MemoryEventBus();
+  const ctx: AppContext = {
+    config,
+    database,
+    db,
+    dialect: database.dialect,
+    repos,
+    ids: new IdGenerator(),
+    bus,
+    blobs: new LocalBlobStore(join(config.dataDir, "media"), config.baseUrl),
+    mailer: createMailer(config.smtp),
+    rateLimits: redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore(),
+    roles: new RoleCache(repos.roles),
+    federation: undefined as unknown as Federation<AppContext>,
+    redis,
+    startedAt: Date.now(),
+    async close() {
+      await bus.close();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+  ctx.federation = createGannetFederation(ctx, new DatabaseKvStore(repos.kv));
+  return ctx;
+}

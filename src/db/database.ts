@@ -1,0 +1,75 @@
+import { join } from "node:path";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import { type MigrationResultSet, Migrator } from "kysely/migration";
+import pg from "pg";
+import { migrations } from "./migrations/index.ts";
+import type { DB } from "./schema.ts";
+import { NodeSqliteDialect } from "./sqlite-dialect.ts";
+
+export type DialectName = "sqlite" | "postgres";
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  /** Runs pending migrations; throws with the failing migration's name. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  /** SQLite file name inside dataDir (default `gannet.sqlite3`), or `:memory:`. */
+  sqliteFile?: string;
+  /** PostgreSQL schema to use (created when missing); tests give each server its own. */
+  pgSchema?: string;
+  pgPoolSize?: number;
+}
+
+export function createDatabase(opts: DatabaseOptions): Database {
+  let db: Kysely<DB>;
+  let dialect: DialectName;
+  if (opts.databaseUrl) {
+    dialect = "postgres";
+    const schema = opts.pgSchema;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.pgPoolSize ?? 10,
+      options: schema ? `-c search_path=${schema}` : undefined,
+    });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    dialect = "sqlite";
+    const file = opts.sqliteFile ?? "gannet.sqlite3";
+    db = new Kysely<DB>({ dialect: new NodeSqliteDialect(file === ":memory:" ? file : join(opts.dataDir, file)) });
+  }
+
+  return {
+    db,
+    dialect,
+    async migrate() {
+      if (dialect === "postgres" && opts.pgSchema) {
+        await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(opts.pgSchema)}`.execute(db);
+      }
+      const migrator = new Migrator({
+        db,
+        provider: { getMigrations: async () => migrations },
+      });
+      const result: MigrationResultSet = await migrator.migrateToLatest();
+      if (result.error) {
+        const failed = result.results?.find((r) => r.status === "Error");
+        const cause = result.error instanceof Error ? result.error.message : String(result.error);
+        throw new Error(`migration ${failed?.migrationName ?? "?"} failed: ${cause}`);
+      }
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/** Case-insensitive equality that both dialects index (`lower(col) = lower(value)`). */
+export function lowerEq(column: string, value: string) {
+  return sql<boolean>`lower(${sql.ref(column)}) = ${value.toLowerCase()}`;
+}

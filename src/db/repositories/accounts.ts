@@ -1,0 +1,181 @@
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
+import type { AccountsTable, DB } from "../schema.ts";
+
+export interface AccountField {
+  name: string;
+  value: string;
+  verified_at: string | null;
+}
+
+/** An account row with booleans, JSON and counters normalised. */
+export interface Account {
+  id: string;
+  username: string;
+  domain: string | null;
+  displayName: string;
+  note: string;
+  noteSource: string;
+  fields: AccountField[];
+  fieldsSource: { name: string; value: string }[];
+  actorType: string;
+  locked: boolean;
+  discoverable: boolean | null;
+  indexable: boolean;
+  hideCollections: boolean | null;
+  memorial: boolean;
+  uri: string;
+  url: string | null;
+  inboxUrl: string | null;
+  sharedInboxUrl: string | null;
+  avatarPath: string | null;
+  avatarRemoteUrl: string | null;
+  avatarContentType: string | null;
+  headerPath: string | null;
+  headerRemoteUrl: string | null;
+  headerContentType: string | null;
+  alsoKnownAs: string[];
+  movedToAccountId: string | null;
+  suspendedAt: string | null;
+  silencedAt: string | null;
+  sensitizedAt: string | null;
+  statusesCount: number;
+  followersCount: number;
+  followingCount: number;
+  lastStatusAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function parseJson<T>(s: string | null, fallback: T): T {
+  if (!s) return fallback;
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+const nullableBool = (v: unknown): boolean | null => (v === null || v === undefined ? null : Boolean(v));
+
+export function toAccount(r: Selectable<AccountsTable>): Account {
+  return {
+    id: String(r.id),
+    username: r.username,
+    domain: r.domain,
+    displayName: r.display_name,
+    note: r.note,
+    noteSource: r.note_source,
+    fields: parseJson(r.fields, []),
+    fieldsSource: parseJson(r.fields_source, []),
+    actorType: r.actor_type,
+    locked: Boolean(r.locked),
+    discoverable: nullableBool(r.discoverable),
+    indexable: Boolean(r.indexable),
+    hideCollections: nullableBool(r.hide_collections),
+    memorial: Boolean(r.memorial),
+    uri: r.uri,
+    url: r.url,
+    inboxUrl: r.inbox_url,
+    sharedInboxUrl: r.shared_inbox_url,
+    avatarPath: r.avatar_path,
+    avatarRemoteUrl: r.avatar_remote_url,
+    avatarContentType: r.avatar_content_type,
+    headerPath: r.header_path,
+    headerRemoteUrl: r.header_remote_url,
+    headerContentType: r.header_content_type,
+    alsoKnownAs: parseJson(r.also_known_as, []),
+    movedToAccountId: r.moved_to_account_id === null ? null : String(r.moved_to_account_id),
+    suspendedAt: r.suspended_at,
+    silencedAt: r.silenced_at,
+    sensitizedAt: r.sensitized_at,
+    statusesCount: Number(r.statuses_count),
+    followersCount: Number(r.followers_count),
+    followingCount: Number(r.following_count),
+    lastStatusAt: r.last_status_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export type AccountInsert = Insertable<AccountsTable>;
+
+export type AccountUpdate = Updateable<AccountsTable>;
+
+/** All SQL on `accounts`. */
+export class AccountsRepository {
+  readonly #db: Kysely<DB>;
+  constructor(db: Kysely<DB>) {
+    this.#db = db;
+  }
+
+  async insert(row: AccountInsert, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.insertInto("accounts").values(row).execute();
+  }
+
+  async update(id: string, patch: AccountUpdate, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.updateTable("accounts").set(patch).where("id", "=", id).execute();
+  }
+
+  async delete(id: string, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.deleteFrom("accounts").where("id", "=", id).execute();
+  }
+
+  async getById(id: string): Promise<Account | undefined> {
+    const r = await this.#db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst();
+    return r && toAccount(r);
+  }
+
+  async getByIds(ids: readonly string[]): Promise<Account[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#db.selectFrom("accounts").selectAll().where("id", "in", ids).execute();
+    return rows.map(toAccount);
+  }
+
+  /** Local account by username (case-insensitive) when `domain` is null, else the remote one. */
+  async getByUsername(username: string, domain: string | null): Promise<Account | undefined> {
+    const r = await this.#db
+      .selectFrom("accounts")
+      .selectAll()
+      .where(sql<string>`lower(username)`, "=", username.toLowerCase())
+      .where(sql<string>`coalesce(lower(domain), '')`, "=", (domain ?? "").toLowerCase())
+      .executeTakeFirst();
+    return r && toAccount(r);
+  }
+
+  async getByUri(uri: string): Promise<Account | undefined> {
+    const r = await this.#db.selectFrom("accounts").selectAll().where("uri", "=", uri).executeTakeFirst();
+    return r && toAccount(r);
+  }
+
+  async countLocal(): Promise<number> {
+    const r = await this.#db
+      .selectFrom("accounts")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("domain", "is", null)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /** Sum of local accounts' statuses (NodeInfo `localPosts`, instance stats). */
+  async countLocalStatuses(): Promise<number> {
+    const r = await this.#db
+      .selectFrom("accounts")
+      .select((eb) => eb.fn.sum<number | string | null>("statuses_count").as("n"))
+      .where("domain", "is", null)
+      .executeTakeFirstOrThrow();
+    return Number(r.n ?? 0);
+  }
+
+  /** Distinct remote domains (instance peers). */
+  async peers(limit = 10000): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom("accounts")
+      .select("domain")
+      .distinct()
+      .where("domain", "is not", null)
+      .orderBy("domain")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.domain as string);
+  }
+}

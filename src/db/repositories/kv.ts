@@ -1,0 +1,67 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../schema.ts";
+
+/** Rows of the generic key-value table (Fedify's KvStore and Gannet's own small state). */
+export class KvRepository {
+  readonly #db: Kysely<DB>;
+  constructor(db: Kysely<DB>) {
+    this.#db = db;
+  }
+
+  async get(key: string, nowIso: string): Promise<string | undefined> {
+    const r = await this.#db
+      .selectFrom("kv_store")
+      .select(["value", "expires_at"])
+      .where("key", "=", key)
+      .executeTakeFirst();
+    if (!r) return undefined;
+    if (r.expires_at !== null && r.expires_at <= nowIso) {
+      await this.delete(key);
+      return undefined;
+    }
+    return r.value;
+  }
+
+  async set(key: string, value: string, expiresAt: string | null): Promise<void> {
+    await this.#db
+      .insertInto("kv_store")
+      .values({ key, value, expires_at: expiresAt })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ value, expires_at: expiresAt }))
+      .execute();
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#db.deleteFrom("kv_store").where("key", "=", key).execute();
+  }
+
+  /** Compare-and-swap: sets `value` only if the current value equals `expected` (undefined = absent). */
+  async cas(key: string, expected: string | undefined, value: string, expiresAt: string | null): Promise<boolean> {
+    return this.#db.transaction().execute(async (trx) => {
+      const r = await trx.selectFrom("kv_store").select("value").where("key", "=", key).executeTakeFirst();
+      if ((r?.value ?? undefined) !== expected) return false;
+      await trx
+        .insertInto("kv_store")
+        .values({ key, value, expires_at: expiresAt })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value, expires_at: expiresAt }))
+        .execute();
+      return true;
+    });
+  }
+
+  async listPrefix(prefix: string, nowIso: string): Promise<{ key: string; value: string }[]> {
+    const rows = await this.#db
+      .selectFrom("kv_store")
+      .select(["key", "value", "expires_at"])
+      .where("key", ">=", prefix)
+      .where("key", "<", `${prefix}\uffff`)
+      .orderBy("key")
+      .execute();
+    return rows
+      .filter((r) => r.expires_at === null || r.expires_at > nowIso)
+      .map((r) => ({ key: r.key, value: r.value }));
+  }
+
+  async purgeExpired(nowIso: string): Promise<void> {
+    await this.#db.deleteFrom("kv_store").where("expires_at", "<=", nowIso).execute();
+  }
+}

@@ -1,0 +1,167 @@
+import type { Kysely, Selectable } from "kysely";
+import type { DB, OAuthAccessGrantsTable, OAuthAccessTokensTable, OAuthApplicationsTable } from "../schema.ts";
+
+export interface Application {
+  id: string;
+  name: string;
+  website: string | null;
+  redirectUris: string[];
+  scopes: string[];
+  clientId: string;
+  /** SHA-256 of the client secret. */
+  clientSecretHash: string;
+  superapp: boolean;
+  ownerAccountId: string | null;
+  createdAt: string;
+}
+
+export interface AccessToken {
+  id: string;
+  applicationId: string | null;
+  userId: string | null;
+  scopes: string[];
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+export interface AccessGrant {
+  id: string;
+  applicationId: string;
+  userId: string;
+  redirectUri: string;
+  scopes: string[];
+  codeChallenge: string | null;
+  codeChallengeMethod: string | null;
+  expiresAt: string;
+  revokedAt: string | null;
+}
+
+const splitScopes = (s: string): string[] => s.split(/\s+/).filter(Boolean);
+
+export function toApplication(r: Selectable<OAuthApplicationsTable>): Application {
+  return {
+    id: String(r.id),
+    name: r.name,
+    website: r.website,
+    redirectUris: r.redirect_uris.split("\n").filter(Boolean),
+    scopes: splitScopes(r.scopes),
+    clientId: r.client_id,
+    clientSecretHash: r.client_secret,
+    superapp: Boolean(r.superapp),
+    ownerAccountId: r.owner_account_id === null ? null : String(r.owner_account_id),
+    createdAt: r.created_at,
+  };
+}
+
+export function toAccessToken(r: Selectable<OAuthAccessTokensTable>): AccessToken {
+  return {
+    id: String(r.id),
+    applicationId: r.application_id === null ? null : String(r.application_id),
+    userId: r.user_id === null ? null : String(r.user_id),
+    scopes: splitScopes(r.scopes),
+    revokedAt: r.revoked_at,
+    lastUsedAt: r.last_used_at,
+    createdAt: r.created_at,
+  };
+}
+
+function toGrant(r: Selectable<OAuthAccessGrantsTable>): AccessGrant {
+  return {
+    id: String(r.id),
+    applicationId: String(r.application_id),
+    userId: String(r.user_id),
+    redirectUri: r.redirect_uri,
+    scopes: splitScopes(r.scopes),
+    codeChallenge: r.code_challenge,
+    codeChallengeMethod: r.code_challenge_method,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at,
+  };
+}
+
+/** All SQL on OAuth applications, grants and tokens. */
+export class OAuthRepository {
+  readonly #db: Kysely<DB>;
+  constructor(db: Kysely<DB>) {
+    this.#db = db;
+  }
+
+  async insertApplication(row: OAuthApplicationsTable): Promise<void> {
+    await this.#db.insertInto("oauth_applications").values(row).execute();
+  }
+
+  async getApplicationById(id: string): Promise<Application | undefined> {
+    const r = await this.#db.selectFrom("oauth_applications").selectAll().where("id", "=", id).executeTakeFirst();
+    return r && toApplication(r);
+  }
+
+  async getApplicationByClientId(clientId: string): Promise<Application | undefined> {
+    const r = await this.#db
+      .selectFrom("oauth_applications")
+      .selectAll()
+      .where("client_id", "=", clientId)
+      .executeTakeFirst();
+    return r && toApplication(r);
+  }
+
+  async getApplicationByName(name: string): Promise<Application | undefined> {
+    const r = await this.#db.selectFrom("oauth_applications").selectAll().where("name", "=", name).executeTakeFirst();
+    return r && toApplication(r);
+  }
+
+  async insertGrant(row: OAuthAccessGrantsTable): Promise<void> {
+    await this.#db.insertInto("oauth_access_grants").values(row).execute();
+  }
+
+  async getGrantByCodeHash(codeHash: string): Promise<AccessGrant | undefined> {
+    const r = await this.#db
+      .selectFrom("oauth_access_grants")
+      .selectAll()
+      .where("code_hash", "=", codeHash)
+      .executeTakeFirst();
+    return r && toGrant(r);
+  }
+
+  /** Marks a grant used; false when it was already used (codes are single-use). */
+  async revokeGrant(id: string, at: string): Promise<boolean> {
+    const r = await this.#db
+      .updateTable("oauth_access_grants")
+      .set({ revoked_at: at })
+      .where("id", "=", id)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async insertToken(row: OAuthAccessTokensTable): Promise<void> {
+    await this.#db.insertInto("oauth_access_tokens").values(row).execute();
+  }
+
+  async getTokenByHash(tokenHash: string): Promise<AccessToken | undefined> {
+    const r = await this.#db
+      .selectFrom("oauth_access_tokens")
+      .selectAll()
+      .where("token_hash", "=", tokenHash)
+      .executeTakeFirst();
+    return r && toAccessToken(r);
+  }
+
+  async revokeToken(id: string, at: string): Promise<void> {
+    await this.#db
+      .updateTable("oauth_access_tokens")
+      .set({ revoked_at: at })
+      .where("id", "=", id)
+      .where("revoked_at", "is", null)
+      .execute();
+  }
+
+  async revokeTokensOfUser(userId: string, at: string): Promise<void> {
+    await this.#db
+      .updateTable("oauth_access_tokens")
+      .set({ revoked_at: at })
+      .where("user_id", "=", userId)
+      .where("revoked_at", "is", null)
+      .execute();
+  }
+}

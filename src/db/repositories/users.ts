@@ -1,0 +1,150 @@
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { DB, UsersTable } from "../schema.ts";
+
+export interface UserSettings {
+  privacy?: "public" | "unlisted" | "private" | "direct";
+  sensitive?: boolean;
+  language?: string | null;
+  expandMedia?: "default" | "show_all" | "hide_all";
+  expandSpoilers?: boolean;
+}
+
+export interface User {
+  id: string;
+  accountId: string;
+  email: string;
+  encryptedPassword: string;
+  roleId: string;
+  locale: string;
+  confirmedAt: string | null;
+  unconfirmedEmail: string | null;
+  approved: boolean;
+  disabled: boolean;
+  reason: string | null;
+  createdByApplicationId: string | null;
+  signUpIp: string | null;
+  currentSignInAt: string | null;
+  lastSignInAt: string | null;
+  settings: UserSettings;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toUser(r: Selectable<UsersTable>): User {
+  let settings: UserSettings = {};
+  try {
+    settings = JSON.parse(r.settings) as UserSettings;
+  } catch {
+    settings = {};
+  }
+  return {
+    id: String(r.id),
+    accountId: String(r.account_id),
+    email: r.email,
+    encryptedPassword: r.encrypted_password,
+    roleId: String(r.role_id),
+    locale: r.locale,
+    confirmedAt: r.confirmed_at,
+    unconfirmedEmail: r.unconfirmed_email,
+    approved: Boolean(r.approved),
+    disabled: Boolean(r.disabled),
+    reason: r.reason,
+    createdByApplicationId: r.created_by_application_id === null ? null : String(r.created_by_application_id),
+    signUpIp: r.sign_up_ip,
+    currentSignInAt: r.current_sign_in_at,
+    lastSignInAt: r.last_sign_in_at,
+    settings,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export type UserUpdate = Partial<Omit<UsersTable, "id" | "created_at">>;
+
+/** All SQL on `users`. */
+export class UsersRepository {
+  readonly #db: Kysely<DB>;
+  constructor(db: Kysely<DB>) {
+    this.#db = db;
+  }
+
+  async insert(row: UsersTable, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.insertInto("users").values(row).execute();
+  }
+
+  async update(id: string, patch: UserUpdate, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.updateTable("users").set(patch).where("id", "=", id).execute();
+  }
+
+  async getById(id: string): Promise<User | undefined> {
+    const r = await this.#db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+    return r && toUser(r);
+  }
+
+  async getByAccountId(accountId: string): Promise<User | undefined> {
+    const r = await this.#db.selectFrom("users").selectAll().where("account_id", "=", accountId).executeTakeFirst();
+    return r && toUser(r);
+  }
+
+  async getByAccountIds(accountIds: readonly string[]): Promise<User[]> {
+    if (accountIds.length === 0) return [];
+    const rows = await this.#db.selectFrom("users").selectAll().where("account_id", "in", accountIds).execute();
+    return rows.map(toUser);
+  }
+
+  async getByEmail(email: string): Promise<User | undefined> {
+    const r = await this.#db
+      .selectFrom("users")
+      .selectAll()
+      .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+      .executeTakeFirst();
+    return r && toUser(r);
+  }
+
+  async getByConfirmationToken(tokenHash: string): Promise<User | undefined> {
+    const r = await this.#db
+      .selectFrom("users")
+      .selectAll()
+      .where("confirmation_token", "=", tokenHash)
+      .executeTakeFirst();
+    return r && toUser(r);
+  }
+
+  async count(): Promise<number> {
+    const r = await this.#db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /** Users whose latest sign-in (or authenticated API use) is at or after `sinceIso`. */
+  async countActiveSince(sinceIso: string): Promise<number> {
+    const r = await this.#db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("current_sign_in_at", ">=", sinceIso)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async countCreatedBetween(fromIso: string, toIso: string): Promise<number> {
+    const r = await this.#db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("created_at", ">=", fromIso)
+      .where("created_at", "<", toIso)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async countSignedInBetween(fromIso: string, toIso: string): Promise<number> {
+    const r = await this.#db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("current_sign_in_at", ">=", fromIso)
+      .where("current_sign_in_at", "<", toIso)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+}

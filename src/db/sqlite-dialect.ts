@@ -1,0 +1,163 @@
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from "kysely";
+
+/**
+ * Kysely dialect for Node's built-in `node:sqlite`.
+ *
+ * - One connection, guarded by a mutex: Kysely holds it for a whole transaction, so statements
+ *   of concurrent requests never interleave with an open transaction.
+ * - Prepared statements are cached by SQL text (the hot paths repeat the same few queries).
+ * - Integers are read as BigInt and handed back as numbers when safe, otherwise as decimal
+ *   strings: IDs (always above 2^53) come back as strings, as on PostgreSQL.
+ * - Booleans and Dates are bound as 1/0 and ISO strings.
+ */
+export class NodeSqliteDialect implements Dialect {
+  readonly #path: string;
+  constructor(path: string) {
+    this.#path = path;
+  }
+  createAdapter(): DialectAdapter {
+    return new SqliteAdapter();
+  }
+  createDriver(): Driver {
+    return new NodeSqliteDriver(this.#path);
+  }
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
+  }
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+}
+
+class Mutex {
+  #locked = false;
+  #waiters: (() => void)[] = [];
+  async lock(): Promise<void> {
+    if (!this.#locked) {
+      this.#locked = true;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiters.push(resolve));
+  }
+  unlock(): void {
+    const next = this.#waiters.shift();
+    if (next) next();
+    else this.#locked = false;
+  }
+}
+
+class NodeSqliteDriver implements Driver {
+  readonly #path: string;
+  #db?: DatabaseSync;
+  #connection?: NodeSqliteConnection;
+  readonly #mutex = new Mutex();
+
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  async init(): Promise<void> {
+    this.#db = new DatabaseSync(this.#path);
+    this.#db.exec("PRAGMA journal_mode = WAL");
+    this.#db.exec("PRAGMA synchronous = NORMAL");
+    this.#db.exec("PRAGMA foreign_keys = ON");
+    this.#db.exec("PRAGMA busy_timeout = 5000");
+    this.#connection = new NodeSqliteConnection(this.#db);
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#mutex.lock();
+    return this.#connection as NodeSqliteConnection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin"));
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("commit"));
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("rollback"));
+  }
+  async releaseConnection(): Promise<void> {
+    this.#mutex.unlock();
+  }
+  async destroy(): Promise<void> {
+    this.#db?.close();
+    this.#db = undefined;
+  }
+}
+
+function bindValue(v: unknown): SQLInputValue {
+  if (v === true) return 1;
+  if (v === false) return 0;
+  if (v === undefined) return null;
+  if (v instanceof Date) return v.toISOString();
+  return v as SQLInputValue;
+}
+
+function readRow(row: Record<string, unknown>): Record<string, unknown> {
+  for (const k in row) {
+    const v = row[k];
+    if (typeof v === "bigint") {
+      row[k] = v <= 9007199254740991n && v >= -9007199254740991n ? Number(v) : v.toString();
+    }
+  }
+  return row;
+}
+
+class NodeSqliteConnection implements DatabaseConnection {
+  readonly #db: DatabaseSync;
+  readonly #cache = new Map<string, { stmt: StatementSync; reader: boolean }>();
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  #prepare(sql: string): { stmt: StatementSync; reader: boolean } {
+    let entry = this.#cache.get(sql);
+    if (entry === undefined) {
+      const stmt = this.#db.prepare(sql);
+      stmt.setReadBigInts(true);
+      entry = { stmt, reader: stmt.columns().length > 0 };
+      if (this.#cache.size > 2000) this.#cache.clear();
+      this.#cache.set(sql, entry);
+    }
+    return entry;
+  }
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const { stmt, reader } = this.#prepare(compiled.sql);
+    const params = compiled.parameters.map(bindValue);
+    if (reader) {
+      const rows = stmt.all(...params) as Record<string, unknown>[];
+      for (const r of rows) readRow(r);
+      return { rows: rows as R[] };
+    }
+    const { changes, lastInsertRowid } = stmt.run(...params);
+    return {
+      numAffectedRows: BigInt(changes),
+      insertId: lastInsertRowid != null ? BigInt(lastInsertRowid) : undefined,
+      rows: [],
+    };
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not used; Kysely's interface requires the method.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("streaming queries are not supported on SQLite");
+  }
+}

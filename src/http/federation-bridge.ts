@@ -1,0 +1,21 @@
+import type { MiddlewareHandler } from "hono";
+import type { HonoEnv } from "./types.ts";
+
+/**
+ * Hands a request to Fedify (WebFinger, actors and later inboxes and collections). When Fedify
+ * has no route for it, or the client did not ask for ActivityPub, the request goes on to Hono.
+ */
+export function federationBridge(): MiddlewareHandler<HonoEnv> {
+  return async (c, next) => {
+    const ctx = c.var.ctx;
+    const fallThrough = async (): Promise<Response> => {
+      await next();
+      return c.res;
+    };
+    return ctx.federation.fetch(c.req.raw, {
+      contextData: ctx,
+      onNotFound: fallThrough,
+      onNotAcceptable: fallThrough,
+    });
+  };
+}

@@ -1,0 +1,118 @@
+import type { Context } from "hono";
+import { ApiError } from "../lib/errors.ts";
+import type { HonoEnv } from "./types.ts";
+
+type Tree = Record<string, unknown>;
+
+const MAX_KEYS = 1000;
+const MAX_DEPTH = 6;
+
+/**
+ * Sets `key` (Rails-style: `a[b][]`, `a[0][c]`) to `value` in `tree`.
+ * `[]` appends to an array; any other bracket is an object key, so numbered keys
+ * (`fields_attributes[0][name]`) give objects that `asArray` turns into arrays.
+ */
+export function setNested(tree: Tree, key: string, value: unknown): void {
+  const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+  if (!m) {
+    tree[key] = value;
+    return;
+  }
+  const parts = [m[1], ...[...m[2].matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1])];
+  if (parts.length > MAX_DEPTH) throw new ApiError(400, `Parameter ${m[1]} is nested too deeply`);
+  let node: Tree | unknown[] = tree;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const last = i === parts.length - 1;
+    const nextIsPush = parts[i + 1] === "";
+    if (Array.isArray(node)) {
+      if (last) {
+        node.push(value);
+        return;
+      }
+      const child: Tree | unknown[] = nextIsPush ? [] : {};
+      node.push(child);
+      node = child;
+      continue;
+    }
+    if (part === "__proto__" || part === "constructor" || part === "prototype") return;
+    if (last) {
+      node[part] = value;
+      return;
+    }
+    let child = node[part];
+    if (child === null || typeof child !== "object" || child instanceof File) {
+      child = nextIsPush ? [] : {};
+      node[part] = child;
+    }
+    node = child as Tree | unknown[];
+  }
+}
+
+function fromEntries(entries: Iterable<[string, unknown]>, into: Tree): Tree {
+  let n = 0;
+  for (const [k, v] of entries) {
+    if (++n > MAX_KEYS) throw new ApiError(400, "Too many parameters");
+    setNested(into, k, v);
+  }
+  return into;
+}
+
+/**
+ * Query and body parameters merged (the body wins), as Rails' `params`. Accepts JSON,
+ * `application/x-www-form-urlencoded` and `multipart/form-data` (files stay `File`s).
+ * Parsed once per request.
+ */
+export async function readParams(c: Context<HonoEnv>): Promise<Tree> {
+  const cached = c.var.params;
+  if (cached) return cached;
+  const out: Tree = Object.create(null);
+  const url = new URL(c.req.url);
+  fromEntries(url.searchParams.entries(), out);
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+    const type = (c.req.header("content-type") ?? "").toLowerCase();
+    if (type.includes("application/json")) {
+      const text = await c.req.text();
+      if (text.trim() !== "") {
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new ApiError(400, "The request body could not be parsed as JSON");
+        }
+        if (body === null || typeof body !== "object" || Array.isArray(body)) {
+          throw new ApiError(400, "The request body must be a JSON object");
+        }
+        for (const [k, v] of Object.entries(body)) {
+          if (k.includes("[")) setNested(out, k, v);
+          else if (k !== "__proto__") out[k] = v;
+        }
+      }
+    } else if (type.includes("application/x-www-form-urlencoded")) {
+      fromEntries(new URLSearchParams(await c.req.text()).entries(), out);
+    } else if (type.includes("multipart/form-data")) {
+      let form: FormData;
+      try {
+        form = await c.req.formData();
+      } catch {
+        throw new ApiError(400, "The multipart body could not be parsed");
+      }
+      fromEntries(form.entries(), out);
+    }
+  }
+  c.set("params", out);
+  return out;
+}
+
+/** A Rails "array": an array, an object with numeric keys (`a[0]=..`), or a single value. */
+export function asArray(v: unknown): unknown[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (Array.isArray(v)) return v;
+  if (typeof v === "object" && !(v instanceof File)) {
+    const entries = Object.entries(v as Tree);
+    if (entries.every(([k]) => /^\d+$/.test(k))) {
+      return entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, x]) => x);
+    }
+  }
+  return [v];
+}

@@ -1,0 +1,25 @@
+import type { AppContext } from "../context.ts";
+import type { Account } from "../db/repositories/accounts.ts";
+import type { AccessToken } from "../db/repositories/oauth.ts";
+import type { User } from "../db/repositories/users.ts";
+
+/** What a valid bearer token resolved to. `user`/`account` are absent for app tokens. */
+export interface Auth {
+  token: AccessToken;
+  tokenHash: string;
+  user?: User;
+  account?: Account;
+}
+
+export interface HonoEnv {
+  Variables: {
+    ctx: AppContext;
+    /** Resolved once per request by the auth middleware; null when no token was sent. */
+    auth: Auth | null;
+    /** Whether a token was sent but is not valid (answered 401 where a token is checked). */
+    badToken: boolean;
+    clientIp: string;
+    /** Merged query and body parameters, parsed once (see params.ts). */
+    params?: Record<string, unknown>;
+  };
+}

@@ -1,0 +1,38 @@
+import type { Hono } from "hono";
+import sharp from "sharp";
+import { MISSING_AVATAR, MISSING_HEADER } from "../../serializers/account.ts";
+import type { HonoEnv } from "../types.ts";
+
+let missingPng: Promise<Buffer> | undefined;
+
+/** A plain grey square for accounts without an avatar or header (made once, on first use). */
+function missingImage(): Promise<Buffer> {
+  missingPng ??= sharp({ create: { width: 120, height: 120, channels: 3, background: "#9baec8" } })
+    .png()
+    .toBuffer();
+  return missingPng;
+}
+
+/** Files from the blob store (`/system/...`) and the default images. */
+export function staticRoutes(app: Hono<HonoEnv>): void {
+  app.get("/system/*", async (c) => {
+    const key = decodeURIComponent(c.req.path.slice("/system/".length));
+    const blob = await c.var.ctx.blobs.get(key);
+    if (!blob) return c.json({ error: "Record not found" }, 404);
+    return c.body(blob.data as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": blob.contentType,
+      "Cache-Control": "public, max-age=31536000, immutable",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+    });
+  });
+  for (const path of [MISSING_AVATAR, MISSING_HEADER]) {
+    app.get(path, async (c) =>
+      c.body(new Uint8Array(await missingImage()), 200, {
+        "Content-Type": "image/png",
+        "Cache-Control": "public, max-age=86400",
+      }),
+    );
+  }
+  app.get("/health", (c) => c.text("OK"));
+}

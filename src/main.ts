@@ -1,0 +1,46 @@
+import { configure, getConsoleSink, getLogger } from "@logtape/logtape";
+import { ConfigError, loadConfig, readEnvironment } from "./config/index.ts";
+import { createContext } from "./context.ts";
+import { startHttpServer } from "./server.ts";
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(readEnvironment());
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`gannet: configuration error: ${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  await configure({
+    sinks: { console: getConsoleSink() },
+    loggers: [
+      { category: ["gannet"], lowestLevel: config.logLevel, sinks: ["console"] },
+      { category: ["fedify"], lowestLevel: "warning", sinks: ["console"] },
+      { category: ["logtape", "meta"], lowestLevel: "warning", sinks: ["console"] },
+    ],
+  });
+  const logger = getLogger(["gannet"]);
+  const ctx = await createContext(config);
+  const server = await startHttpServer(ctx, config.port, config.bind);
+  logger.info("Gannet is listening on {url} (public address {base}, database {db})", {
+    url: server.url,
+    base: config.baseUrl,
+    db: ctx.dialect === "sqlite" ? `SQLite in ${config.dataDir}` : "PostgreSQL",
+  });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("Received {signal}, shutting down", { signal });
+    await server.close();
+    await ctx.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+await main();

@@ -1,0 +1,21 @@
+import type { Account } from "../db/repositories/accounts.ts";
+import type { User } from "../db/repositories/users.ts";
+
+/**
+ * Whether a local account is usable by the public: its e-mail is confirmed and it is approved.
+ * Unconfirmed and unapproved accounts are invisible to the REST API (404), to search and to
+ * mentions; only `accounts/lookup` still finds them. Remote accounts have no user.
+ */
+export function isAccountPublic(account: Account, user: User | undefined): boolean {
+  if (account.domain !== null) return true;
+  if (!user) return false;
+  return user.confirmedAt !== null && user.approved;
+}
+
+/** Whether the user may use the API with a user token (Mastodon's `require_functional!`). */
+export function userLoginProblem(user: User, account: Account): "disabled" | "unconfirmed" | "pending" | null {
+  if (user.disabled || account.suspendedAt !== null) return "disabled";
+  if (user.confirmedAt === null) return "unconfirmed";
+  if (!user.approved) return "pending";
+  return null;
+}

@@ -1,0 +1,115 @@
+import type { Account } from "../db/repositories/accounts.ts";
+import type { Role } from "../db/repositories/roles.ts";
+import type { User } from "../db/repositories/users.ts";
+import { midnight } from "../lib/time.ts";
+
+/** What the Account serializer needs besides the row; loaded by the caller, never queried here. */
+export interface AccountView {
+  account: Account;
+  /** The local user's role, when it is highlighted (shown as a badge). */
+  role?: Role;
+  /** The account this one moved to. */
+  moved?: AccountView;
+}
+
+export interface MediaUrls {
+  baseUrl: string;
+  blobUrl(key: string): string;
+}
+
+export const MISSING_AVATAR = "/avatars/original/missing.png";
+export const MISSING_HEADER = "/headers/original/missing.png";
+
+function mediaUrl(urls: MediaUrls, path: string | null, remote: string | null, missing: string): string {
+  if (path) return urls.blobUrl(path);
+  if (remote) return remote;
+  return `${urls.baseUrl}${missing}`;
+}
+
+export function acctOf(a: Account): string {
+  return a.domain === null ? a.username : `${a.username}@${a.domain}`;
+}
+
+/** Mastodon's Account entity. */
+export function serializeAccount(view: AccountView, urls: MediaUrls): Record<string, unknown> {
+  const a = view.account;
+  const suspended = a.suspendedAt !== null;
+  const avatar = suspended
+    ? `${urls.baseUrl}${MISSING_AVATAR}`
+    : mediaUrl(urls, a.avatarPath, a.avatarRemoteUrl, MISSING_AVATAR);
+  const header = suspended
+    ? `${urls.baseUrl}${MISSING_HEADER}`
+    : mediaUrl(urls, a.headerPath, a.headerRemoteUrl, MISSING_HEADER);
+  const out: Record<string, unknown> = {
+    id: a.id,
+    username: a.username,
+    acct: acctOf(a),
+    display_name: suspended ? "" : a.displayName,
+    locked: a.locked,
+    bot: a.actorType === "Service" || a.actorType === "Application",
+    discoverable: a.discoverable,
+    indexable: a.indexable,
+    group: a.actorType === "Group",
+    created_at: midnight(a.createdAt),
+    note: suspended ? "" : a.note,
+    url: a.url ?? a.uri,
+    uri: a.uri,
+    avatar,
+    avatar_static: avatar,
+    avatar_description: "",
+    header,
+    header_static: header,
+    header_description: "",
+    followers_count: suspended ? 0 : a.followersCount,
+    following_count: suspended ? 0 : a.followingCount,
+    statuses_count: suspended ? 0 : a.statusesCount,
+    last_status_at: a.lastStatusAt ? a.lastStatusAt.slice(0, 10) : null,
+    hide_collections: a.hideCollections,
+    emojis: [],
+    roles: view.role?.highlighted ? [{ id: view.role.id, name: view.role.name, color: view.role.color }] : [],
+    fields: suspended ? [] : a.fields,
+  };
+  if (a.domain === null) out.noindex = !a.indexable && a.discoverable === false;
+  if (suspended) out.suspended = true;
+  if (a.silencedAt !== null) out.limited = true;
+  if (a.memorial) out.memorial = true;
+  if (view.moved) out.moved = serializeAccount(view.moved, urls);
+  return out;
+}
+
+/** Mastodon's Role entity (inside CredentialAccount and Admin::Account). */
+export function serializeRole(role: Role): Record<string, unknown> {
+  return {
+    id: role.id,
+    name: role.name,
+    permissions: String(role.permissions),
+    color: role.color,
+    highlighted: role.highlighted,
+  };
+}
+
+/** CredentialAccount: the Account plus `source` and `role`, for its owner only. */
+export function serializeCredentialAccount(
+  view: AccountView & { user: User; fullRole: Role; followRequestsCount: number },
+  urls: MediaUrls,
+): Record<string, unknown> {
+  const a = view.account;
+  const s = view.user.settings;
+  return {
+    ...serializeAccount(view, urls),
+    source: {
+      privacy: s.privacy ?? "public",
+      sensitive: s.sensitive ?? false,
+      language: s.language ?? "",
+      note: a.noteSource,
+      fields: a.fieldsSource.map((f) => ({ name: f.name, value: f.value, verified_at: null })),
+      follow_requests_count: view.followRequestsCount,
+      hide_collections: a.hideCollections,
+      discoverable: a.discoverable,
+      indexable: a.indexable,
+      attribution_domains: [],
+      quote_policy: "public",
+    },
+    role: serializeRole(view.fullRole),
+  };
+}

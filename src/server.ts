@@ -1,0 +1,31 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { AppContext } from "./context.ts";
+import { createApp } from "./http/app.ts";
+
+export interface RunningServer {
+  /** Where the server listens, e.g. `http://127.0.0.1:3000`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Serves the HTTP application of `ctx` on `hostname:port` (port 0: an ephemeral port). */
+export function startHttpServer(ctx: AppContext, port: number, hostname: string): Promise<RunningServer> {
+  const app = createApp(ctx);
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port, hostname }, (info: AddressInfo) => {
+      const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
+      resolve({
+        url: `http://${host}:${info.port}`,
+        port: info.port,
+        close: () =>
+          new Promise<void>((res) => {
+            server.close(() => res());
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }),
+      });
+    });
+    server.once("error", reject);
+  });
+}

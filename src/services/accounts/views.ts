@@ -1,0 +1,65 @@
+import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
+import type { User } from "../../db/repositories/users.ts";
+import {
+  type AccountView,
+  type MediaUrls,
+  serializeAccount,
+  serializeCredentialAccount,
+} from "../../serializers/account.ts";
+
+export function mediaUrls(ctx: AppContext): MediaUrls {
+  return { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
+}
+
+/**
+ * What the Account serializer needs for many accounts, in a bounded number of queries:
+ * the users of local accounts (for role badges) and the accounts they moved to.
+ */
+export async function loadAccountViews(ctx: AppContext, accounts: readonly Account[]): Promise<AccountView[]> {
+  const localIds = accounts.filter((a) => a.domain === null).map((a) => a.id);
+  const users = await ctx.repos.users.getByAccountIds(localIds);
+  const roleByAccount = new Map<string, string>(users.map((u) => [u.accountId, u.roleId]));
+  const movedIds = [...new Set(accounts.map((a) => a.movedToAccountId).filter((x): x is string => x !== null))];
+  const moved = new Map((await ctx.repos.accounts.getByIds(movedIds)).map((a) => [a.id, a]));
+  const views: AccountView[] = [];
+  for (const account of accounts) {
+    const roleId = roleByAccount.get(account.id);
+    const role = roleId ? await ctx.roles.get(roleId) : undefined;
+    const m = account.movedToAccountId ? moved.get(account.movedToAccountId) : undefined;
+    views.push({ account, role, moved: m ? { account: m } : undefined });
+  }
+  return views;
+}
+
+export async function accountJson(ctx: AppContext, account: Account): Promise<Record<string, unknown>> {
+  const [view] = await loadAccountViews(ctx, [account]);
+  return serializeAccount(view, mediaUrls(ctx));
+}
+
+export async function accountsJson(ctx: AppContext, accounts: readonly Account[]): Promise<Record<string, unknown>[]> {
+  const urls = mediaUrls(ctx);
+  return (await loadAccountViews(ctx, accounts)).map((v) => serializeAccount(v, urls));
+}
+
+/** CredentialAccount of the signed-in user. */
+export async function credentialAccountJson(
+  ctx: AppContext,
+  account: Account,
+  user: User,
+): Promise<Record<string, unknown>> {
+  const fullRole = (await ctx.roles.get(user.roleId)) ?? (await ctx.roles.get("-99"));
+  if (!fullRole) throw new Error("the everyone role is missing");
+  const moved = account.movedToAccountId ? await ctx.repos.accounts.getById(account.movedToAccountId) : undefined;
+  return serializeCredentialAccount(
+    {
+      account,
+      user,
+      role: fullRole,
+      fullRole,
+      moved: moved ? { account: moved } : undefined,
+      followRequestsCount: 0,
+    },
+    mediaUrls(ctx),
+  );
+}

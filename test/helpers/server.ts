@@ -1,0 +1,157 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { loadConfig } from "../../src/config/index.ts";
+import { type AppContext, createContext } from "../../src/context.ts";
+import type { Account } from "../../src/db/repositories/accounts.ts";
+import type { User } from "../../src/db/repositories/users.ts";
+import { startHttpServer } from "../../src/server.ts";
+import { createLocalAccount } from "../../src/services/accounts/create-local-account.ts";
+import { cliApplication, createApplication, issueToken } from "../../src/services/oauth/tokens.ts";
+
+export interface TestUser {
+  account: Account;
+  user: User;
+  password: string;
+  /** A user token with the scopes asked for (default: read write follow push profile). */
+  token: string;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  method?: string;
+  token?: string;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as application/x-www-form-urlencoded. */
+  form?: Record<string, string | string[]>;
+  /** Sent as multipart/form-data. */
+  multipart?: FormData;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  ctx: AppContext;
+  /** An HTTP request to the server; the body is parsed as JSON when it is JSON. */
+  request<T = any>(path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
+  createUser(
+    username: string,
+    opts?: { role?: string; confirmed?: boolean; approved?: boolean; scopes?: string },
+  ): Promise<TestUser>;
+  /** An app token (client_credentials) with the given scopes. */
+  appToken(scopes?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+/**
+ * Starts a real Gannet server on an ephemeral loopback port with its own data directory and its
+ * own database: a fresh SQLite file, or a fresh PostgreSQL schema when DATABASE_URL is set.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), "gannet-test-"));
+  const port = await freePort();
+  const databaseUrl = process.env.DATABASE_URL;
+  const config = loadConfig({
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: "error",
+    REGISTRATIONS_MODE: "open",
+    ...env,
+  });
+  const pgSchema = databaseUrl ? `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}` : undefined;
+  const ctx = await createContext(config, { pgSchema });
+  const server = await startHttpServer(ctx, port, "127.0.0.1");
+  const url = server.url;
+
+  async function request<T>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: BodyInit | undefined;
+    if (opts.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(opts.json);
+    } else if (opts.form) {
+      const p = new URLSearchParams();
+      for (const [k, v] of Object.entries(opts.form)) {
+        for (const x of Array.isArray(v) ? v : [v]) p.append(k, x);
+      }
+      headers["content-type"] = "application/x-www-form-urlencoded";
+      body = p.toString();
+    } else if (opts.multipart) {
+      body = opts.multipart;
+    }
+    const res = await fetch(`${url}${path}`, {
+      method: opts.method ?? (body ? "POST" : "GET"),
+      headers,
+      body,
+      redirect: "manual",
+    });
+    const type = res.headers.get("content-type") ?? "";
+    const parsed = type.includes("json") ? await res.json() : await res.text();
+    return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+
+  return {
+    url,
+    ctx,
+    request,
+    async createUser(username, opts = {}) {
+      const created = await createLocalAccount(ctx, {
+        username,
+        email: `${username}@example.com`,
+        password: "correct horse battery",
+        role: opts.role,
+        confirmed: opts.confirmed ?? true,
+        approved: opts.approved ?? true,
+      });
+      const app = await cliApplication(ctx);
+      const scopes = (opts.scopes ?? "read write follow push profile").split(" ");
+      const { accessToken } = await issueToken(ctx, { applicationId: app.id, userId: created.user.id, scopes });
+      return { account: created.account, user: created.user, password: created.password, token: accessToken };
+    },
+    async appToken(scopes = "read") {
+      const { application } = await createApplication(ctx, {
+        name: "test app",
+        redirectUris: ["urn:ietf:wg:oauth:2.0:oob"],
+        scopes: ["read", "write", "follow", "push"],
+      });
+      const { accessToken } = await issueToken(ctx, {
+        applicationId: application.id,
+        userId: null,
+        scopes: scopes.split(" "),
+      });
+      return accessToken;
+    },
+    async close() {
+      await server.close();
+      await ctx.close();
+      await rm(dataDir, { recursive: true, force: true });
+      if (databaseUrl && pgSchema) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS ${pgSchema} CASCADE`);
+        await client.end();
+      }
+    },
+  };
+}
