@@ -19,3 +19,8 @@ export function userLoginProblem(user: User, account: Account): "disabled" | "un
   if (!user.approved) return "pending";
   return null;
 }
+
+/** A deleted account keeps its row (so its username stays taken) and is answered with 410. */
+export function isAccountDeleted(account: Account): boolean {
+  return account.suspensionOrigin === "deleted";
+}

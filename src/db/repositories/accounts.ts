@@ -36,6 +36,8 @@ export interface Account {
   alsoKnownAs: string[];
   movedToAccountId: string | null;
   suspendedAt: string | null;
+  /** `local` (moderation), `remote` (its server), or `deleted` (the account was deleted: answered 410). */
+  suspensionOrigin: string | null;
   silencedAt: string | null;
   sensitizedAt: string | null;
   statusesCount: number;
@@ -86,6 +88,7 @@ export function toAccount(r: Selectable<AccountsTable>): Account {
     alsoKnownAs: parseJson(r.also_known_as, []),
     movedToAccountId: r.moved_to_account_id === null ? null : String(r.moved_to_account_id),
     suspendedAt: r.suspended_at,
+    suspensionOrigin: r.suspension_origin,
     silencedAt: r.silenced_at,
     sensitizedAt: r.sensitized_at,
     statusesCount: Number(r.statuses_count),
