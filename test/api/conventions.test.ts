@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+describe("cross-cutting HTTP conventions", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  it("answers CORS preflights on /api and exposes Link and rate-limit headers", async () => {
+    const r = await s.request("/api/v1/accounts/verify_credentials", {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://client.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization",
+      },
+    });
+    assert.ok(r.status === 204 || r.status === 200);
+    assert.equal(r.headers.get("access-control-allow-origin"), "*");
+    const get = await s.request("/api/v1/accounts/verify_credentials", { headers: { origin: "https://client.example" } });
+    const exposed = (get.headers.get("access-control-expose-headers") ?? "").toLowerCase();
+    for (const h of ["link", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
+      assert.ok(exposed.includes(h), `${h} not exposed`);
+    }
+  });
+
+  it("tolerates trailing slashes", async () => {
+    const alice = await s.createUser("slashy");
+    const r = await s.request("/api/v1/accounts/verify_credentials/", { token: alice.token });
+    assert.equal(r.status, 200);
+  });
+
+  it("answers unknown API paths with a JSON 404", async () => {
+    const r = await s.request("/api/v1/no_such_thing");
+    assert.equal(r.status, 404);
+    assert.deepEqual(r.body, { error: "Record not found" });
+  });
+
+  it("treats a garbage or revoked token as invalid (401)", async () => {
+    const r = await s.request("/api/v1/accounts/verify_credentials", { token: "x".repeat(500) });
+    assert.equal(r.status, 401);
+    const bob = await s.createUser("revoked");
+    await s.ctx.repos.oauth.revokeTokensOfUser(bob.user.id, new Date().toISOString());
+    const r2 = await s.request("/api/v1/accounts/verify_credentials", { token: bob.token });
+    assert.equal(r2.status, 401);
+    assert.deepEqual(r2.body, { error: "The access token is invalid" });
+  });
+
+  it("accepts the token as an access_token query parameter", async () => {
+    const carol = await s.createUser("querytoken");
+    const r = await s.request(`/api/v1/accounts/verify_credentials?access_token=${carol.token}`);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.username, "querytoken");
+  });
+});
+
+describe("rate limits", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  const from = (ip: string) => ({ "x-forwarded-for": ip });
+
+  it("does not limit loopback clients (as Mastodon exempts localhost)", async () => {
+    const r = await s.request("/api/v1/accounts/verify_credentials");
+    assert.equal(r.headers.get("x-ratelimit-limit"), null);
+  });
+
+  it("limits unauthenticated API use to 300 requests per 5 minutes per IP, then answers 429", async () => {
+    const first = await s.request("/api/v1/no_such_thing", { headers: from("203.0.113.7") });
+    assert.equal(first.headers.get("x-ratelimit-limit"), "300");
+    assert.equal(first.headers.get("x-ratelimit-remaining"), "299");
+    assert.match(first.headers.get("x-ratelimit-reset") ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    for (let i = 0; i < 299; i++) await s.request("/api/v1/no_such_thing", { headers: from("203.0.113.7") });
+    const limited = await s.request("/api/v1/no_such_thing", { headers: from("203.0.113.7") });
+    assert.equal(limited.status, 429);
+    assert.deepEqual(limited.body, { error: "Too many requests" });
+    assert.equal(limited.headers.get("x-ratelimit-remaining"), "0");
+    assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+    // Another address is not affected.
+    const other = await s.request("/api/v1/no_such_thing", { headers: from("203.0.113.8") });
+    assert.equal(other.status, 404);
+  });
+
+  it("limits each token to 300 requests per 5 minutes", async () => {
+    const u = await s.createUser("busy");
+    let last = await s.request("/api/v1/accounts/verify_credentials", { token: u.token, headers: from("198.51.100.1") });
+    assert.equal(last.headers.get("x-ratelimit-limit"), "300");
+    for (let i = 0; i < 300; i++) {
+      last = await s.request("/api/v1/accounts/verify_credentials", { token: u.token, headers: from(`198.51.100.${(i % 200) + 2}`) });
+    }
+    assert.equal(last.status, 429);
+  });
+});
+
+describe("rate limits switched off", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ RATE_LIMITS: "off" });
+  });
+  after(() => s.close());
+
+  it("sends no rate-limit headers and never answers 429", async () => {
+    const r = await s.request("/api/v1/no_such_thing", { headers: { "x-forwarded-for": "203.0.113.9" } });
+    assert.equal(r.headers.get("x-ratelimit-limit"), null);
+  });
+});
