@@ -90,7 +90,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     bus,
     blobs: new LocalBlobStore(join(config.dataDir, "media"), config.baseUrl),
     mailer: createMailer(config.smtp),
-    rateLimits: redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore(),
+    rateLimits: redis ? new RedisRateLimitStore(redis, config.redisNamespace) : new MemoryRateLimitStore(),
     roles: new RoleCache(repos.roles),
     federation: undefined as unknown as Federation<AppContext>,
     redis,

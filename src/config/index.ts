@@ -25,6 +25,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** Prefix of every Redis key (Mastodon's REDIS_NAMESPACE), so several servers can share one Redis. */
+  redisNamespace: string;
   secretKey: string;
   registrationsMode: RegistrationsMode;
   requireEmailConfirmation: boolean;
@@ -157,6 +159,7 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     dataDir,
     databaseUrl,
     redisUrl,
+    redisNamespace: str(env, "REDIS_NAMESPACE") ?? "gannet",
     secretKey,
     registrationsMode,
     requireEmailConfirmation: bool(env, "REQUIRE_EMAIL_CONFIRMATION", true),

@@ -76,6 +76,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: "error",
     REGISTRATIONS_MODE: "open",
+    REDIS_URL: process.env.REDIS_URL,
+    REDIS_NAMESPACE: `gannet-test-${process.pid}-${port}`,
     ...env,
   });
   const pgSchema = databaseUrl ? `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}` : undefined;

@@ -33,14 +33,16 @@ export class MemoryRateLimitStore implements RateLimitStore {
 /** Counters in Redis, shared by every process (scale-out profile). */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: Redis;
-  constructor(redis: Redis) {
+  readonly #prefix: string;
+  constructor(redis: Redis, namespace: string) {
     this.#redis = redis;
+    this.#prefix = `${namespace}:rl:`;
   }
 
   async hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }> {
     const now = Date.now();
     const resetAt = Math.floor(now / windowMs) * windowMs + windowMs;
-    const k = `gannet:rl:${key}:${resetAt}`;
+    const k = `${this.#prefix}${key}:${resetAt}`;
     const res = await this.#redis
       .multi()
       .incr(k)
