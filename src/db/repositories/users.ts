@@ -147,4 +147,23 @@ export class UsersRepository {
       .executeTakeFirstOrThrow();
     return Number(r.n);
   }
+
+  /** Deletes a user; its OAuth grants and tokens go with it (foreign keys cascade). */
+  async delete(id: string, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.deleteFrom("users").where("id", "=", id).execute();
+  }
+
+  /** One page of local users with their usernames, in account creation order (admin listings). */
+  async listWithUsernames(opts: { afterAccountId?: string; limit: number }): Promise<(User & { username: string })[]> {
+    let q = this.#db
+      .selectFrom("users")
+      .innerJoin("accounts", "accounts.id", "users.account_id")
+      .selectAll("users")
+      .select("accounts.username as username")
+      .orderBy("users.account_id")
+      .limit(opts.limit);
+    if (opts.afterAccountId !== undefined) q = q.where("users.account_id", ">", opts.afterAccountId);
+    const rows = await q.execute();
+    return rows.map((r) => ({ ...toUser(r), username: r.username }));
+  }
 }

@@ -1,0 +1,188 @@
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { isKnownScope, parseScopes } from "../lib/scopes.ts";
+import type { AccountChanges } from "../services/admin/modify-account.ts";
+import {
+  ACCOUNTS_CREATE_USAGE,
+  ACCOUNTS_DELETE_USAGE,
+  ACCOUNTS_LIST_USAGE,
+  ACCOUNTS_MODIFY_USAGE,
+  ACCOUNTS_USAGE,
+  TOKENS_CREATE_USAGE,
+  TOKENS_USAGE,
+  USAGE,
+  UsageError,
+} from "./usage.ts";
+
+/** What the command line asks for, checked before any setting is read or database opened. */
+export type Command =
+  | { kind: "help"; text: string }
+  | {
+      kind: "accounts-create";
+      username: string;
+      email: string;
+      password?: string;
+      role?: string;
+      confirmed: boolean;
+      approved: boolean;
+    }
+  | { kind: "accounts-modify"; username: string; changes: AccountChanges }
+  | { kind: "accounts-delete"; username: string }
+  | { kind: "accounts-list" }
+  | { kind: "tokens-create"; username: string; scopes: string[] };
+
+export const DEFAULT_TOKEN_SCOPES = "read write follow push";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+const HELP: Options = { help: { type: "boolean", short: "h" } };
+
+const SUBCOMMAND_USAGE: Record<string, string> = {
+  "accounts create": ACCOUNTS_CREATE_USAGE,
+  "accounts modify": ACCOUNTS_MODIFY_USAGE,
+  "accounts delete": ACCOUNTS_DELETE_USAGE,
+  "accounts list": ACCOUNTS_LIST_USAGE,
+  "tokens create": TOKENS_CREATE_USAGE,
+};
+
+const GROUP_USAGE: Record<string, string> = { accounts: ACCOUNTS_USAGE, tokens: TOKENS_USAGE };
+
+/** Strict parsing of one subcommand's arguments; parseArgs' own messages name the bad option. */
+function parseStrict(args: string[], options: Options, usage: string) {
+  let parsed: ReturnType<typeof parseArgs<{ options: Options; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args, options: { ...HELP, ...options }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e), usage);
+  }
+  if (parsed.values.help) throw new HelpRequest(usage);
+  return parsed;
+}
+
+/** `--help` after a subcommand: answered with that subcommand's usage, whatever else was given. */
+class HelpRequest {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+function oneUsername(positionals: string[], usage: string): string {
+  if (positionals.length === 0) throw new UsageError("missing USERNAME", usage);
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`, usage);
+  return positionals[0];
+}
+
+/** Turns `process.argv.slice(2)` into a command; throws UsageError for anything malformed. */
+export function parseCommand(argv: readonly string[]): Command {
+  const [group, action, ...rest] = argv;
+  if (group === undefined) throw new UsageError("missing command");
+  if (group === "help" || group === "--help" || group === "-h") {
+    const topic = argv.slice(1).join(" ");
+    if (topic === "") return { kind: "help", text: USAGE };
+    const text = SUBCOMMAND_USAGE[topic] ?? GROUP_USAGE[topic];
+    if (!text) throw new UsageError(`no help for "${topic}"`);
+    return { kind: "help", text };
+  }
+  const groupUsage = GROUP_USAGE[group];
+  if (!groupUsage) throw new UsageError(`unknown command "${group}"`);
+  if (action === undefined) throw new UsageError(`missing ${group} subcommand`, groupUsage);
+  if (action === "--help" || action === "-h") return { kind: "help", text: groupUsage };
+  const usage = SUBCOMMAND_USAGE[`${group} ${action}`];
+  if (!usage) throw new UsageError(`unknown command "${group} ${action}"`, groupUsage);
+  const parsers: Record<string, (args: string[], usage: string) => Command> = {
+    "accounts create": parseAccountsCreate,
+    "accounts modify": parseAccountsModify,
+    "accounts delete": parseAccountsDelete,
+    "accounts list": parseAccountsList,
+    "tokens create": parseTokensCreate,
+  };
+  try {
+    return parsers[`${group} ${action}`](rest, usage);
+  } catch (e) {
+    if (e instanceof HelpRequest) return { kind: "help", text: e.text };
+    throw e;
+  }
+}
+
+function parseAccountsCreate(args: string[], usage: string): Command {
+  const { values, positionals } = parseStrict(
+    args,
+    {
+      email: { type: "string" },
+      password: { type: "string" },
+      role: { type: "string" },
+      confirmed: { type: "boolean" },
+      approved: { type: "boolean" },
+      // tootctl spells it --approve.
+      approve: { type: "boolean" },
+    },
+    usage,
+  );
+  const username = oneUsername(positionals, usage);
+  if (typeof values.email !== "string" || values.email === "") throw new UsageError("--email is required", usage);
+  return {
+    kind: "accounts-create",
+    username,
+    email: values.email,
+    password: values.password as string | undefined,
+    role: values.role as string | undefined,
+    confirmed: values.confirmed === true,
+    approved: values.approved === true || values.approve === true,
+  };
+}
+
+function parseAccountsModify(args: string[], usage: string): Command {
+  const { values, positionals } = parseStrict(
+    args,
+    {
+      role: { type: "string" },
+      "remove-role": { type: "boolean" },
+      email: { type: "string" },
+      confirm: { type: "boolean" },
+      approve: { type: "boolean" },
+      disable: { type: "boolean" },
+      enable: { type: "boolean" },
+      "reset-password": { type: "boolean" },
+    },
+    usage,
+  );
+  const username = oneUsername(positionals, usage);
+  if (values.disable && values.enable) throw new UsageError("--disable and --enable cannot go together", usage);
+  if (values.role !== undefined && values["remove-role"]) {
+    throw new UsageError("--role and --remove-role cannot go together", usage);
+  }
+  if (values.role === "") throw new UsageError("--role needs a role name", usage);
+  if (values.email === "") throw new UsageError("--email needs an address", usage);
+  const changes: AccountChanges = {};
+  if (typeof values.role === "string") changes.role = values.role;
+  if (values["remove-role"]) changes.role = null;
+  if (typeof values.email === "string") changes.email = values.email;
+  if (values.confirm) changes.confirm = true;
+  if (values.approve) changes.approve = true;
+  if (values.disable) changes.disabled = true;
+  if (values.enable) changes.disabled = false;
+  if (values["reset-password"]) changes.resetPassword = true;
+  return { kind: "accounts-modify", username, changes };
+}
+
+function parseAccountsDelete(args: string[], usage: string): Command {
+  const { positionals } = parseStrict(args, {}, usage);
+  return { kind: "accounts-delete", username: oneUsername(positionals, usage) };
+}
+
+function parseAccountsList(args: string[], usage: string): Command {
+  const { positionals } = parseStrict(args, {}, usage);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, usage);
+  return { kind: "accounts-list" };
+}
+
+function parseTokensCreate(args: string[], usage: string): Command {
+  const { values, positionals } = parseStrict(args, { scopes: { type: "string" } }, usage);
+  const username = oneUsername(positionals, usage);
+  const scopes = parseScopes((values.scopes as string | undefined) ?? DEFAULT_TOKEN_SCOPES);
+  if (scopes.length === 0) throw new UsageError("--scopes needs at least one scope", usage);
+  const unknown = scopes.filter((s) => !isKnownScope(s));
+  if (unknown.length > 0)
+    throw new UsageError(`unknown scope${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`, usage);
+  return { kind: "tokens-create", username, scopes };
+}

@@ -1,0 +1,58 @@
+import { getLogger } from "@logtape/logtape";
+import type { AppContext } from "../../context.ts";
+import type { LocalUser } from "./local-user.ts";
+
+const logger = getLogger(["gannet", "admin"]);
+
+/**
+ * Deletes a local account the way Mastodon does: the user row goes (its OAuth grants and tokens
+ * cascade with it), while the account row stays, emptied and marked deleted, so the username can
+ * never be handed to someone else and the API answers 410 for it. The keys stay so that the
+ * deletion can still be signed when it is federated.
+ */
+export async function deleteLocalAccount(ctx: AppContext, target: LocalUser): Promise<void> {
+  const { account, user } = target;
+  const now = new Date().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    await ctx.repos.users.delete(user.id, trx);
+    await ctx.repos.accounts.update(
+      account.id,
+      {
+        display_name: "",
+        note: "",
+        note_source: "",
+        fields: "[]",
+        fields_source: "[]",
+        locked: false,
+        discoverable: false,
+        indexable: false,
+        memorial: false,
+        also_known_as: "[]",
+        moved_to_account_id: null,
+        avatar_path: null,
+        avatar_remote_url: null,
+        avatar_content_type: null,
+        header_path: null,
+        header_remote_url: null,
+        header_content_type: null,
+        silenced_at: null,
+        suspended_at: account.suspendedAt ?? now,
+        suspension_origin: "deleted",
+        statuses_count: 0,
+        followers_count: 0,
+        following_count: 0,
+        updated_at: now,
+      },
+      trx,
+    );
+  });
+  // Files go after the commit: a failed removal leaves an orphan file, never a half-deleted account.
+  for (const key of [account.avatarPath, account.headerPath]) {
+    if (key === null) continue;
+    try {
+      await ctx.blobs.delete(key);
+    } catch (e) {
+      logger.warn("Could not remove {key} of deleted account {id}: {error}", { key, id: account.id, error: e });
+    }
+  }
+}
