@@ -198,10 +198,9 @@ export function parseDotEnv(text: string): Record<string, string> {
     if (line === "" || line.startsWith("#")) continue;
     const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
     if (!m) continue;
-    let v = m[2];
-    if ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'"))) v = v.slice(1, -1);
-    else v = v.replace(/\s+#.*$/, "");
-    out[m[1]] = v;
+    // A quoted value may be followed by a comment: `TITLE="My site" # shown on the about page`.
+    const quoted = /^(["'])(.*?)\1(?:\s+#.*)?$/.exec(m[2]);
+    out[m[1]] = quoted ? quoted[2] : m[2].replace(/\s+#.*$/, "");
   }
   return out;
 }

@@ -1,0 +1,63 @@
+import { configure, defaultTextFormatter, type LogRecord } from "@logtape/logtape";
+import type { Config } from "../config/index.ts";
+import { type AppContext, createContext } from "../context.ts";
+import { accountsCreate, accountsDelete, accountsList, accountsModify } from "./commands/accounts.ts";
+import { tokensCreate } from "./commands/tokens.ts";
+import type { Output } from "./output.ts";
+import type { Command } from "./parse-command.ts";
+import { CommandError, EXIT_FAILURE, EXIT_OK } from "./usage.ts";
+
+export type DatabaseCommand = Exclude<Command, { kind: "help" }>;
+
+async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Promise<void> {
+  switch (cmd.kind) {
+    case "accounts-create":
+      return accountsCreate(ctx, cmd, io);
+    case "accounts-modify":
+      return accountsModify(ctx, cmd, io);
+    case "accounts-delete":
+      return accountsDelete(ctx, cmd, io);
+    case "accounts-list":
+      return accountsList(ctx, io);
+    case "tokens-create":
+      return tokensCreate(ctx, cmd, io);
+  }
+}
+
+/** Logs never reach stdout: it carries only the command's answer. */
+async function configureLogging(config: Config): Promise<void> {
+  const stderrSink = (record: LogRecord) => {
+    process.stderr.write(defaultTextFormatter(record));
+  };
+  const level = config.logLevel === "debug" ? "debug" : "warning";
+  await configure({
+    sinks: { stderr: stderrSink },
+    loggers: [
+      { category: ["gannet"], lowestLevel: level, sinks: ["stderr"] },
+      { category: ["fedify"], lowestLevel: "error", sinks: ["stderr"] },
+      { category: ["logtape", "meta"], lowestLevel: "warning", sinks: ["stderr"] },
+    ],
+  });
+}
+
+/** Opens the database, runs one command, and always closes the database again. */
+export async function runDatabaseCommand(config: Config, cmd: DatabaseCommand, io: Output): Promise<number> {
+  await configureLogging(config);
+  let ctx: AppContext;
+  try {
+    ctx = await createContext(config);
+  } catch (e) {
+    await io.err(`gannet: cannot open the database: ${e instanceof Error ? e.message : String(e)}`);
+    return EXIT_FAILURE;
+  }
+  try {
+    await dispatch(ctx, cmd, io);
+    return EXIT_OK;
+  } catch (e) {
+    if (!(e instanceof CommandError)) throw e;
+    await io.err(`gannet: ${e.message}`);
+    return EXIT_FAILURE;
+  } finally {
+    await ctx.close();
+  }
+}
