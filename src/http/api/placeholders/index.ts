@@ -1,0 +1,83 @@
+import { accountRows } from "./accounts.ts";
+import { adminRows } from "./admin.ts";
+import { discoveryRows } from "./discovery.ts";
+import { listFilterRows } from "./lists-filters.ts";
+import { notificationRows } from "./notifications.ts";
+import { pushCollectionRows } from "./push-collections.ts";
+import { socialRows } from "./social.ts";
+import { statusRows } from "./statuses.ts";
+import { tagMediaRows } from "./tags-media.ts";
+import { timelineRows } from "./timelines.ts";
+import type { Placeholder } from "./types.ts";
+
+export interface Area {
+  title: string;
+  rows: Placeholder[];
+}
+
+/** Every placeholder, by area of the Mastodon API (the order of docs/compatibility.md). */
+export const AREAS: readonly Area[] = [
+  { title: "Accounts, profile, suggestions", rows: accountRows },
+  { title: "Statuses, polls, scheduled statuses", rows: statusRows },
+  { title: "Timelines, favourites, bookmarks, markers, conversations", rows: timelineRows },
+  { title: "Notifications", rows: notificationRows },
+  { title: "Follow requests, blocks, mutes, domain blocks, reports", rows: socialRows },
+  { title: "Lists and filters", rows: listFilterRows },
+  { title: "Tags and media", rows: tagMediaRows },
+  { title: "Search, trends, custom emojis, announcements, misc", rows: discoveryRows },
+  { title: "Web Push, collections, experimental", rows: pushCollectionRows },
+  { title: "Admin API", rows: adminRows },
+];
+
+export const PLACEHOLDERS: readonly Placeholder[] = AREAS.flatMap((a) => a.rows);
+
+export interface OtherEndpoint {
+  /** `*` for every method; a path ending in `/*` covers everything below it. */
+  method: string;
+  path: string;
+  note: string;
+}
+
+/** Endpoints that other work builds for real; no placeholder is registered for them. */
+export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
+  { method: "POST", path: "/api/v1/apps", note: "app registration" },
+  { method: "GET", path: "/api/v1/apps/verify_credentials", note: "the token's application" },
+  { method: "*", path: "/oauth/*", note: "authorize, token, revoke, userinfo" },
+  { method: "*", path: "/.well-known/*", note: "WebFinger, host-meta, NodeInfo discovery, OAuth metadata" },
+  { method: "*", path: "/nodeinfo/*", note: "NodeInfo 2.0" },
+  { method: "POST", path: "/api/v1/accounts", note: "registration" },
+  { method: "GET", path: "/api/v1/accounts/verify_credentials", note: "CredentialAccount" },
+  { method: "PATCH", path: "/api/v1/accounts/update_credentials", note: "profile and settings" },
+  { method: "PUT", path: "/api/v1/accounts/update_credentials", note: "profile and settings" },
+  { method: "GET", path: "/api/v1/accounts/:id", note: "one account" },
+  { method: "GET", path: "/api/v1/accounts", note: "accounts by `id[]`" },
+  { method: "GET", path: "/api/v1/accounts/lookup", note: "account by `acct`" },
+  { method: "DELETE", path: "/api/v1/profile/avatar", note: "remove avatar" },
+  { method: "DELETE", path: "/api/v1/profile/header", note: "remove header" },
+  { method: "GET", path: "/api/v1/preferences", note: "posting and reading preferences" },
+  { method: "POST", path: "/api/v1/emails/confirmations", note: "resend confirmation" },
+  { method: "GET", path: "/api/v1/emails/check_confirmation", note: "is the e-mail confirmed" },
+  { method: "GET", path: "/api/v1/instance", note: "V1::Instance" },
+  {
+    method: "GET",
+    path: "/api/v1/instance/*",
+    note: "peers, activity, rules, domain blocks, descriptions, ToS, languages",
+  },
+  { method: "GET", path: "/api/v2/instance", note: "Instance" },
+  { method: "GET", path: "/health", note: "plain `OK`" },
+];
+
+/** Census endpoints that get no placeholder on purpose. */
+export const NOT_SERVED: readonly OtherEndpoint[] = [
+  {
+    method: "GET",
+    path: "/api/v1/streaming",
+    note: "WebSocket streaming: left to the streaming work (a placeholder would break the upgrade)",
+  },
+  {
+    method: "GET",
+    path: "/api/v1/streaming/*",
+    note: "server-sent event streams: left to the streaming work (only `/api/v1/streaming/health` answers now)",
+  },
+  { method: "*", path: "/api/web/*", note: "internal to Mastodon's own web UI, not used by clients" },
+];

@@ -1,0 +1,18 @@
+import type { Context } from "hono";
+import { badRequest } from "../../../lib/errors.ts";
+import type { HonoEnv } from "../../types.ts";
+
+const TRUTHY = new Set(["true", "1", "on", "t", "yes"]);
+
+/** Rails truthiness of a parameter value. */
+export function truthy(v: unknown): boolean {
+  return v === true || (typeof v === "string" && TRUTHY.has(v.trim().toLowerCase()));
+}
+
+/** `offset` of an offset-paginated list: a non-negative integer, 0 when absent or empty. */
+export function offsetParam(c: Context<HonoEnv>): number {
+  const raw = c.req.query("offset")?.trim();
+  if (raw === undefined || raw === "") return 0;
+  if (!/^\d+$/.test(raw)) throw badRequest("offset must be a non-negative integer");
+  return Number(raw);
+}
