@@ -55,6 +55,9 @@ export function createDatabase(opts: DatabaseOptions): Database {
       const migrator = new Migrator({
         db,
         provider: { getMigrations: async () => migrations },
+        // Kysely looks for its tables in every schema; pin them to ours so another schema's
+        // migration tables (say, a test run that died) are never mistaken for this one's.
+        migrationTableSchema: dialect === "postgres" ? opts.pgSchema : undefined,
       });
       const result: MigrationResultSet = await migrator.migrateToLatest();
       if (result.error) {
