@@ -35,6 +35,9 @@ describe("node src/main.ts", () => {
       const health = await getJson(`${server.url}/health`);
       assert.equal(health.status, 200);
       assert.equal(health.body, "OK");
+      const instance = await getJson(`${server.url}/api/v1/instance`);
+      assert.equal(instance.status, 200);
+      assert.equal(instance.body.uri, `localhost:${inst.port}`);
       const secret = readFileSync(join(inst.dataDir, "secret_key"), "utf8").trim();
       assert.match(secret, /^[0-9a-f]{64,}$/);
       // Only the owner may read the key.
@@ -72,7 +75,8 @@ describe("node src/main.ts", () => {
     try {
       assert.ok(existsSync(join(cwd, "data", "secret_key")));
       assert.equal(existsSync(join(cwd, "data", "gannet.sqlite3")), onSqlite);
-      assert.match(server.output(), new RegExp(`SQLite in ${join(cwd, "data")}|PostgreSQL`));
+      const where = onSqlite ? `SQLite in ${join(cwd, "data")}` : "PostgreSQL";
+      assert.ok(server.output().includes(`database '${where}'`), server.output());
     } finally {
       assert.equal(await server.stop(), 0);
     }
