@@ -147,6 +147,20 @@ export class OAuthRepository {
     return r && toAccessToken(r);
   }
 
+  /** Live (unrevoked) tokens a user holds for one application; bounded, newest first. */
+  async getActiveTokensOf(applicationId: string, userId: string, limit = 50): Promise<AccessToken[]> {
+    const rows = await this.#db
+      .selectFrom("oauth_access_tokens")
+      .selectAll()
+      .where("application_id", "=", applicationId)
+      .where("user_id", "=", userId)
+      .where("revoked_at", "is", null)
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute();
+    return rows.map(toAccessToken);
+  }
+
   async revokeToken(id: string, at: string): Promise<void> {
     await this.#db
       .updateTable("oauth_access_tokens")

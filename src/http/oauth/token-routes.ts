@@ -1,0 +1,130 @@
+import type { Context, Hono } from "hono";
+import { ApiError, OAuthError } from "../../lib/errors.ts";
+import {
+  authenticateClient,
+  missingParam,
+  revokeClientToken,
+  tokenForClient,
+  tokenFromCode,
+  tokenFromPassword,
+} from "../../services/oauth/token-grants.ts";
+import { type IssuedToken, serializeToken } from "../../services/oauth/tokens.ts";
+import { throttle } from "../middleware/rate-limit.ts";
+import type { HonoEnv } from "../types.ts";
+import { asOAuthError, oauthParams, type Params, stringParam } from "./params.ts";
+
+const FIVE_MIN = 5 * 60 * 1000;
+// Password guesses through the token endpoint count against the same budget as the sign-in form.
+const passwordThrottle = throttle("sign_in", 25, FIVE_MIN, "ip");
+
+interface ClientCredentials {
+  clientId?: string;
+  clientSecret?: string;
+  viaBasic: boolean;
+}
+
+/** Client credentials from HTTP Basic (client_secret_basic) or else the body (client_secret_post). */
+function clientCredentials(c: Context<HonoEnv>, params: Params): ClientCredentials {
+  const header = c.req.header("authorization");
+  if (header && /^basic\s/i.test(header)) {
+    const decoded = Buffer.from(header.replace(/^basic\s+/i, "").trim(), "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon < 0) return { viaBasic: true };
+    // RFC 6749 2.3.1: both parts are form-urlencoded before being joined.
+    const decode = (s: string): string | undefined => {
+      try {
+        return decodeURIComponent(s.replace(/\+/g, " "));
+      } catch {
+        return undefined;
+      }
+    };
+    return {
+      clientId: decode(decoded.slice(0, colon)),
+      clientSecret: decode(decoded.slice(colon + 1)),
+      viaBasic: true,
+    };
+  }
+  return {
+    clientId: stringParam(params, "client_id", 200),
+    clientSecret: stringParam(params, "client_secret", 200),
+    viaBasic: false,
+  };
+}
+
+async function client(c: Context<HonoEnv>, params: Params) {
+  const creds = clientCredentials(c, params);
+  try {
+    return await authenticateClient(c.var.ctx, creds.clientId, creds.clientSecret);
+  } catch (e) {
+    // RFC 6749 5.2: a failed Basic authentication answers with the challenge header.
+    if (creds.viaBasic && e instanceof OAuthError) {
+      throw new ApiError(401, "invalid_client", e.extra, { "WWW-Authenticate": 'Basic realm="OAuth"' });
+    }
+    throw e;
+  }
+}
+
+function grantTypes(c: Context<HonoEnv>): string[] {
+  const types = ["authorization_code", "client_credentials"];
+  if (c.var.ctx.config.oauthPasswordGrant) types.push("password");
+  return types;
+}
+
+async function token(c: Context<HonoEnv>): Promise<Response> {
+  const ctx = c.var.ctx;
+  const params = await oauthParams(c);
+  let issued: IssuedToken;
+  try {
+    const grantType = stringParam(params, "grant_type", 100);
+    if (!grantType) throw missingParam("grant_type");
+    if (!grantTypes(c).includes(grantType)) {
+      throw new OAuthError(
+        400,
+        "unsupported_grant_type",
+        "This authorization grant type is not supported by this server.",
+      );
+    }
+    if (grantType === "password") await passwordThrottle(c, async () => {});
+    const app = await client(c, params);
+    const scope = stringParam(params, "scope", 2000);
+    if (grantType === "authorization_code") {
+      issued = await tokenFromCode(ctx, app, {
+        code: stringParam(params, "code", 200),
+        redirectUri: stringParam(params, "redirect_uri", 2000),
+        codeVerifier: stringParam(params, "code_verifier", 200),
+      });
+    } else if (grantType === "client_credentials") {
+      issued = await tokenForClient(ctx, app, scope);
+    } else {
+      issued = await tokenFromPassword(ctx, app, {
+        username: stringParam(params, "username", 320),
+        password: stringParam(params, "password", 1000),
+        scope,
+      });
+    }
+  } catch (e) {
+    throw asOAuthError(e);
+  }
+  c.header("Cache-Control", "no-store");
+  c.header("Pragma", "no-cache");
+  return c.json(serializeToken(issued));
+}
+
+async function revoke(c: Context<HonoEnv>): Promise<Response> {
+  const params = await oauthParams(c);
+  try {
+    const app = await client(c, params);
+    const raw = stringParam(params, "token", 1000);
+    if (!raw) throw missingParam("token");
+    await revokeClientToken(c.var.ctx, app, raw);
+  } catch (e) {
+    throw asOAuthError(e);
+  }
+  return c.json({});
+}
+
+/** `/oauth/token` (authorization_code, client_credentials, optional password) and `/oauth/revoke`. */
+export function tokenRoutes(app: Hono<HonoEnv>): void {
+  app.post("/oauth/token", token);
+  app.post("/oauth/revoke", revoke);
+}

@@ -1,0 +1,119 @@
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { Account } from "../../db/repositories/accounts.ts";
+import type { User } from "../../db/repositories/users.ts";
+import { hmac, randomToken, safeEqual, sha256 } from "../../lib/crypto.ts";
+import type { HonoEnv } from "../types.ts";
+
+/**
+ * Browser sessions for the sign-in and consent pages: a cookie holding a small payload signed
+ * with HMAC (SECRET_KEY), so no session table is needed. Anonymous visitors get a session too,
+ * because the CSRF token of the sign-in form is bound to the session's nonce.
+ */
+export const SESSION_COOKIE = "gannet_session";
+const SIGNED_IN_TTL_S = 7 * 24 * 60 * 60;
+const ANONYMOUS_TTL_S = 2 * 60 * 60;
+
+interface Payload {
+  /** Random per session; rotated on sign-in and sign-out (no session fixation). */
+  n: string;
+  /** Signed-in user, if any. */
+  u?: string;
+  /** Fingerprint of the user's password hash: changing the password ends other sessions. */
+  p?: string;
+  /** Expiry, unix seconds. */
+  e: number;
+}
+
+export interface WebSession {
+  nonce: string;
+  user?: User;
+  account?: Account;
+}
+
+const sign = (secret: string, data: string): string => hmac(secret, `session:${data}`);
+const passwordFingerprint = (user: User): string => sha256(user.encryptedPassword).slice(0, 16);
+
+function writeCookie(c: Context<HonoEnv>, payload: Payload): void {
+  const data = Buffer.from(JSON.stringify(payload)).toString("base64url");
+  const { config } = c.var.ctx;
+  setCookie(c, SESSION_COOKIE, `${data}.${sign(config.secretKey, data)}`, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: config.localHttps,
+    maxAge: payload.e - Math.floor(Date.now() / 1000),
+  });
+}
+
+function readPayload(c: Context<HonoEnv>): Payload | undefined {
+  const raw = getCookie(c, SESSION_COOKIE);
+  if (!raw || raw.length > 1000) return undefined;
+  const dot = raw.indexOf(".");
+  if (dot < 0) return undefined;
+  const data = raw.slice(0, dot);
+  if (!safeEqual(raw.slice(dot + 1), sign(c.var.ctx.config.secretKey, data))) return undefined;
+  try {
+    const p = JSON.parse(Buffer.from(data, "base64url").toString("utf8")) as Payload;
+    if (typeof p.n !== "string" || typeof p.e !== "number" || p.e <= Date.now() / 1000) return undefined;
+    return p;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The request's session, if its cookie is valid. A session whose user is gone, disabled or has
+ * changed password since counts as anonymous (same nonce, so a form in flight still validates).
+ */
+export async function loadSession(c: Context<HonoEnv>): Promise<WebSession | undefined> {
+  const p = readPayload(c);
+  if (!p) return undefined;
+  if (!p.u) return { nonce: p.n };
+  const { repos } = c.var.ctx;
+  const user = await repos.users.getById(p.u);
+  const account = user && (await repos.accounts.getById(user.accountId));
+  if (!user || !account || user.disabled || account.suspendedAt !== null || p.p !== passwordFingerprint(user)) {
+    return { nonce: p.n };
+  }
+  return { nonce: p.n, user, account };
+}
+
+/** The request's session, or a new anonymous one (its cookie is set on the response). */
+export async function ensureSession(c: Context<HonoEnv>): Promise<WebSession> {
+  return (await loadSession(c)) ?? anonymousSession(c);
+}
+
+/** A new anonymous session replacing whatever the request had (used by `force_login`). */
+export function anonymousSession(c: Context<HonoEnv>): WebSession {
+  const nonce = randomToken(16);
+  writeCookie(c, { n: nonce, e: Math.floor(Date.now() / 1000) + ANONYMOUS_TTL_S });
+  return { nonce };
+}
+
+/** Starts a signed-in session for `user` with a fresh nonce. */
+export function startSession(c: Context<HonoEnv>, user: User, account: Account): WebSession {
+  const nonce = randomToken(16);
+  writeCookie(c, {
+    n: nonce,
+    u: user.id,
+    p: passwordFingerprint(user),
+    e: Math.floor(Date.now() / 1000) + SIGNED_IN_TTL_S,
+  });
+  return { nonce, user, account };
+}
+
+/** Ends the session: the cookie is removed. */
+export function endSession(c: Context<HonoEnv>): void {
+  deleteCookie(c, SESSION_COOKIE, { path: "/", secure: c.var.ctx.config.localHttps });
+}
+
+/** The CSRF token for forms of this session. */
+export function csrfToken(c: Context<HonoEnv>, session: WebSession): string {
+  return hmac(c.var.ctx.config.secretKey, `csrf:${session.nonce}`);
+}
+
+/** Whether a submitted CSRF token belongs to this session. */
+export function checkCsrf(c: Context<HonoEnv>, session: WebSession | undefined, token: unknown): boolean {
+  return session !== undefined && typeof token === "string" && safeEqual(token, csrfToken(c, session));
+}

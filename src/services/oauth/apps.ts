@@ -1,0 +1,123 @@
+import type { AppContext } from "../../context.ts";
+import type { Application } from "../../db/repositories/oauth.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { DEFAULT_SCOPES, isKnownScope, parseScopes } from "../../lib/scopes.ts";
+import {
+  REDIRECT_URIS_MAX_COUNT,
+  REDIRECT_URIS_MAX_LENGTH,
+  redirectUriProblem,
+  splitRedirectUris,
+} from "./redirect-uris.ts";
+import { createApplication } from "./tokens.ts";
+
+export const APP_NAME_MAX = 200;
+export const APP_WEBSITE_MAX = 2000;
+const SCOPES_MAX = 2000;
+
+export interface AppRegistrationParams {
+  client_name?: unknown;
+  redirect_uris?: unknown;
+  scopes?: unknown;
+  website?: unknown;
+}
+
+interface ValidApp {
+  name: string;
+  redirectUris: string[];
+  scopes: string[];
+  website: string | null;
+}
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "" && !/\s/.test(s);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks the parameters of `POST /api/v1/apps`, collecting every problem as Rails' full messages
+ * ("Name can't be blank") so the 422 names them all at once, as Mastodon's does.
+ */
+export function validateAppRegistration(p: AppRegistrationParams): ValidApp {
+  const errors: string[] = [];
+
+  let name = "";
+  if (p.client_name === undefined || p.client_name === null || p.client_name === "") errors.push("Name can't be blank");
+  else if (typeof p.client_name !== "string") errors.push("Name is invalid");
+  else {
+    name = p.client_name.trim();
+    if (name === "") errors.push("Name can't be blank");
+    else if (name.length > APP_NAME_MAX) errors.push(`Name is too long (maximum is ${APP_NAME_MAX} characters)`);
+  }
+
+  let redirectUris: string[] = [];
+  const split = p.redirect_uris === undefined || p.redirect_uris === null ? [] : splitRedirectUris(p.redirect_uris);
+  if (split === null) errors.push("Redirect URI is invalid");
+  else if (split.length === 0) errors.push("Redirect URI can't be blank");
+  else {
+    redirectUris = [...new Set(split)];
+    const problems = new Set(redirectUris.map(redirectUriProblem).filter((x): x is string => x !== null));
+    for (const problem of problems) errors.push(`Redirect URI ${problem}`);
+    if (redirectUris.length > REDIRECT_URIS_MAX_COUNT || redirectUris.join("\n").length > REDIRECT_URIS_MAX_LENGTH) {
+      errors.push(`Redirect URI is too long (maximum is ${REDIRECT_URIS_MAX_LENGTH} characters)`);
+    }
+  }
+
+  let scopes = [...DEFAULT_SCOPES];
+  if (p.scopes !== undefined && p.scopes !== null && p.scopes !== "") {
+    if (typeof p.scopes !== "string" || p.scopes.length > SCOPES_MAX) errors.push("Scopes is invalid");
+    else {
+      const parsed = parseScopes(p.scopes);
+      if (parsed.length > 0) scopes = parsed;
+      if (!parsed.every(isKnownScope)) errors.push("Scopes doesn't match configured on the server.");
+    }
+  }
+
+  let website: string | null = null;
+  if (p.website !== undefined && p.website !== null && p.website !== "") {
+    if (typeof p.website !== "string") errors.push("Website is invalid");
+    else if (p.website.length > APP_WEBSITE_MAX) {
+      errors.push(`Website is too long (maximum is ${APP_WEBSITE_MAX} characters)`);
+    } else if (!isHttpUrl(p.website.trim())) errors.push("Website is invalid");
+    else website = p.website.trim();
+  }
+
+  if (errors.length > 0) throw new ApiError(422, `Validation failed: ${errors.join(", ")}`);
+  return { name, redirectUris, scopes, website };
+}
+
+/** Registers a client application from the (untrusted) parameters of `POST /api/v1/apps`. */
+export async function registerApplication(
+  ctx: AppContext,
+  params: AppRegistrationParams,
+): Promise<{ application: Application; clientSecret: string }> {
+  const valid = validateAppRegistration(params);
+  return createApplication(ctx, valid);
+}
+
+/** Mastodon's Application entity (what `apps/verify_credentials` answers). */
+export function applicationJson(app: Application): Record<string, unknown> {
+  return {
+    id: app.id,
+    name: app.name,
+    website: app.website,
+    scopes: app.scopes,
+    redirect_uris: app.redirectUris,
+    // Deprecated in Mastodon, kept for older clients; "" until Web Push gives us a VAPID key.
+    vapid_key: "",
+    redirect_uri: app.redirectUris.join("\n"),
+  };
+}
+
+/** CredentialApplication: the Application plus its client credentials (only right after creation). */
+export function credentialApplicationJson(app: Application, clientSecret: string): Record<string, unknown> {
+  return {
+    ...applicationJson(app),
+    client_id: app.clientId,
+    client_secret: clientSecret,
+    client_secret_expires_at: 0,
+  };
+}

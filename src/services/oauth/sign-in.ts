@@ -1,0 +1,28 @@
+import type { AppContext } from "../../context.ts";
+import type { User } from "../../db/repositories/users.ts";
+import { passwords } from "../../lib/passwords.ts";
+
+/** Longer passwords are refused without hashing them, so huge inputs cost nothing. */
+export const SIGN_IN_PASSWORD_MAX = 256;
+const EMAIL_MAX = 320;
+
+// A hash of a throwaway password: checked when the e-mail is unknown, so answering takes as long
+// for unknown addresses as for known ones and timing does not reveal which e-mails exist.
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$tjThTLBKYQHPoqhpNe9sLw$W0zhdAD6Fg+7c7/xOUUlWWmkIwfZuw6bGf3OWz9TiNw";
+
+/** The user with this e-mail and password, or undefined (without saying which one was wrong). */
+export async function checkCredentials(ctx: AppContext, email: string, password: string): Promise<User | undefined> {
+  if (email.length > EMAIL_MAX || password.length > SIGN_IN_PASSWORD_MAX || password === "") return undefined;
+  const user = email.trim() === "" ? undefined : await ctx.repos.users.getByEmail(email.trim());
+  const ok = await passwords.verify(user?.encryptedPassword ?? DUMMY_HASH, password);
+  return ok && user ? user : undefined;
+}
+
+/** Records a sign-in (browser session or new user token), as Devise's trackable does. */
+export async function markSignedIn(ctx: AppContext, user: User): Promise<void> {
+  const now = new Date().toISOString();
+  await ctx.repos.users.update(user.id, {
+    current_sign_in_at: now,
+    last_sign_in_at: user.currentSignInAt ?? now,
+  });
+}
