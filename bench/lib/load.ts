@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { NODE, startChild, stopChild, timeout } from "./children.ts";
 import { cpuTicks } from "./proc.ts";
+import { median } from "./report.ts";
 
 export interface LoadJob {
   url: string;
@@ -109,10 +110,4 @@ export function medianRun(runs: MeasuredRun[]): MeasuredRun {
     cpuMs: med((r) => r.cpuMs),
     cpuUsPerRequest: med((r) => r.cpuUsPerRequest),
   };
-}
-
-export function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }

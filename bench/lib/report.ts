@@ -35,6 +35,50 @@ export interface Report {
   notes: string[];
 }
 
+export const BARE = "bare node:http (same body)";
+export const VERIFY_CREDENTIALS = "GET /api/v1/accounts/verify_credentials";
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** The four targets of the brief, each with its figure. */
+export function evaluateTargets(
+  workloads: WorkloadResult[],
+  startupMs: number[],
+  memory: Report["memory"],
+): TargetResult[] {
+  const find = (name: string) => {
+    const w = workloads.find((x) => x.name === name);
+    if (!w) throw new Error(`no results for ${name}`);
+    return w.median;
+  };
+  const vc = find(VERIFY_CREDENTIALS);
+  const bare = find(BARE);
+  const ratio = vc.okRps / bare.okRps;
+  const startup = median(startupMs);
+  const idle = memory.afterStartup.rss;
+  const after = memory.afterBenchmark.rss;
+  return [
+    {
+      what: "verify_credentials vs bare server (2xx req/s)",
+      figure: `${(ratio * 100).toFixed(0)}% (${int(vc.okRps)} / ${int(bare.okRps)})`,
+      goal: "≥ 50%",
+      pass: ratio >= 0.5,
+    },
+    { what: "RSS after start-up (2 s idle)", figure: mib(idle), goal: "< 120 MiB", pass: idle < 120 },
+    { what: "RSS after the benchmark", figure: mib(after), goal: "< 200 MiB", pass: after < 200 },
+    {
+      what: `start-up to first 200 on /health (median of ${startupMs.length})`,
+      figure: `${startup.toFixed(0)} ms`,
+      goal: "< 1.5 s",
+      pass: startup < 1500,
+    },
+  ];
+}
+
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} ms` : "n/a");
 const us = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} µs` : "n/a");
@@ -46,21 +90,23 @@ function statusList(statuses: Record<string, number>): string {
 }
 
 /** The Markdown block for the README's performance section, plus the notes. */
-export function renderMarkdown(r: Report, baselineName: string): string {
+export function renderMarkdown(r: Report): string {
   const m = r.meta;
-  const base = r.workloads.find((w) => w.name === baselineName)?.median.okRps ?? Number.NaN;
+  const base = r.workloads.find((w) => w.name === BARE)?.median.okRps ?? Number.NaN;
   const lines = [
     `Node ${m.node} · commit ${m.commit} · ${m.database} · ${m.date} · ${m.cpus} CPUs · ` +
       `${m.connections} connections, ${m.warmupSeconds} s warm-up, ${m.runs} × ${m.durationSeconds} s (median)`,
     "",
-    "| workload | 2xx req/s | vs bare | p50 | p99 | server CPU/request | non-2xx | errors | statuses (all runs) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    "| workload | 2xx req/s | run spread | vs bare | p50 | p99 | server CPU/request | non-2xx | errors | statuses (all runs) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const w of r.workloads) {
     const x = w.median;
     const ratio = Number.isFinite(base) && base > 0 ? `${((x.okRps / base) * 100).toFixed(0)}%` : "n/a";
+    const rates = w.runs.map((run) => run.okRps);
+    const spread = x.okRps > 0 ? `${(((Math.max(...rates) - Math.min(...rates)) / x.okRps) * 100).toFixed(0)}%` : "n/a";
     lines.push(
-      `| ${w.name} | ${int(x.okRps)} | ${ratio} | ${ms(x.p50Ms)} | ${ms(x.p99Ms)} | ${us(x.cpuUsPerRequest)} | ` +
+      `| ${w.name} | ${int(x.okRps)} | ${spread} | ${ratio} | ${ms(x.p50Ms)} | ${ms(x.p99Ms)} | ${us(x.cpuUsPerRequest)} | ` +
         `${int(x.non2xx)} | ${int(x.errors + x.timeouts)} | ${statusList(x.statuses)} |`,
     );
   }
