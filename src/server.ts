@@ -11,10 +11,18 @@ export interface RunningServer {
 }
 
 /** Serves the HTTP application of `ctx` on `hostname:port` (port 0: an ephemeral port). */
-export function startHttpServer(ctx: AppContext, port: number, hostname: string): Promise<RunningServer> {
+export function startHttpServer(
+  ctx: AppContext,
+  port: number,
+  hostname: string,
+  opts: { overrideGlobalObjects?: boolean } = {},
+): Promise<RunningServer> {
   const app = createApp(ctx);
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname }, (info: AddressInfo) => {
+    // @hono/node-server swaps the global Response for a lighter one (faster); tests turn that off
+    // because clients in the same process (masto) rely on `instanceof Response`.
+    const overrideGlobalObjects = opts.overrideGlobalObjects ?? true;
+    const server = serve({ fetch: app.fetch, port, hostname, overrideGlobalObjects }, (info: AddressInfo) => {
       const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
       resolve({
         url: `http://${host}:${info.port}`,

@@ -82,7 +82,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   });
   const pgSchema = databaseUrl ? `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}` : undefined;
   const ctx = await createContext(config, { pgSchema });
-  const server = await startHttpServer(ctx, port, "127.0.0.1");
+  const server = await startHttpServer(ctx, port, "127.0.0.1", { overrideGlobalObjects: false });
   const url = server.url;
 
   async function request<T>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
