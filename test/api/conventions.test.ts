@@ -20,7 +20,9 @@ describe("cross-cutting HTTP conventions", () => {
     });
     assert.ok(r.status === 204 || r.status === 200);
     assert.equal(r.headers.get("access-control-allow-origin"), "*");
-    const get = await s.request("/api/v1/accounts/verify_credentials", { headers: { origin: "https://client.example" } });
+    const get = await s.request("/api/v1/accounts/verify_credentials", {
+      headers: { origin: "https://client.example" },
+    });
     const exposed = (get.headers.get("access-control-expose-headers") ?? "").toLowerCase();
     for (const h of ["link", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
       assert.ok(exposed.includes(h), `${h} not exposed`);
@@ -89,10 +91,16 @@ describe("rate limits", () => {
 
   it("limits each token to 300 requests per 5 minutes", async () => {
     const u = await s.createUser("busy");
-    let last = await s.request("/api/v1/accounts/verify_credentials", { token: u.token, headers: from("198.51.100.1") });
+    let last = await s.request("/api/v1/accounts/verify_credentials", {
+      token: u.token,
+      headers: from("198.51.100.1"),
+    });
     assert.equal(last.headers.get("x-ratelimit-limit"), "300");
     for (let i = 0; i < 300; i++) {
-      last = await s.request("/api/v1/accounts/verify_credentials", { token: u.token, headers: from(`198.51.100.${(i % 200) + 2}`) });
+      last = await s.request("/api/v1/accounts/verify_credentials", {
+        token: u.token,
+        headers: from(`198.51.100.${(i % 200) + 2}`),
+      });
     }
     assert.equal(last.status, 429);
   });
