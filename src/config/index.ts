@@ -42,6 +42,16 @@ export interface Config {
   siteDescription: string;
   siteContactEmail: string;
   singleUserMode: boolean;
+  /** Language of the server (ISO 639-1), listed in instance `languages` (DEFAULT_LOCALE). */
+  defaultLocale: string;
+  /** Base URL of the streaming API, `ws://` or `wss://` (STREAMING_API_BASE_URL). */
+  streamingApiBaseUrl: string;
+  /** Where this server's source code is published (SOURCE_BASE_URL; the AGPL asks for it). */
+  sourceUrl: string;
+  /** VAPID key pair for Web Push from VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY; generated and stored when unset. */
+  vapid?: { publicKey: string; privateKey: string };
+  /** Seconds the instance endpoints may reuse their usage numbers (INSTANCE_STATS_CACHE_SECONDS; 0: never). */
+  instanceStatsCacheSeconds: number;
   logLevel: "debug" | "info" | "warning" | "error";
   role: "all" | "web" | "worker" | "streaming" | "scheduler";
 }
@@ -97,6 +107,33 @@ function domain(env: Env, name: string, fallback: string): string {
   return v.toLowerCase();
 }
 
+function locale(env: Env, name: string, fallback: string): string {
+  const v = str(env, name);
+  if (v === undefined) return fallback;
+  if (!/^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/.test(v))
+    throw new ConfigError(`${name} must be a language code such as en, got "${v}"`);
+  return v;
+}
+
+function url(env: Env, name: string, scheme: RegExp, fallback: string): string {
+  const v = str(env, name);
+  if (v === undefined) return fallback;
+  if (!scheme.test(v) || !URL.canParse(v))
+    throw new ConfigError(`${name} must be a URL starting with ${scheme.source.replace(/\\/g, "")}, got "${v}"`);
+  return v.replace(/\/+$/, "");
+}
+
+/** Both VAPID keys or neither: a lone key cannot sign or be verified. */
+function vapidKeys(env: Env): { publicKey: string; privateKey: string } | undefined {
+  const publicKey = str(env, "VAPID_PUBLIC_KEY");
+  const privateKey = str(env, "VAPID_PRIVATE_KEY");
+  if (publicKey === undefined && privateKey === undefined) return undefined;
+  if (publicKey === undefined || privateKey === undefined) {
+    throw new ConfigError("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together");
+  }
+  return { publicKey, privateKey };
+}
+
 function isLocalHost(host: string): boolean {
   const h = host.replace(/:\d+$/, "");
   return h === "localhost" || h === "127.0.0.1" || h === "[::1]" || h.endsWith(".localhost");
@@ -150,6 +187,7 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
   const trusted = (str(env, "TRUSTED_PROXY_IP") ?? "127.0.0.1,::1").split(/[,\s]+/).filter(Boolean);
   const allowedPrivate = (str(env, "ALLOWED_PRIVATE_ADDRESSES") ?? "").split(/[,\s]+/).filter(Boolean);
   const rateLimits = oneOf(env, "RATE_LIMITS", ["on", "off"] as const, "on");
+  const baseUrl = `${localHttps ? "https" : "http"}://${webDomain}`;
 
   return {
     localDomain,
@@ -164,7 +202,7 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     registrationsMode,
     requireEmailConfirmation: bool(env, "REQUIRE_EMAIL_CONFIRMATION", true),
     localHttps,
-    baseUrl: `${localHttps ? "https" : "http"}://${webDomain}`,
+    baseUrl,
     oauthPasswordGrant: bool(env, "OAUTH_PASSWORD_GRANT", false),
     rateLimits: { enabled: rateLimits === "on" },
     trustedProxies: trusted,
@@ -174,6 +212,11 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     siteDescription: str(env, "SITE_DESCRIPTION") ?? "A Gannet server on the fediverse",
     siteContactEmail: str(env, "SITE_CONTACT_EMAIL") ?? "",
     singleUserMode: bool(env, "SINGLE_USER_MODE", false),
+    defaultLocale: locale(env, "DEFAULT_LOCALE", "en"),
+    streamingApiBaseUrl: url(env, "STREAMING_API_BASE_URL", /^wss?:\/\//, baseUrl.replace(/^http/, "ws")),
+    sourceUrl: url(env, "SOURCE_BASE_URL", /^https?:\/\//, "https://github.com/gannet-social/gannet"),
+    vapid: vapidKeys(env),
+    instanceStatsCacheSeconds: int(env, "INSTANCE_STATS_CACHE_SECONDS", 60, 0, 86400),
     logLevel: oneOf(env, "LOG_LEVEL", ["debug", "info", "warning", "error"] as const, "info"),
     role: oneOf(env, "GANNET_ROLE", ["all", "web", "worker", "streaming", "scheduler"] as const, "all"),
   };

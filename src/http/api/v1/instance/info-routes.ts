@@ -1,0 +1,67 @@
+import type { Context, Hono } from "hono";
+import { notFound } from "../../../../lib/errors.ts";
+import {
+  serializeActivityWeek,
+  serializeDatedText,
+  serializeRule,
+  serializeTermsOfService,
+} from "../../../../serializers/instance-texts.ts";
+import { isEndpointEnabled, SITE_SETTING } from "../../../../services/instance/site-settings.ts";
+import {
+  getExtendedDescription,
+  getPrivacyPolicy,
+  getTermsOfService,
+} from "../../../../services/instance/site-texts.ts";
+import type { HonoEnv } from "../../../types.ts";
+import { type InstanceDocuments, jsonText, PUBLIC_CACHE } from "./documents.ts";
+
+const json = (c: Context<HonoEnv>, value: unknown) => jsonText(c, JSON.stringify(value), PUBLIC_CACHE.instance);
+
+/**
+ * The public sub-resources of `/api/v1/instance`. None needs a token; a token that is sent is
+ * ignored (the auth middleware has already resolved it, nothing here checks it).
+ */
+export function instanceInfoRoutes(app: Hono<HonoEnv>, docs: (c: Context<HonoEnv>) => InstanceDocuments): void {
+  app.get("/api/v1/instance", async (c) => jsonText(c, await docs(c).v1.get(), PUBLIC_CACHE.instance));
+
+  app.get("/api/v1/instance/peers", async (c) => {
+    if (!(await isEndpointEnabled(c.var.ctx, SITE_SETTING.peersApiEnabled))) throw notFound();
+    return json(c, (await docs(c).stats.stats.get()).peers);
+  });
+
+  app.get("/api/v1/instance/activity", async (c) => {
+    if (!(await isEndpointEnabled(c.var.ctx, SITE_SETTING.activityApiEnabled))) throw notFound();
+    return json(c, (await docs(c).stats.activity.get()).map(serializeActivityWeek));
+  });
+
+  app.get("/api/v1/instance/rules", async (c) => json(c, (await c.var.ctx.repos.settings.rules()).map(serializeRule)));
+
+  app.get("/api/v1/instance/extended_description", async (c) =>
+    json(c, serializeDatedText(await getExtendedDescription(c.var.ctx))),
+  );
+
+  app.get("/api/v1/instance/privacy_policy", async (c) =>
+    json(c, serializeDatedText(await getPrivacyPolicy(c.var.ctx))),
+  );
+
+  app.get("/api/v1/instance/terms_of_service", async (c) => {
+    const terms = await getTermsOfService(c.var.ctx);
+    if (!terms) throw notFound();
+    return json(c, serializeTermsOfService(terms));
+  });
+
+  app.get("/api/v1/instance/terms_of_service/:date", async (c) => {
+    const date = c.req.param("date");
+    const terms = /^\d{4}-\d{2}-\d{2}$/.test(date) ? await getTermsOfService(c.var.ctx, date) : undefined;
+    if (!terms) throw notFound();
+    return json(c, serializeTermsOfService(terms));
+  });
+
+  // Machine translation is not offered (configuration.translation.enabled is false).
+  app.get("/api/v1/instance/translation_languages", (c) => json(c, {}));
+
+  // Server-wide domain blocks arrive with the admin API; until then there are none to show.
+  app.get("/api/v1/instance/domain_blocks", (c) => json(c, []));
+
+  app.get("/api/v1/instance/languages", async (c) => jsonText(c, await docs(c).languages.get(), PUBLIC_CACHE.static));
+}
