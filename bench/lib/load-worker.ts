@@ -59,6 +59,9 @@ function nextMessage(): Promise<unknown> {
   return new Promise((resolve) => process.once("message", resolve));
 }
 
+// The harness gone (even killed outright): stop loading the machine.
+process.once("disconnect", () => process.exit(0));
+
 const job = (await nextMessage()) as LoadJob;
 if (job.warmupSeconds > 0) await fire(job, job.warmupSeconds);
 for (let run = 0; run < job.runs; run++) {
@@ -80,5 +83,6 @@ for (let run = 0; run < job.runs; run++) {
   };
   await send({ type: "result", result });
 }
+process.removeAllListeners("disconnect");
 await send({ type: "done" });
 process.disconnect();
