@@ -62,6 +62,17 @@ async function freePort(): Promise<number> {
   });
 }
 
+async function dropSchema(databaseUrl: string | undefined, schema: string | undefined): Promise<void> {
+  if (!databaseUrl || !schema) return;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * Starts a real Gannet server on an ephemeral loopback port with its own data directory and its
  * own database: a fresh SQLite file, or a fresh PostgreSQL schema when DATABASE_URL is set.
@@ -81,8 +92,17 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   });
   const pgSchema = databaseUrl ? `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}` : undefined;
-  const ctx = await createContext(config, { pgSchema });
-  const server = await startHttpServer(ctx, port, "127.0.0.1", { overrideGlobalObjects: false });
+  let ctx: AppContext;
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    ctx = await createContext(config, { pgSchema });
+    server = await startHttpServer(ctx, port, "127.0.0.1", { overrideGlobalObjects: false });
+  } catch (e) {
+    // Leave nothing behind when start-up fails.
+    await dropSchema(databaseUrl, pgSchema);
+    await rm(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   const url = server.url;
 
   async function request<T>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -148,12 +168,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       await server.close();
       await ctx.close();
       await rm(dataDir, { recursive: true, force: true });
-      if (databaseUrl && pgSchema) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS ${pgSchema} CASCADE`);
-        await client.end();
-      }
+      await dropSchema(databaseUrl, pgSchema);
     },
   };
 }
