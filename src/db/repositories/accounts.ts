@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from "kysely";
 import type { AccountsTable, DB } from "../schema.ts";
 
 export interface AccountField {
@@ -102,6 +102,27 @@ export function toAccount(r: Selectable<AccountsTable>): Account {
 
 export type AccountInsert = Insertable<AccountsTable>;
 
+/**
+ * SQL twin of `isAccountPublic` (policies/accounts.ts), for queries over `accounts` (or an alias
+ * of it): remote accounts, and local accounts whose user confirmed the e-mail and is approved;
+ * never deleted accounts. Unconfirmed and unapproved accounts stay out of lists and search.
+ */
+export function publicAccountCondition(alias = "accounts"): RawBuilder<boolean> {
+  const col = (c: string) => sql.ref(`${alias}.${c}`);
+  return sql<boolean>`((${col("suspension_origin")} IS NULL OR ${col("suspension_origin")} <> 'deleted')
+    AND (${col("domain")} IS NOT NULL OR EXISTS (SELECT 1 FROM users WHERE users.account_id = ${col("id")}
+      AND users.confirmed_at IS NOT NULL AND users.approved = ${true})))`;
+}
+
+/**
+ * Accounts that account search may list and posts may mention: public (see above) and not
+ * suspended. The one place where "unconfirmed and unapproved accounts are excluded from search
+ * and cannot be mentioned" lives.
+ */
+export function searchableAccountCondition(alias = "accounts"): RawBuilder<boolean> {
+  return sql<boolean>`(${publicAccountCondition(alias)} AND ${sql.ref(`${alias}.suspended_at`)} IS NULL)`;
+}
+
 export type AccountUpdate = Updateable<AccountsTable>;
 
 /** All SQL on `accounts`. */
@@ -132,6 +153,42 @@ export class AccountsRepository {
     if (ids.length === 0) return [];
     const rows = await this.#db.selectFrom("accounts").selectAll().where("id", "in", ids).execute();
     return rows.map(toAccount);
+  }
+
+  /** The accounts among `ids` that the public may see (`publicAccountCondition`), in no particular order. */
+  async getPublicByIds(ids: readonly string[]): Promise<Account[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom("accounts")
+      .selectAll()
+      .where("id", "in", ids)
+      .where(publicAccountCondition())
+      .execute();
+    return rows.map(toAccount);
+  }
+
+  /** Which of `ids` search may list and posts may mention (`searchableAccountCondition`). */
+  async searchableIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.#db
+      .selectFrom("accounts")
+      .select("id")
+      .where("id", "in", ids)
+      .where(searchableAccountCondition())
+      .execute();
+    return new Set(rows.map((r) => String(r.id)));
+  }
+
+  /** The account `@username@domain` (domain null: local) if it may be mentioned, else undefined. */
+  async getMentionable(username: string, domain: string | null): Promise<Account | undefined> {
+    const r = await this.#db
+      .selectFrom("accounts")
+      .selectAll()
+      .where(sql<string>`lower(username)`, "=", username.toLowerCase())
+      .where(sql<string>`coalesce(lower(domain), '')`, "=", (domain ?? "").toLowerCase())
+      .where(searchableAccountCondition())
+      .executeTakeFirst();
+    return r && toAccount(r);
   }
 
   /** Local account by username (case-insensitive) when `domain` is null, else the remote one. */

@@ -110,6 +110,21 @@ export class UsersRepository {
     return r && toUser(r);
   }
 
+  /** Whether another user already uses `email` (case-insensitive), as address or pending new address. */
+  async emailTaken(email: string, exceptUserId?: string): Promise<boolean> {
+    let q = this.#db
+      .selectFrom("users")
+      .select("id")
+      .where((eb) =>
+        eb.or([
+          eb(sql<string>`lower(email)`, "=", email.toLowerCase()),
+          eb(sql<string>`lower(unconfirmed_email)`, "=", email.toLowerCase()),
+        ]),
+      );
+    if (exceptUserId !== undefined) q = q.where("id", "!=", exceptUserId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
   async count(): Promise<number> {
     const r = await this.#db
       .selectFrom("users")

@@ -98,7 +98,7 @@ export async function checkNewAccount(ctx: AppContext, input: NewLocalAccount): 
   else if (await ctx.repos.accounts.getByUsername(username, null)) add("username", "ERR_TAKEN", "is already taken");
   if (!email) add("email", "ERR_BLANK", "can't be blank");
   else if (email.length > 255 || !EMAIL_RE.test(email)) add("email", "ERR_INVALID", "is invalid");
-  else if (await ctx.repos.users.getByEmail(email)) add("email", "ERR_TAKEN", "is already taken");
+  else if (await ctx.repos.users.emailTaken(email)) add("email", "ERR_TAKEN", "is already taken");
   if (password !== undefined) {
     if (password.length < PASSWORD_MIN)
       add("password", "ERR_TOO_SHORT", `is too short (minimum is ${PASSWORD_MIN} characters)`);

@@ -63,3 +63,16 @@ export async function credentialAccountJson(
     mediaUrls(ctx),
   );
 }
+
+/** Mastodon's Preferences entity: the user's posting and reading defaults. */
+export function preferencesJson(user: User): Record<string, unknown> {
+  const s = user.settings;
+  return {
+    "posting:default:visibility": s.privacy ?? "public",
+    "posting:default:sensitive": s.sensitive ?? false,
+    "posting:default:language": s.language || null,
+    "reading:expand:media": s.expandMedia ?? "default",
+    "reading:expand:spoilers": s.expandSpoilers ?? false,
+    "posting:default:quote_policy": "public",
+  };
+}

@@ -1,10 +1,14 @@
 import type { Hono } from "hono";
-import { credentialAccountJson } from "../../../../services/accounts/views.ts";
-import { currentAccount, currentUser, requireUser } from "../../../middleware/auth.ts";
 import type { HonoEnv } from "../../../types.ts";
+import { credentialsRoutes } from "./credentials-routes.ts";
+import { emailConfirmationRoutes } from "./email-confirmation-routes.ts";
+import { lookupRoutes } from "./lookup-routes.ts";
+import { registrationRoutes } from "./registration-routes.ts";
 
+/** Accounts: sign-up and e-mail confirmation, the own profile and preferences, public account reads. */
 export function accountRoutes(app: Hono<HonoEnv>): void {
-  app.get("/api/v1/accounts/verify_credentials", requireUser("profile", "read:accounts"), async (c) => {
-    return c.json(await credentialAccountJson(c.var.ctx, currentAccount(c), currentUser(c)));
-  });
+  registrationRoutes(app);
+  emailConfirmationRoutes(app);
+  credentialsRoutes(app);
+  lookupRoutes(app);
 }

@@ -1,0 +1,37 @@
+import type { Context, Hono } from "hono";
+import { removeProfileImage } from "../../../../services/accounts/profile-images.ts";
+import { updateCredentials } from "../../../../services/accounts/update-credentials.ts";
+import { credentialAccountJson, preferencesJson } from "../../../../services/accounts/views.ts";
+import { currentAccount, currentUser, requireUser } from "../../../middleware/auth.ts";
+import { readParams } from "../../../params.ts";
+import type { HonoEnv } from "../../../types.ts";
+import { parseCredentialsUpdate } from "./schemas.ts";
+
+async function updateCredentialsHandler(c: Context<HonoEnv>) {
+  const ctx = c.var.ctx;
+  const input = await parseCredentialsUpdate(await readParams(c));
+  const { account, user } = await updateCredentials(ctx, currentAccount(c), currentUser(c), input);
+  return c.json(await credentialAccountJson(ctx, account, user));
+}
+
+/** The signed-in user's own account: credentials, profile images, preferences. */
+export function credentialsRoutes(app: Hono<HonoEnv>): void {
+  app.get("/api/v1/accounts/verify_credentials", requireUser("profile", "read:accounts"), async (c) => {
+    return c.json(await credentialAccountJson(c.var.ctx, currentAccount(c), currentUser(c)));
+  });
+
+  // Clients use PATCH (the documented method); some older ones send PUT.
+  app.patch("/api/v1/accounts/update_credentials", requireUser("write:accounts"), updateCredentialsHandler);
+  app.put("/api/v1/accounts/update_credentials", requireUser("write:accounts"), updateCredentialsHandler);
+
+  for (const kind of ["avatar", "header"] as const) {
+    app.delete(`/api/v1/profile/${kind}`, requireUser("write:accounts"), async (c) => {
+      const ctx = c.var.ctx;
+      await removeProfileImage(ctx, currentAccount(c), kind);
+      const account = (await ctx.repos.accounts.getById(currentAccount(c).id)) ?? currentAccount(c);
+      return c.json(await credentialAccountJson(ctx, account, currentUser(c)));
+    });
+  }
+
+  app.get("/api/v1/preferences", requireUser("read:accounts"), (c) => c.json(preferencesJson(currentUser(c))));
+}

@@ -1,0 +1,62 @@
+import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
+import { gone, notFound } from "../../lib/errors.ts";
+import { isId } from "../../lib/ids.ts";
+import { isAccountDeleted, isAccountPublic } from "../../policies/accounts.ts";
+
+/**
+ * The account `GET /api/v1/accounts/:id` shows: 404 when it does not exist or is a local account
+ * nobody may see yet (unconfirmed, unapproved), 410 when it was deleted. Suspended accounts are
+ * returned; the serializer empties them.
+ */
+export async function getVisibleAccount(ctx: AppContext, id: string): Promise<Account> {
+  if (!isId(id)) throw notFound();
+  const account = await ctx.repos.accounts.getById(id);
+  if (!account) throw notFound();
+  if (account.domain === null) {
+    const user = await ctx.repos.users.getByAccountId(account.id);
+    if (!isAccountPublic(account, user)) throw notFound();
+  }
+  if (isAccountDeleted(account)) throw gone();
+  return account;
+}
+
+/** The visible accounts among `ids` (invisible, deleted and unknown ones skipped), in the order asked. */
+export async function getVisibleAccounts(ctx: AppContext, ids: readonly string[]): Promise<Account[]> {
+  const wanted = [...new Set(ids.filter(isId))];
+  const found = new Map((await ctx.repos.accounts.getPublicByIds(wanted)).map((a) => [a.id, a]));
+  return wanted.flatMap((id) => found.get(id) ?? []);
+}
+
+/** `acct` split into a username and a domain (null for this server), or undefined when malformed. */
+export function parseAcct(ctx: AppContext, acct: string): { username: string; domain: string | null } | undefined {
+  const parts = acct.trim().replace(/^@/, "").split("@");
+  if (parts.length > 2) return undefined;
+  const [username, rawDomain] = parts;
+  if (!/^[a-z0-9_]+(?:[a-z0-9_.-]*[a-z0-9_])?$/i.test(username)) return undefined;
+  if (rawDomain === undefined || rawDomain === "") return { username, domain: null };
+  if (/[\s/?#\\]/.test(rawDomain)) return undefined;
+  let domain: string;
+  try {
+    // Lower-cases the host and turns an internationalised one into its punycode form.
+    domain = new URL(`http://${rawDomain}`).host;
+  } catch {
+    return undefined;
+  }
+  if (domain === ctx.config.localDomain || domain === ctx.config.webDomain) return { username, domain: null };
+  return { username, domain };
+}
+
+/**
+ * `GET /api/v1/accounts/lookup`: an account by `user` or `user@domain`, from the database only.
+ * Unlike everything else it also finds unconfirmed and unapproved local accounts, so a sign-up
+ * form can tell whether a username is free.
+ */
+export async function lookupAccount(ctx: AppContext, acct: string): Promise<Account> {
+  const parsed = parseAcct(ctx, acct);
+  if (!parsed) throw notFound();
+  const account = await ctx.repos.accounts.getByUsername(parsed.username, parsed.domain);
+  if (!account) throw notFound();
+  if (isAccountDeleted(account)) throw gone();
+  return account;
+}

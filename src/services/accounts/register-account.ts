@@ -1,0 +1,94 @@
+import type { AppContext } from "../../context.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { isLocale } from "../../lib/text/languages.ts";
+import { codePointLength } from "../../lib/text/length.ts";
+import { type IssuedToken, issueToken } from "../oauth/tokens.ts";
+import { type CreatedLocalAccount, checkNewAccount, createLocalAccount } from "./create-local-account.ts";
+import { normalizeEmail, sendConfirmationInstructions } from "./email-confirmation.ts";
+import { FieldErrors } from "./field-errors.ts";
+
+/** The sign-up reason (Mastodon's invite request text) limit. */
+export const REASON_MAX = 420;
+
+export interface RegistrationInput {
+  /** The OAuth application registering the account; the new token belongs to it. */
+  applicationId: string;
+  ip: string | null;
+  username?: string;
+  email?: string;
+  password?: string;
+  agreement: boolean;
+  locale?: string;
+  reason?: string;
+}
+
+export interface Registration {
+  created: CreatedLocalAccount;
+  token: IssuedToken;
+}
+
+/** Whether the server takes sign-ups through the API at all. */
+export function registrationsOpen(ctx: AppContext): boolean {
+  return ctx.config.registrationsMode !== "none" && !ctx.config.singleUserMode;
+}
+
+/** Every problem with a sign-up, in Mastodon's registration 422 format; stores nothing. */
+async function checkRegistration(ctx: AppContext, input: RegistrationInput): Promise<void> {
+  const errors = new FieldErrors();
+  if (input.password === undefined || input.password === "") errors.add("password", "ERR_BLANK", "can't be blank");
+  if (!input.agreement) errors.add("agreement", "ERR_ACCEPTED", "must be accepted");
+  if (input.locale !== undefined && !isLocale(input.locale)) {
+    errors.add("locale", "ERR_INCLUSION", "is not included in the list");
+  }
+  if (input.reason !== undefined && codePointLength(input.reason) > REASON_MAX) {
+    errors.add("reason", "ERR_TOO_LONG", `is too long (maximum is ${REASON_MAX} characters)`);
+  }
+  try {
+    await checkNewAccount(ctx, {
+      username: input.username ?? "",
+      email: normalizeEmail(input.email ?? ""),
+      password: input.password || undefined,
+      confirmed: false,
+      approved: false,
+    });
+  } catch (e) {
+    const details = e instanceof ApiError ? (e.extra?.details as FieldErrors["details"] | undefined) : undefined;
+    if (!details) throw e;
+    errors.merge(details);
+  }
+  errors.throwIfAny();
+}
+
+/**
+ * Signs up a local user through an application (Mastodon's AppSignUpService): the user is
+ * approved at once in `open` mode and waits for a moderator in `approved` mode; the e-mail must be
+ * confirmed first unless the operator turned confirmation off. Answers a token for the app.
+ */
+export async function registerAccount(ctx: AppContext, input: RegistrationInput): Promise<Registration> {
+  if (!registrationsOpen(ctx)) throw new ApiError(403, "This action is not allowed");
+  const app = await ctx.repos.oauth.getApplicationById(input.applicationId);
+  if (!app) throw new ApiError(401, "The access token is invalid");
+  await checkRegistration(ctx, input);
+  const account = {
+    username: input.username as string,
+    email: normalizeEmail(input.email as string),
+    password: input.password,
+    confirmed: !ctx.config.requireEmailConfirmation,
+    approved: ctx.config.registrationsMode === "open",
+    locale: input.locale ?? "en",
+    reason: input.reason?.trim() || null,
+    applicationId: app.id,
+    signUpIp: input.ip,
+  };
+  let created: CreatedLocalAccount;
+  try {
+    created = await createLocalAccount(ctx, account);
+  } catch (e) {
+    // Two sign-ups racing for one name: the unique index refused the second; answer like Mastodon.
+    if (!(e instanceof ApiError)) await checkNewAccount(ctx, account);
+    throw e;
+  }
+  const token = await issueToken(ctx, { applicationId: app.id, userId: created.user.id, scopes: app.scopes });
+  if (created.confirmationToken) sendConfirmationInstructions(ctx, created.user.email, created.confirmationToken, app);
+  return { created, token };
+}
