@@ -49,15 +49,18 @@ export function createDatabase(opts: DatabaseOptions): Database {
     db,
     dialect,
     async migrate() {
-      if (dialect === "postgres" && opts.pgSchema) {
-        await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(opts.pgSchema)}`.execute(db);
+      let schema: string | undefined;
+      if (dialect === "postgres") {
+        if (opts.pgSchema) await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(opts.pgSchema)}`.execute(db);
+        const r = await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db);
+        schema = opts.pgSchema ?? r.rows[0]?.s;
       }
       const migrator = new Migrator({
         db,
         provider: { getMigrations: async () => migrations },
         // Kysely looks for its tables in every schema; pin them to ours so another schema's
         // migration tables (say, a test run that died) are never mistaken for this one's.
-        migrationTableSchema: dialect === "postgres" ? opts.pgSchema : undefined,
+        migrationTableSchema: schema,
       });
       const result: MigrationResultSet = await migrator.migrateToLatest();
       if (result.error) {

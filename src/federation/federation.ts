@@ -1,5 +1,5 @@
 import { createFederation, type Federation, type KvStore } from "@fedify/fedify";
-import { Endpoints, Person, Service } from "@fedify/vocab";
+import { Endpoints, Link, Person, Service } from "@fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
 import type { AppContext } from "../context.ts";
 import { isAccountPublic } from "../policies/accounts.ts";
@@ -31,7 +31,11 @@ export function createGannetFederation(app: AppContext, kv: KvStore): Federation
         preferredUsername: account.username,
         name: account.displayName,
         summary: account.note,
-        url: new URL(`${ctx.data.config.baseUrl}/@${account.username}`),
+        url: new Link({
+          href: new URL(`${ctx.data.config.baseUrl}/@${account.username}`),
+          rel: "http://webfinger.net/rel/profile-page",
+          mediaType: "text/html",
+        }),
         manuallyApprovesFollowers: account.locked,
         discoverable: account.discoverable ?? false,
         indexable: account.indexable,
@@ -45,6 +49,14 @@ export function createGannetFederation(app: AppContext, kv: KvStore): Federation
       const user = await ctx.data.repos.users.getByAccountId(account.id);
       return isAccountPublic(account, user) ? account.username : null;
     });
+
+  // Remote servers offer "follow from your server" through this template (Mastodon has it too).
+  federation.setWebFingerLinksDispatcher((ctx) => [
+    {
+      rel: "http://ostatus.org/schema/1.0/subscribe",
+      template: `${ctx.data.config.baseUrl}/authorize_interaction?uri={uri}`,
+    },
+  ]);
 
   return federation;
 }
