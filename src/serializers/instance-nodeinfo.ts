@@ -34,7 +34,8 @@ export function serializeNodeInfo(v: InstanceView, version: NodeInfoVersion): Re
     software,
     protocols: ["activitypub"],
     services: { inbound: [], outbound: [] },
-    openRegistrations: v.registrations.enabled && !v.registrations.approvalRequired,
+    // As Mastodon: anyone may sign up (possibly pending approval) unless registrations are closed.
+    openRegistrations: v.registrations.enabled,
     usage: {
       users: { total: v.stats.userCount, activeMonth: v.stats.activeMonth, activeHalfyear: v.stats.activeHalfyear },
       localPosts: v.stats.localPosts,

@@ -4,7 +4,7 @@ import { describeRegistrations } from "../fixtures/instance-registrations.ts";
 
 describeRegistrations(
   { REGISTRATIONS_MODE: "approved" },
-  { enabled: true, approvalRequired: true, openRegistrations: false },
+  { enabled: true, approvalRequired: true, openRegistrations: true },
   (s) => {
     it("requires a reason when the operator asks for one, and shows a minimum age", async () => {
       await s().ctx.repos.settings.set("require_invite_text", true);
