@@ -23,24 +23,31 @@ async function main(): Promise<void> {
     ],
   });
   const logger = getLogger(["gannet"]);
+  // Signals are handled from the start, so a stop during start-up still exits cleanly.
+  let stopping = false;
+  let cleanup: (() => Promise<void>) | undefined;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("Received {signal}, shutting down", { signal });
+    await cleanup?.();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+
   const ctx = await createContext(config);
+  cleanup = () => ctx.close();
   const server = await startHttpServer(ctx, config.port, config.bind);
+  cleanup = async () => {
+    await server.close();
+    await ctx.close();
+  };
   logger.info("Gannet is listening on {url} (public address {base}, database {db})", {
     url: server.url,
     base: config.baseUrl,
     db: ctx.dialect === "sqlite" ? `SQLite in ${config.dataDir}` : "PostgreSQL",
   });
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info("Received {signal}, shutting down", { signal });
-    await server.close();
-    await ctx.close();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
 }
 
 await main();

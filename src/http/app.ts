@@ -6,6 +6,7 @@ import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
 import { authenticate } from "./middleware/auth.ts";
+import { limitBody } from "./middleware/body-limit.ts";
 import { clientIp } from "./middleware/client-ip.ts";
 import { onError, onNotFound } from "./middleware/errors.ts";
 import { apiRateLimit } from "./middleware/rate-limit.ts";
@@ -45,6 +46,13 @@ export function createApp(ctx: AppContext): Hono<HonoEnv> {
   for (const p of ["/api/*", "/oauth/token", "/oauth/revoke", "/oauth/userinfo", "/.well-known/*", "/nodeinfo/*"]) {
     app.use(p, corsMw);
   }
+
+  // Bodies are bounded before they are read: uploads (avatars, headers) up to 20 MiB, forms 1 MiB.
+  const tooLarge = limitBody(20 * 1024 * 1024);
+  const formLimit = limitBody(1024 * 1024);
+  app.use("/api/*", tooLarge);
+  app.use("/oauth/*", formLimit);
+  app.use("/auth/*", formLimit);
 
   app.use("/api/*", authenticate());
   app.use("/api/*", apiRateLimit());

@@ -24,3 +24,8 @@ export function userLoginProblem(user: User, account: Account): "disabled" | "un
 export function isAccountDeleted(account: Account): boolean {
   return account.suspensionOrigin === "deleted";
 }
+
+/** The visibility a user's posts get by default: their setting, else followers-only for a locked account. */
+export function defaultPrivacy(account: Account, user: User): "public" | "unlisted" | "private" | "direct" {
+  return user.settings.privacy ?? (account.locked ? "private" : "public");
+}

@@ -2,6 +2,7 @@ import type { Account } from "../db/repositories/accounts.ts";
 import type { Role } from "../db/repositories/roles.ts";
 import type { User } from "../db/repositories/users.ts";
 import { midnight } from "../lib/time.ts";
+import { defaultPrivacy } from "../policies/accounts.ts";
 
 /** What the Account serializer needs besides the row; loaded by the caller, never queried here. */
 export interface AccountView {
@@ -98,7 +99,7 @@ export function serializeCredentialAccount(
   return {
     ...serializeAccount(view, urls),
     source: {
-      privacy: s.privacy ?? "public",
+      privacy: defaultPrivacy(a, view.user),
       sensitive: s.sensitive ?? false,
       language: s.language ?? "",
       note: a.noteSource,

@@ -118,3 +118,69 @@ describe("rate limits switched off", () => {
     assert.equal(r.headers.get("x-ratelimit-limit"), null);
   });
 });
+
+describe("request body limits", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  it("refuses an API body over 20 MiB with 413 before reading it all", async () => {
+    const u = await s.createUser("bigbody");
+    const big = "x".repeat(21 * 1024 * 1024);
+    const r = await s.request("/api/v1/accounts/update_credentials", {
+      method: "PATCH",
+      token: u.token,
+      headers: { "content-type": "application/json" },
+      json: { note: big },
+    });
+    assert.equal(r.status, 413);
+    assert.deepEqual(r.body, { error: "The request body is too large" });
+  });
+
+  it("refuses an OAuth form over 1 MiB", async () => {
+    const r = await s.request("/oauth/token", { form: { grant_type: "x".repeat(2 * 1024 * 1024) } });
+    assert.equal(r.status, 413);
+  });
+});
+
+describe("chunked request bodies", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  it("counts a body without Content-Length as it streams and refuses it past the limit", async () => {
+    const chunk = new Uint8Array(256 * 1024).fill(120);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 8) return controller.close();
+        sent++;
+        controller.enqueue(chunk);
+      },
+    });
+    const r = await fetch(`${s.url}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    assert.equal(r.status, 413);
+    const small = await fetch(`${s.url}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("grant_type=client_credentials"));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    assert.notEqual(small.status, 413);
+    assert.notEqual(small.status, 500);
+  });
+});

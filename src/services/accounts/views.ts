@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { User } from "../../db/repositories/users.ts";
+import { defaultPrivacy } from "../../policies/accounts.ts";
 import {
   type AccountView,
   type MediaUrls,
@@ -65,10 +66,10 @@ export async function credentialAccountJson(
 }
 
 /** Mastodon's Preferences entity: the user's posting and reading defaults. */
-export function preferencesJson(user: User): Record<string, unknown> {
+export function preferencesJson(account: Account, user: User): Record<string, unknown> {
   const s = user.settings;
   return {
-    "posting:default:visibility": s.privacy ?? "public",
+    "posting:default:visibility": defaultPrivacy(account, user),
     "posting:default:sensitive": s.sensitive ?? false,
     "posting:default:language": s.language || null,
     "reading:expand:media": s.expandMedia ?? "default",

@@ -33,5 +33,7 @@ export function credentialsRoutes(app: Hono<HonoEnv>): void {
     });
   }
 
-  app.get("/api/v1/preferences", requireUser("read:accounts"), (c) => c.json(preferencesJson(currentUser(c))));
+  app.get("/api/v1/preferences", requireUser("read:accounts"), (c) =>
+    c.json(preferencesJson(currentAccount(c), currentUser(c))),
+  );
 }
