@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
+import { InstanceRepository } from "./db/repositories/instance.ts";
 import { KvRepository } from "./db/repositories/kv.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
@@ -29,6 +30,7 @@ export interface Repositories {
   oauth: OAuthRepository;
   settings: SettingsRepository;
   kv: KvRepository;
+  instance: InstanceRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -75,6 +77,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     oauth: new OAuthRepository(db),
     settings: new SettingsRepository(db),
     kv: new KvRepository(db),
+    instance: new InstanceRepository(db),
   };
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })

@@ -1,5 +1,4 @@
 import type { AppContext } from "../../context.ts";
-import { InstanceRepository } from "../../db/repositories/instance.ts";
 import type { Rule } from "../../db/repositories/settings.ts";
 import { accountJson } from "../accounts/views.ts";
 import { BANNER_2X_PATH, BANNER_PATH, type DefaultImages, ICON_SIZES, iconPath } from "./default-images.ts";
@@ -63,7 +62,7 @@ async function contactAccount(ctx: AppContext, site: SiteInfo): Promise<Record<s
   let account = site.contactUsername ? await ctx.repos.accounts.getByUsername(site.contactUsername, null) : undefined;
   if (!account) {
     const owner = await ctx.repos.roles.getByName("Owner");
-    const id = owner ? await new InstanceRepository(ctx.db).firstAccountIdWithRole(owner.id) : undefined;
+    const id = owner ? await ctx.repos.instance.firstAccountIdWithRole(owner.id) : undefined;
     account = id ? await ctx.repos.accounts.getById(id) : undefined;
   }
   if (!account || account.suspendedAt !== null) return null;

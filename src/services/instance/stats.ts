@@ -1,5 +1,4 @@
 import type { AppContext } from "../../context.ts";
-import { InstanceRepository } from "../../db/repositories/instance.ts";
 import { type TtlCached, ttlCached } from "./ttl-cache.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -33,7 +32,7 @@ export interface InstanceStatsService {
 }
 
 export async function loadInstanceStats(ctx: AppContext, now = Date.now()): Promise<InstanceStats> {
-  const instance = new InstanceRepository(ctx.db);
+  const instance = ctx.repos.instance;
   const since = (days: number) => new Date(now - days * DAY_MS).toISOString();
   const [userCount, activeMonth, activeHalfyear, localPosts, peers] = await Promise.all([
     instance.countMembers(),
