@@ -53,7 +53,6 @@ export interface Config {
   /** Seconds the instance endpoints may reuse their usage numbers (INSTANCE_STATS_CACHE_SECONDS; 0: never). */
   instanceStatsCacheSeconds: number;
   logLevel: "debug" | "info" | "warning" | "error";
-  role: "all" | "web" | "worker" | "streaming" | "scheduler";
 }
 
 /** A setting with a bad value: start-up stops with this one line. */
@@ -218,7 +217,6 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     vapid: vapidKeys(env),
     instanceStatsCacheSeconds: int(env, "INSTANCE_STATS_CACHE_SECONDS", 60, 0, 86400),
     logLevel: oneOf(env, "LOG_LEVEL", ["debug", "info", "warning", "error"] as const, "info"),
-    role: oneOf(env, "GANNET_ROLE", ["all", "web", "worker", "streaming", "scheduler"] as const, "all"),
   };
 }
 

@@ -8,7 +8,7 @@ import type { HonoEnv } from "../../types.ts";
  * no follows, blocks, mutes, posts or tag uses exist yet.
  */
 
-/** The one message of every write that cannot work yet (see docs/compatibility.md). */
+/** The one message of every write that cannot work yet (see the README's compatibility section). */
 export const UNAVAILABLE = "This feature is not available on this server yet";
 
 /** A Relationship with nobody: every flag false, no note. */

@@ -15,7 +15,7 @@ export interface Area {
   rows: Placeholder[];
 }
 
-/** Every placeholder, by area of the Mastodon API (the order of docs/compatibility.md). */
+/** Every placeholder, by area of the Mastodon API (the order of the README's compatibility section). */
 export const AREAS: readonly Area[] = [
   { title: "Accounts, profile, suggestions", rows: accountRows },
   { title: "Statuses, polls, scheduled statuses", rows: statusRows },
