@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
+import { AuthRepository } from "./db/repositories/auth.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
 import { KvRepository } from "./db/repositories/kv.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
@@ -25,6 +26,7 @@ import { RoleCache } from "./services/roles/role-cache.ts";
 
 export interface Repositories {
   accounts: AccountsRepository;
+  auth: AuthRepository;
   users: UsersRepository;
   roles: RolesRepository;
   oauth: OAuthRepository;
@@ -72,6 +74,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const db = database.db;
   const repos: Repositories = {
     accounts: new AccountsRepository(db),
+    auth: new AuthRepository(db),
     users: new UsersRepository(db),
     roles: new RolesRepository(db),
     oauth: new OAuthRepository(db),

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { type MigrationResultSet, Migrator } from "kysely/migration";
 import pg from "pg";
+import { ChangeTracker } from "./change-tracker.ts";
 import { migrations } from "./migrations/index.ts";
 import type { DB } from "./schema.ts";
 import { NodeSqliteDialect } from "./sqlite-dialect.ts";
@@ -11,6 +12,12 @@ export type DialectName = "sqlite" | "postgres";
 export interface Database {
   db: Kysely<DB>;
   dialect: DialectName;
+  /**
+   * A number that grows whenever the accounts, users, roles or tokens may have changed, through
+   * this process or (on SQLite) any other; undefined where that cannot be known cheaply
+   * (PostgreSQL with other processes writing), so callers must not cache.
+   */
+  changeStamp(): number | undefined;
   /** Runs pending migrations; throws with the failing migration's name. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -26,9 +33,14 @@ export interface DatabaseOptions {
   pgPoolSize?: number;
 }
 
+/** Tables whose rows the token cache holds. */
+const AUTH_TABLES = ["accounts", "users", "user_roles", "oauth_access_tokens"];
+
 export function createDatabase(opts: DatabaseOptions): Database {
   let db: Kysely<DB>;
   let dialect: DialectName;
+  const tracker = new ChangeTracker(AUTH_TABLES);
+  let sqliteDialect: NodeSqliteDialect | undefined;
   if (opts.databaseUrl) {
     dialect = "postgres";
     const schema = opts.pgSchema;
@@ -38,16 +50,23 @@ export function createDatabase(opts: DatabaseOptions): Database {
       max: opts.pgPoolSize ?? 10,
       options: schema ? `-c search_path=${schema}` : undefined,
     });
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [tracker] });
   } else {
     dialect = "sqlite";
     const file = opts.sqliteFile ?? "gannet.sqlite3";
-    db = new Kysely<DB>({ dialect: new NodeSqliteDialect(file === ":memory:" ? file : join(opts.dataDir, file)) });
+    sqliteDialect = new NodeSqliteDialect(file === ":memory:" ? file : join(opts.dataDir, file));
+    db = new Kysely<DB>({ dialect: sqliteDialect, plugins: [tracker] });
   }
 
   return {
     db,
     dialect,
+    changeStamp() {
+      if (!sqliteDialect) return undefined;
+      const external = sqliteDialect.dataVersion();
+      // Both counters only grow, so their sum grows whenever either does.
+      return external === undefined ? undefined : tracker.generation + external;
+    },
     async migrate() {
       let schema: string | undefined;
       if (dialect === "postgres") {

@@ -26,6 +26,7 @@ import {
  */
 export class NodeSqliteDialect implements Dialect {
   readonly #path: string;
+  #driver?: NodeSqliteDriver;
   constructor(path: string) {
     this.#path = path;
   }
@@ -33,7 +34,15 @@ export class NodeSqliteDialect implements Dialect {
     return new SqliteAdapter();
   }
   createDriver(): Driver {
-    return new NodeSqliteDriver(this.#path);
+    this.#driver = new NodeSqliteDriver(this.#path);
+    return this.#driver;
+  }
+  /**
+   * SQLite's `PRAGMA data_version`: changes whenever another connection (another process, such
+   * as the `gannet` command) commits to the database. Undefined before the first query.
+   */
+  dataVersion(): number | undefined {
+    return this.#driver?.dataVersion();
   }
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
@@ -70,6 +79,14 @@ class NodeSqliteDriver implements Driver {
     this.#path = path;
   }
 
+  #dataVersion?: StatementSync;
+
+  dataVersion(): number | undefined {
+    if (!this.#db) return undefined;
+    this.#dataVersion ??= this.#db.prepare("PRAGMA data_version");
+    return Number((this.#dataVersion.get() as { data_version: number | bigint }).data_version);
+  }
+
   async init(): Promise<void> {
     this.#db = new DatabaseSync(this.#path);
     this.#db.exec("PRAGMA journal_mode = WAL");
@@ -99,6 +116,7 @@ class NodeSqliteDriver implements Driver {
   async destroy(): Promise<void> {
     this.#db?.close();
     this.#db = undefined;
+    this.#dataVersion = undefined;
   }
 }
 

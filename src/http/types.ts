@@ -18,7 +18,8 @@ export interface HonoEnv {
     auth: Auth | null;
     /** Whether a token was sent but is not valid (answered 401 where a token is checked). */
     badToken: boolean;
-    clientIp: string;
+    /** Set by `clientIpOf` on first use. */
+    clientIp?: string;
     /** Merged query and body parameters, parsed once (see params.ts). */
     params?: Record<string, unknown>;
   };

@@ -184,3 +184,40 @@ describe("chunked request bodies", () => {
     assert.notEqual(small.status, 500);
   });
 });
+
+describe("the token cache", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  it("sees changes made through this process at once", async () => {
+    const u = await s.createUser("cached");
+    assert.equal((await s.request("/api/v1/accounts/verify_credentials", { token: u.token })).status, 200);
+    await s.ctx.repos.users.update(u.user.id, { disabled: true });
+    const r = await s.request("/api/v1/accounts/verify_credentials", { token: u.token });
+    assert.equal(r.status, 403);
+    assert.deepEqual(r.body, { error: "Your login is currently disabled" });
+    await s.ctx.repos.users.update(u.user.id, { disabled: false });
+    await s.ctx.repos.accounts.update(u.account.id, { display_name: "Renamed" });
+    const again = await s.request("/api/v1/accounts/verify_credentials", { token: u.token });
+    assert.equal(again.body.display_name, "Renamed");
+  });
+
+  it("sees changes another process commits to the SQLite database", { skip: onPostgres() }, async () => {
+    const { DatabaseSync } = await import("node:sqlite");
+    const u = await s.createUser("elsewhere");
+    assert.equal((await s.request("/api/v1/accounts/verify_credentials", { token: u.token })).status, 200);
+    const other = new DatabaseSync(`${s.ctx.config.dataDir}/gannet.sqlite3`);
+    other
+      .prepare("UPDATE oauth_access_tokens SET revoked_at = ? WHERE user_id = ?")
+      .run(new Date().toISOString(), u.user.id);
+    other.close();
+    assert.equal((await s.request("/api/v1/accounts/verify_credentials", { token: u.token })).status, 401);
+  });
+});
+
+function onPostgres(): boolean {
+  return process.env.DATABASE_URL !== undefined;
+}

@@ -350,7 +350,12 @@ describe("server metadata and userinfo", () => {
     assert.deepEqual(r.body.code_challenge_methods_supported, ["S256"]);
     assert.deepEqual(r.body.grant_types_supported, ["authorization_code", "client_credentials"]);
     assert.deepEqual(r.body.token_endpoint_auth_methods_supported, ["client_secret_basic", "client_secret_post"]);
-    assert.equal(r.headers.get("access-control-allow-origin"), "*");
+    // Like rack-cors, CORS headers go to browsers (requests with an Origin) only.
+    assert.equal(r.headers.get("access-control-allow-origin"), null);
+    const browser = await s.request("/.well-known/oauth-authorization-server", {
+      headers: { origin: "https://app.example" },
+    });
+    assert.equal(browser.headers.get("access-control-allow-origin"), "*");
   });
 
   it("answers userinfo for a user token with profile, by GET and POST", async () => {

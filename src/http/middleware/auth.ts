@@ -17,40 +17,87 @@ export function bearerToken(c: Context<HonoEnv>): string | undefined {
   return c.req.query("access_token") || undefined;
 }
 
-/** Resolves the bearer token (if any) to an `Auth` once per request. Checks nothing. */
-export function authenticate(): MiddlewareHandler<HonoEnv> {
+/**
+ * Remembers what tokens resolved to while nothing they depend on has changed: an entry is used
+ * only while the database's change stamp is the one it was read at (any write to accounts,
+ * users, roles or tokens, in this process or on SQLite in any other, moves the stamp). Where no
+ * stamp can be had (PostgreSQL), nothing is cached. Unknown tokens are remembered too, so a flood
+ * of bad tokens does not reach the database; the map is bounded.
+ */
+export class TokenCache {
+  readonly #entries = new Map<string, { stamp: number; auth: Auth | null }>();
+  readonly #max: number;
+
+  constructor(max = 10_000) {
+    this.#max = max;
+  }
+
+  get(raw: string, stamp: number | undefined): Auth | null | undefined {
+    if (stamp === undefined) return undefined;
+    const e = this.#entries.get(raw);
+    return e !== undefined && e.stamp === stamp ? e.auth : undefined;
+  }
+
+  set(raw: string, stamp: number | undefined, auth: Auth | null): void {
+    if (stamp === undefined) return;
+    if (this.#entries.size >= this.#max) this.#entries.clear();
+    this.#entries.set(raw, { stamp, auth });
+  }
+}
+
+/** Resolves the request's bearer token (if any) into `auth` / `badToken`. Checks nothing else. */
+export async function authenticate(c: Context<HonoEnv>, cache: TokenCache): Promise<void> {
+  c.set("auth", null);
+  c.set("badToken", false);
+  const raw = bearerToken(c);
+  if (raw === undefined) return;
+  const database = c.var.ctx.database;
+  let stamp = database.changeStamp();
+  let auth = cache.get(raw, stamp);
+  if (auth === undefined) {
+    auth = await resolveToken(c, raw);
+    cache.set(raw, stamp, auth);
+  }
+  if (auth?.user && signInIsStale(auth.user.currentSignInAt)) {
+    await recordSignIn(c, auth);
+    // The write moved the stamp; keep the fresh state under the new one.
+    stamp = database.changeStamp();
+    cache.set(raw, stamp, auth);
+  }
+  if (auth) c.set("auth", auth);
+  else c.set("badToken", true);
+}
+
+/** Middleware form of `authenticate`, for routes outside `/api`. */
+export function authenticateMiddleware(cache: TokenCache): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
-    c.set("auth", null);
-    c.set("badToken", false);
-    const raw = bearerToken(c);
-    if (raw !== undefined) {
-      const auth = await resolveToken(c, raw);
-      if (auth) c.set("auth", auth);
-      else c.set("badToken", true);
-    }
+    await authenticate(c, cache);
     await next();
   };
 }
 
+function signInIsStale(at: string | null): boolean {
+  return at === null || Date.now() - Date.parse(at) > SIGN_IN_REFRESH_MS;
+}
+
+/** Mastodon counts a user as active when they use the API; noted at most once an hour. */
+async function recordSignIn(c: Context<HonoEnv>, auth: Auth): Promise<void> {
+  const user = auth.user;
+  if (!user) return;
+  const iso = new Date().toISOString();
+  const previous = user.currentSignInAt;
+  await c.var.ctx.repos.users.update(user.id, { current_sign_in_at: iso, last_sign_in_at: previous });
+  auth.user = { ...user, currentSignInAt: iso, lastSignInAt: previous };
+}
+
 async function resolveToken(c: Context<HonoEnv>, raw: string): Promise<Auth | null> {
   if (raw.length > 200) return null;
-  const { repos } = c.var.ctx;
   const tokenHash = sha256(raw);
-  const token = await repos.oauth.getTokenByHash(tokenHash);
-  if (!token || token.revokedAt !== null) return null;
-  if (token.userId === null) return { token, tokenHash };
-  const user = await repos.users.getById(token.userId);
-  if (!user) return null;
-  const account = await repos.accounts.getById(user.accountId);
-  if (!account) return null;
-  const now = Date.now();
-  if (user.currentSignInAt === null || now - Date.parse(user.currentSignInAt) > SIGN_IN_REFRESH_MS) {
-    const iso = new Date(now).toISOString();
-    user.lastSignInAt = user.currentSignInAt;
-    user.currentSignInAt = iso;
-    await repos.users.update(user.id, { current_sign_in_at: iso, last_sign_in_at: user.lastSignInAt });
-  }
-  return { token, tokenHash, user, account };
+  const owner = await c.var.ctx.repos.auth.getTokenOwner(tokenHash);
+  if (!owner || owner.token.revokedAt !== null) return null;
+  if (owner.token.userId === null) return { token: owner.token, tokenHash };
+  if (!owner.user || !owner.account) return null;
+  return { token: owner.token, tokenHash, user: owner.user, account: owner.account };
 }
 
 function checkScopes(c: Context<HonoEnv>, anyOf: readonly string[]): Auth {

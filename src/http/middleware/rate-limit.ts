@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError } from "../../lib/errors.ts";
 import type { HonoEnv } from "../types.ts";
-import { isLoopback } from "./client-ip.ts";
+import { clientIpOf, isLoopback } from "./client-ip.ts";
 
 const FIVE_MIN = 5 * 60 * 1000;
 
@@ -30,36 +30,33 @@ function tooMany(v: Verdict): ApiError {
 }
 
 function exempt(c: Context<HonoEnv>): boolean {
-  return !c.var.ctx.config.rateLimits.enabled || isLoopback(c.var.clientIp);
+  return !c.var.ctx.config.rateLimits.enabled || isLoopback(clientIpOf(c));
 }
 
 /**
  * Mastodon's API throttles: 300 requests per 5 minutes per IP without a token, 300 per token and
  * 1,500 per user with one. Loopback clients are exempt (as in Mastodon); RATE_LIMITS=off disables.
  */
-export function apiRateLimit(): MiddlewareHandler<HonoEnv> {
-  return async (c, next) => {
-    if (exempt(c)) return next();
-    const store = c.var.ctx.rateLimits;
-    const auth = c.var.auth;
-    const verdicts: Verdict[] = [];
-    if (auth) {
-      const t = await store.hit(`token:${auth.tokenHash}`, FIVE_MIN);
-      verdicts.push({ limit: 300, ...t });
-      if (auth.user) {
-        const u = await store.hit(`user:${auth.user.id}`, FIVE_MIN);
-        verdicts.push({ limit: 1500, ...u });
-      }
-    } else {
-      const i = await store.hit(`ip:${c.var.clientIp}`, FIVE_MIN);
-      verdicts.push({ limit: 300, ...i });
+export async function checkApiRateLimit(c: Context<HonoEnv>): Promise<void> {
+  if (exempt(c)) return;
+  const store = c.var.ctx.rateLimits;
+  const auth = c.var.auth;
+  const verdicts: Verdict[] = [];
+  if (auth) {
+    const t = await store.hit(`token:${auth.tokenHash}`, FIVE_MIN);
+    verdicts.push({ limit: 300, ...t });
+    if (auth.user) {
+      const u = await store.hit(`user:${auth.user.id}`, FIVE_MIN);
+      verdicts.push({ limit: 1500, ...u });
     }
-    // Headers describe the limit closest to exhaustion.
-    const closest = verdicts.reduce((a, b) => (b.limit - b.count < a.limit - a.count ? b : a));
-    if (closest.count > closest.limit) throw tooMany(closest);
-    applyHeaders(c, closest);
-    await next();
-  };
+  } else {
+    const i = await store.hit(`ip:${clientIpOf(c)}`, FIVE_MIN);
+    verdicts.push({ limit: 300, ...i });
+  }
+  // Headers describe the limit closest to exhaustion.
+  const closest = verdicts.reduce((a, b) => (b.limit - b.count < a.limit - a.count ? b : a));
+  if (closest.count > closest.limit) throw tooMany(closest);
+  applyHeaders(c, closest);
 }
 
 /** An extra throttle on one endpoint, e.g. 5 app registrations per 10 minutes per IP. */
@@ -71,7 +68,7 @@ export function throttle(
 ): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     if (exempt(c)) return next();
-    const key = keyBy === "user" && c.var.auth?.user ? `user:${c.var.auth.user.id}` : `ip:${c.var.clientIp}`;
+    const key = keyBy === "user" && c.var.auth?.user ? `user:${c.var.auth.user.id}` : `ip:${clientIpOf(c)}`;
     const v = { limit, ...(await c.var.ctx.rateLimits.hit(`${name}:${key}`, periodMs)) };
     if (v.count > limit) throw tooMany(v);
     applyHeaders(c, v);

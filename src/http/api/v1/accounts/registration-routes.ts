@@ -3,6 +3,7 @@ import { ApiError } from "../../../../lib/errors.ts";
 import { registerAccount } from "../../../../services/accounts/register-account.ts";
 import { serializeToken } from "../../../../services/oauth/tokens.ts";
 import { requireToken } from "../../../middleware/auth.ts";
+import { clientIpOf } from "../../../middleware/client-ip.ts";
 import { throttle } from "../../../middleware/rate-limit.ts";
 import { readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
@@ -27,7 +28,7 @@ export function registrationRoutes(app: Hono<HonoEnv>): void {
       const { token } = await registerAccount(c.var.ctx, {
         ...params,
         applicationId: auth.token.applicationId,
-        ip: c.var.clientIp ?? null,
+        ip: clientIpOf(c),
       });
       c.header("Cache-Control", "no-store");
       return c.json(serializeToken(token));

@@ -1,0 +1,62 @@
+import type {
+  KyselyPlugin,
+  OperationNode,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from "kysely";
+
+/**
+ * Counts writes to chosen tables made through this process's Kysely instance, so in-process
+ * caches (the token cache) can tell when what they hold may be stale. Every write query is seen
+ * here, whichever repository issues it: no caller has to remember to invalidate anything.
+ */
+export class ChangeTracker implements KyselyPlugin {
+  #generation = 0;
+  readonly #tables: ReadonlySet<string>;
+
+  constructor(tables: Iterable<string>) {
+    this.#tables = new Set(tables);
+  }
+
+  /** Grows whenever a tracked table may have changed. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const node = args.node;
+    if (node.kind !== "SelectQueryNode" && this.#touchesTracked(node)) this.#generation++;
+    return node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+
+  #touchesTracked(node: RootOperationNode): boolean {
+    if (node.kind === "RawNode") {
+      const first = (node as unknown as { sqlFragments: readonly string[] }).sqlFragments[0] ?? "";
+      return !/^\s*(select|pragma)\b/i.test(first);
+    }
+    let found = false;
+    const visit = (n: unknown): void => {
+      if (found || n === null || typeof n !== "object") return;
+      if (Array.isArray(n)) {
+        for (const x of n) visit(x);
+        return;
+      }
+      const o = n as OperationNode & Record<string, unknown>;
+      if (o.kind === "TableNode") {
+        const name = (o as unknown as { table: { identifier: { name: string } } }).table.identifier.name;
+        if (this.#tables.has(name)) found = true;
+        return;
+      }
+      for (const k in o) if (k !== "kind") visit(o[k]);
+    };
+    visit(node);
+    return found;
+  }
+}
