@@ -2,6 +2,7 @@ import { configure, defaultTextFormatter, type LogRecord } from "@logtape/logtap
 import type { Config } from "../config/index.ts";
 import { type AppContext, createContext } from "../context.ts";
 import { accountsCreate, accountsDelete, accountsList, accountsModify } from "./commands/accounts.ts";
+import { rolesCreate, rolesDelete, rolesList, rolesModify } from "./commands/roles.ts";
 import { tokensCreate } from "./commands/tokens.ts";
 import type { Output } from "./output.ts";
 import type { Command } from "./parse-command.ts";
@@ -19,6 +20,14 @@ async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Prom
       return accountsDelete(ctx, cmd, io);
     case "accounts-list":
       return accountsList(ctx, io);
+    case "roles-list":
+      return rolesList(ctx, io);
+    case "roles-create":
+      return rolesCreate(ctx, cmd, io);
+    case "roles-modify":
+      return rolesModify(ctx, cmd, io);
+    case "roles-delete":
+      return rolesDelete(ctx, cmd, io);
     case "tokens-create":
       return tokensCreate(ctx, cmd, io);
   }

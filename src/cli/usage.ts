@@ -61,6 +61,57 @@ Issues an access token for the account and prints only the token, for scripts an
   --scopes SCOPES  space-separated OAuth scopes (default: "read write follow push")
 `;
 
+const ROLE_PERMISSIONS = `Permissions: administrator (grants all the others), devops, view_audit_log, view_dashboard,
+  manage_reports, manage_federation, manage_settings, manage_blocks, manage_taxonomies,
+  manage_appeals, manage_users, manage_invites, manage_rules, manage_announcements,
+  manage_custom_emojis, manage_webhooks, invite_users, manage_roles, manage_user_access,
+  delete_user_data, view_feeds.
+A running server sees a role's changes within 10 seconds.
+`;
+
+export const ROLES_LIST_USAGE = `Usage: gannet roles list
+
+Prints one tab-separated line per role, lowest position first, after a header line: id, name,
+position, highlighted (yes or no), color, permissions (comma-separated names).
+The everyone role's permissions are those of every user, whatever their role.
+`;
+
+export const ROLES_CREATE_USAGE = `Usage: gannet roles create NAME [--permissions P,P,...] [--position N] [--color #RRGGBB]
+                            [--highlighted] [--allow-administrator]
+
+Creates a role and prints OK; give it with "gannet accounts modify USERNAME --role NAME".
+Names are unique, whatever their case.
+  --permissions P,P,...  what the role may do, comma-separated (default: only what everyone may)
+  --position N           where the role ranks (default 0; Moderator 10, Admin 100, Owner 1000)
+  --color #RRGGBB        the color of the role's badge
+  --highlighted          show the role as a badge on its members' profiles
+  --allow-administrator  needed to grant administrator
+
+${ROLE_PERMISSIONS}`;
+
+export const ROLES_MODIFY_USAGE = `Usage: gannet roles modify NAME [--name NEW] [--permissions P,P,...] [--add-permission P]
+                            [--remove-permission P] [--position N] [--color #RRGGBB]
+                            [--highlighted | --not-highlighted] [--allow-administrator]
+
+Changes a role and prints OK. The everyone role keeps its name and position.
+  --name NEW               rename the role
+  --permissions P,P,...    replace the role's permissions ("" for none)
+  --add-permission P       grant a permission (repeatable; comma-separated names work too)
+  --remove-permission P    take a permission away (repeatable)
+  --position N             move the role
+  --color #RRGGBB          change the badge color ("" for none)
+  --highlighted            show the role as a badge on its members' profiles
+  --not-highlighted        stop showing it
+  --allow-administrator    needed to grant administrator
+
+${ROLE_PERMISSIONS}`;
+
+export const ROLES_DELETE_USAGE = `Usage: gannet roles delete NAME
+
+Deletes a role and prints OK; its members go back to the everyone role. The everyone and Owner
+roles cannot be deleted.
+`;
+
 export const USAGE = `Usage: gannet COMMAND [options]
 
 Commands:
@@ -69,6 +120,13 @@ Commands:
                            [--disable | --enable] [--reset-password]
   accounts delete USERNAME
   accounts list
+  roles list
+  roles create NAME [--permissions P,P,...] [--position N] [--color #RRGGBB] [--highlighted]
+                    [--allow-administrator]
+  roles modify NAME [--name NEW] [--permissions P,P,...] [--add-permission P]
+                    [--remove-permission P] [--position N] [--color #RRGGBB]
+                    [--highlighted | --not-highlighted] [--allow-administrator]
+  roles delete NAME
   tokens create USERNAME [--scopes "read write follow push"]
   help [COMMAND]
 
@@ -89,3 +147,14 @@ Run "gannet help accounts create" (or modify, delete, list) for the options.
 `;
 
 export const TOKENS_USAGE = TOKENS_CREATE_USAGE;
+
+export const ROLES_USAGE = `Usage: gannet roles list
+       gannet roles create NAME [--permissions P,P,...] [--position N] [--color #RRGGBB] [--highlighted]
+                                [--allow-administrator]
+       gannet roles modify NAME [--name NEW] [--permissions P,P,...] [--add-permission P]
+                                [--remove-permission P] [--position N] [--color #RRGGBB]
+                                [--highlighted | --not-highlighted] [--allow-administrator]
+       gannet roles delete NAME
+
+Run "gannet help roles create" (or list, modify, delete) for the options and permission names.
+`;

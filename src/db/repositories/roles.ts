@@ -1,5 +1,6 @@
-import type { Kysely, Selectable } from "kysely";
+import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
 import { sql } from "kysely";
+import { EVERYONE_ROLE_ID, Permission } from "../../lib/roles.ts";
 import type { DB, UserRolesTable } from "../schema.ts";
 
 export interface Role {
@@ -11,32 +12,11 @@ export interface Role {
   highlighted: boolean;
 }
 
-export const EVERYONE_ROLE_ID = "-99";
+/** Defined in lib/roles.ts, which the command line loads without Kysely; re-exported for existing callers. */
+export { EVERYONE_ROLE_ID, Permission };
 
-/** Mastodon's role permission bits. */
-export const Permission = {
-  administrator: 0x1,
-  devops: 0x2,
-  viewAuditLog: 0x4,
-  viewDashboard: 0x8,
-  manageReports: 0x10,
-  manageFederation: 0x20,
-  manageSettings: 0x40,
-  manageBlocks: 0x80,
-  manageTaxonomies: 0x100,
-  manageAppeals: 0x200,
-  manageUsers: 0x400,
-  manageInvites: 0x800,
-  manageRules: 0x1000,
-  manageAnnouncements: 0x2000,
-  manageCustomEmojis: 0x4000,
-  manageWebhooks: 0x8000,
-  inviteUsers: 0x10000,
-  manageRoles: 0x20000,
-  manageUserAccess: 0x40000,
-  deleteUserData: 0x80000,
-  viewFeeds: 0x100000,
-} as const;
+export type RoleInsert = Insertable<UserRolesTable>;
+export type RoleUpdate = Updateable<Omit<UserRolesTable, "id" | "created_at">>;
 
 export function toRole(r: Selectable<UserRolesTable>): Role {
   return {
@@ -63,7 +43,7 @@ export class RolesRepository {
   }
 
   async all(): Promise<Role[]> {
-    const rows = await this.#db.selectFrom("user_roles").selectAll().orderBy("position").execute();
+    const rows = await this.#db.selectFrom("user_roles").selectAll().orderBy("position").orderBy("id").execute();
     return rows.map(toRole);
   }
 
@@ -76,8 +56,33 @@ export class RolesRepository {
     const r = await this.#db
       .selectFrom("user_roles")
       .selectAll()
-      .where(sql<string>`lower(name)`, "=", name.toLowerCase())
+      // lower() on both sides: SQLite folds only ASCII, and must agree with the unique index.
+      .where(sql<boolean>`lower(name) = lower(${name})`)
       .executeTakeFirst();
     return r && toRole(r);
+  }
+
+  async insert(row: RoleInsert): Promise<void> {
+    await this.#db.insertInto("user_roles").values(row).execute();
+  }
+
+  async update(id: string, patch: RoleUpdate): Promise<void> {
+    await this.#db.updateTable("user_roles").set(patch).where("id", "=", id).execute();
+  }
+
+  /**
+   * Deletes a role and, in the same transaction, moves its users back to the everyone role (a
+   * user's `role_id` must name a role); returns how many users were moved.
+   */
+  async delete(id: string, updatedAt: string): Promise<number> {
+    return this.#db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable("users")
+        .set({ role_id: EVERYONE_ROLE_ID, updated_at: updatedAt })
+        .where("role_id", "=", id)
+        .executeTakeFirst();
+      await trx.deleteFrom("user_roles").where("id", "=", id).execute();
+      return Number(moved.numUpdatedRows);
+    });
   }
 }
