@@ -6,7 +6,7 @@
 // Prints a Markdown table and writes bench/results/latest.json. Exits 0 when a target fails (the
 // table says so) and 1 only when the harness itself breaks.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +35,15 @@ import {
   VERIFY_CREDENTIALS,
   type WorkloadResult,
 } from "./lib/report.ts";
+
+/**
+ * The server is started the way `npm start` starts it: the same Node flags and entry point,
+ * read from package.json's `start` script (its last `node ...` command), after the same build.
+ */
+const START_SCRIPT: string = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).scripts.start;
+const START_COMMANDS = START_SCRIPT.split("&&").map((part) => part.trim().split(/\s+/));
+const SERVER_ARGS = process.env.BENCH_SERVER_ARGS?.split(/\s+/) ?? (START_COMMANDS.at(-1) ?? []).slice(1);
+const BUILD_COMMANDS = START_COMMANDS.slice(0, -1).map((cmd) => cmd.slice(1));
 
 const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
 const STARTS = 3;
@@ -78,7 +87,7 @@ async function measureStartups(env: NodeJS.ProcessEnv, origin: string): Promise<
   for (let i = 0; i < STARTS; i++) {
     if (server) await stopChild(server);
     const t0 = performance.now();
-    server = startChild(NODE, ["src/main.ts"], { env });
+    server = startChild(NODE, SERVER_ARGS, { env });
     servers[0] = server;
     ms.push(await waitUntilAnswering(`${origin}/health`, server, t0));
     log(`start-up ${i + 1}/${STARTS}: ${ms[i].toFixed(0)} ms`);
@@ -166,6 +175,7 @@ async function main(): Promise<void> {
   const notes: string[] = [];
 
   log(`setting up ${dir}`);
+  for (const args of BUILD_COMMANDS) await runChild(NODE, args, { env }, 120_000);
   const token = await prepareData(env);
   const { server, ms: startupMs } = await measureStartups(env, origin);
   await sleep(IDLE_MS);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Federation } from "@fedify/fedify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
@@ -13,7 +13,6 @@ import { RolesRepository } from "./db/repositories/roles.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
-import { createGannetFederation } from "./federation/federation.ts";
 import type { BlobStore } from "./infra/blobs/interface.ts";
 import { LocalBlobStore } from "./infra/blobs/local.ts";
 import type { EventBus } from "./infra/bus/interface.ts";
@@ -48,7 +47,11 @@ export interface AppContext {
   mailer: Mailer;
   rateLimits: RateLimitStore;
   roles: RoleCache;
-  federation: Federation<AppContext>;
+  /**
+   * The Fedify federation object, loaded on first use: Fedify and its vocabulary are the largest
+   * part of Gannet's code, so a server nobody federates with yet does not pay for them.
+   */
+  federation(): Promise<Federation<AppContext>>;
   redis?: Redis;
   /** When the process started (ms), for instance stats. */
   startedAt: number;
@@ -82,10 +85,14 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     kv: new KvRepository(db),
     instance: new InstanceRepository(db),
   };
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
-    : undefined;
+  // ioredis is loaded only when Redis is configured.
+  let redis: Redis | undefined;
+  if (config.redisUrl) {
+    const { Redis } = await import("ioredis");
+    redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  }
   const bus = new MemoryEventBus();
+  let federation: Promise<Federation<AppContext>> | undefined;
   const ctx: AppContext = {
     config,
     database,
@@ -98,7 +105,12 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     mailer: createMailer(config.smtp),
     rateLimits: redis ? new RedisRateLimitStore(redis, config.redisNamespace) : new MemoryRateLimitStore(),
     roles: new RoleCache(repos.roles),
-    federation: undefined as unknown as Federation<AppContext>,
+    federation: () => {
+      federation ??= import("./federation/federation.ts").then((m) =>
+        m.createGannetFederation(ctx, new DatabaseKvStore(repos.kv)),
+      );
+      return federation;
+    },
     redis,
     startedAt: Date.now(),
     async close() {
@@ -107,6 +119,5 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await database.close();
     },
   };
-  ctx.federation = createGannetFederation(ctx, new DatabaseKvStore(repos.kv));
   return ctx;
 }

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { type MigrationResultSet, Migrator } from "kysely/migration";
-import pg from "pg";
 import { ChangeTracker } from "./change-tracker.ts";
 import { migrations } from "./migrations/index.ts";
 import type { DB } from "./schema.ts";
@@ -45,11 +44,15 @@ export function createDatabase(opts: DatabaseOptions): Database {
     dialect = "postgres";
     const schema = opts.pgSchema;
     if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
-    const pool = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: opts.pgPoolSize ?? 10,
-      options: schema ? `-c search_path=${schema}` : undefined,
-    });
+    // pg is loaded only when PostgreSQL is used.
+    const pool = async () => {
+      const { default: pg } = await import("pg");
+      return new pg.Pool({
+        connectionString: opts.databaseUrl,
+        max: opts.pgPoolSize ?? 10,
+        options: schema ? `-c search_path=${schema}` : undefined,
+      });
+    };
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [tracker] });
   } else {
     dialect = "sqlite";

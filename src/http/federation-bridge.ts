@@ -12,7 +12,8 @@ export function federationBridge(): MiddlewareHandler<HonoEnv> {
       await next();
       return c.res;
     };
-    return ctx.federation.fetch(c.req.raw, {
+    const federation = await ctx.federation();
+    return federation.fetch(c.req.raw, {
       contextData: ctx,
       onNotFound: fallThrough,
       onNotAcceptable: fallThrough,

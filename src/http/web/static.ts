@@ -1,20 +1,17 @@
 import type { Hono } from "hono";
-import sharp from "sharp";
+import { sharpOf } from "../../lib/sharp.ts";
 import { MISSING_AVATAR, MISSING_HEADER } from "../../serializers/account.ts";
 import type { HonoEnv } from "../types.ts";
 
-let missingPng: Promise<Buffer> | undefined;
-
-/** A plain grey square for accounts without an avatar or header (made once, on first use). */
-function missingImage(): Promise<Buffer> {
-  missingPng ??= sharp({ create: { width: 120, height: 120, channels: 3, background: "#9baec8" } })
-    .png()
-    .toBuffer();
-  return missingPng;
-}
-
 /** Files from the blob store (`/system/...`) and the default images. */
 export function staticRoutes(app: Hono<HonoEnv>): void {
+  // A plain grey square for accounts without an avatar or header, made on first use.
+  let missingPng: Promise<Buffer> | undefined;
+  const missingImage = (): Promise<Buffer> =>
+    (missingPng ??= sharpOf({ create: { width: 120, height: 120, channels: 3, background: "#9baec8" } }).then((image) =>
+      image.png().toBuffer(),
+    ));
+
   app.get("/system/*", async (c) => {
     const key = decodeURIComponent(c.req.path.slice("/system/".length));
     const blob = await c.var.ctx.blobs.get(key);

@@ -1,5 +1,5 @@
 import { getLogger } from "@logtape/logtape";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { SmtpConfig } from "../../config/index.ts";
 
 export interface Mail {
@@ -19,21 +19,29 @@ const logger = getLogger(["gannet", "mail"]);
 /** Sends through SMTP when configured; otherwise writes each mail to the log. */
 export function createMailer(smtp: SmtpConfig | undefined): Mailer {
   const recent: Mail[] = [];
-  const transport = smtp
-    ? nodemailer.createTransport({
+  // nodemailer is loaded the first time a mail goes out through SMTP.
+  let transport: Promise<Transporter> | undefined;
+  const transportFor = (smtp: SmtpConfig): Promise<Transporter> =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
         host: smtp.server,
         port: smtp.port,
         secure: smtp.secure,
         auth: smtp.login ? { user: smtp.login, pass: smtp.password ?? "" } : undefined,
-      })
-    : undefined;
+      }),
+    ));
   return {
     recent,
     async send(mail: Mail) {
       recent.push(mail);
       if (recent.length > 50) recent.shift();
-      if (transport && smtp) {
-        await transport.sendMail({ from: smtp.fromAddress, to: mail.to, subject: mail.subject, text: mail.text });
+      if (smtp) {
+        await (await transportFor(smtp)).sendMail({
+          from: smtp.fromAddress,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+        });
       } else {
         logger.info("Mail to {to}: {subject}\n{text}", { ...mail });
       }

@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import { sharpOf } from "../../lib/sharp.ts";
 import { encodeBlurhash } from "./blurhash.ts";
 
 /** Paths of the default server banner and icons (served by the instance routes). */
@@ -63,27 +63,17 @@ export function createDefaultImages(): DefaultImages {
   };
   return {
     banner: (scale) =>
-      remember(banners, scale, () =>
-        sharp(Buffer.from(bannerSvg(scale)))
-          .png()
-          .toBuffer(),
-      ),
+      remember(banners, scale, async () => (await sharpOf(Buffer.from(bannerSvg(scale)))).png().toBuffer()),
     bannerBlurhash() {
-      blurhash ??= sharp(Buffer.from(bannerSvg(1)))
-        .resize(32, 17, { fit: "fill" })
-        .ensureAlpha()
-        .raw()
-        .toBuffer({ resolveWithObject: true })
+      blurhash ??= sharpOf(Buffer.from(bannerSvg(1)))
+        .then((image) => image.resize(32, 17, { fit: "fill" }))
+        .then((image) => image.ensureAlpha().raw().toBuffer({ resolveWithObject: true }))
         .then(({ data, info }) => encodeBlurhash(data, info.width, info.height, 4, 3));
       return blurhash;
     },
     icon(size) {
       if (!(ICON_SIZES as readonly number[]).includes(size)) throw new RangeError(`no icon of size ${size}`);
-      return remember(icons, size, () =>
-        sharp(Buffer.from(iconSvg(size)))
-          .png()
-          .toBuffer(),
-      );
+      return remember(icons, size, async () => (await sharpOf(Buffer.from(iconSvg(size)))).png().toBuffer());
     },
   };
 }

@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import { sharpOf } from "../../lib/sharp.ts";
 
 /** Largest accepted image upload (Mastodon's default: 16 MiB). */
 export const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
@@ -49,7 +49,7 @@ export async function processProfileImage(input: Uint8Array, kind: ProfileImageK
   }
   let format: string | undefined;
   try {
-    format = (await sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata()).format;
+    format = (await (await sharpOf(input, { limitInputPixels: MAX_IMAGE_PIXELS })).metadata()).format;
   } catch {
     throw new ImageRejected("corrupt", "file could not be read as an image");
   }
@@ -57,7 +57,7 @@ export async function processProfileImage(input: Uint8Array, kind: ProfileImageK
   if (!out) throw new ImageRejected("unsupported", "content type is invalid");
   const { width, height } = PROFILE_IMAGE_SIZE[kind];
   try {
-    const pipeline = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" })
+    const pipeline = (await sharpOf(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" }))
       .rotate()
       .resize(width, height, { fit: "cover", position: "centre" });
     const encoded =
