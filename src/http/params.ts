@@ -64,7 +64,7 @@ function fromEntries(entries: Iterable<[string, unknown]>, into: Tree): Tree {
  * Parsed once per request.
  */
 export async function readParams(c: Context<HonoEnv>): Promise<Tree> {
-  const cached = c.var.params;
+  const cached = c.get("params");
   if (cached) return cached;
   const out: Tree = Object.create(null);
   const url = new URL(c.req.url);

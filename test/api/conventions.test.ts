@@ -214,6 +214,8 @@ describe("the token cache", () => {
       .prepare("UPDATE oauth_access_tokens SET revoked_at = ? WHERE user_id = ?")
       .run(new Date().toISOString(), u.user.id);
     other.close();
+    // Another process's commits are noticed within 2 ms.
+    await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal((await s.request("/api/v1/accounts/verify_credentials", { token: u.token })).status, 401);
   });
 });

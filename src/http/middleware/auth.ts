@@ -51,7 +51,7 @@ export async function authenticate(c: Context<HonoEnv>, cache: TokenCache): Prom
   c.set("badToken", false);
   const raw = bearerToken(c);
   if (raw === undefined) return;
-  const database = c.var.ctx.database;
+  const database = c.get("ctx").database;
   let stamp = database.changeStamp();
   let auth = cache.get(raw, stamp);
   if (auth === undefined) {
@@ -86,14 +86,14 @@ async function recordSignIn(c: Context<HonoEnv>, auth: Auth): Promise<void> {
   if (!user) return;
   const iso = new Date().toISOString();
   const previous = user.currentSignInAt;
-  await c.var.ctx.repos.users.update(user.id, { current_sign_in_at: iso, last_sign_in_at: previous });
+  await c.get("ctx").repos.users.update(user.id, { current_sign_in_at: iso, last_sign_in_at: previous });
   auth.user = { ...user, currentSignInAt: iso, lastSignInAt: previous };
 }
 
 async function resolveToken(c: Context<HonoEnv>, raw: string): Promise<Auth | null> {
   if (raw.length > 200) return null;
   const tokenHash = sha256(raw);
-  const owner = await c.var.ctx.repos.auth.getTokenOwner(tokenHash);
+  const owner = await c.get("ctx").repos.auth.getTokenOwner(tokenHash);
   if (!owner || owner.token.revokedAt !== null) return null;
   if (owner.token.userId === null) return { token: owner.token, tokenHash };
   if (!owner.user || !owner.account) return null;
@@ -101,7 +101,7 @@ async function resolveToken(c: Context<HonoEnv>, raw: string): Promise<Auth | nu
 }
 
 function checkScopes(c: Context<HonoEnv>, anyOf: readonly string[]): Auth {
-  const auth = c.var.auth;
+  const auth = c.get("auth");
   if (!auth) throw new ApiError(401, ERR.invalidToken);
   if (anyOf.length > 0 && !grantsAny(auth.token.scopes, anyOf)) throw new ApiError(403, ERR.outsideScopes);
   return auth;
@@ -133,8 +133,8 @@ export function requireToken(...anyOf: string[]): MiddlewareHandler<HonoEnv> {
 /** Public endpoint that also takes a token: a bad token is 401, a token without the scope 403. */
 export function optionalToken(...anyOf: string[]): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
-    if (c.var.badToken) throw new ApiError(401, ERR.invalidToken);
-    const auth = c.var.auth;
+    if (c.get("badToken")) throw new ApiError(401, ERR.invalidToken);
+    const auth = c.get("auth");
     if (auth && anyOf.length > 0 && !grantsAny(auth.token.scopes, anyOf)) {
       throw new ApiError(403, ERR.outsideScopes);
     }
@@ -144,20 +144,20 @@ export function optionalToken(...anyOf: string[]): MiddlewareHandler<HonoEnv> {
 
 /** The signed-in account of a route guarded by `requireUser`. */
 export function currentAccount(c: Context<HonoEnv>) {
-  const a = c.var.auth?.account;
+  const a = c.get("auth")?.account;
   if (!a) throw new ApiError(422, ERR.userRequired);
   return a;
 }
 
 export function currentUser(c: Context<HonoEnv>) {
-  const u = c.var.auth?.user;
+  const u = c.get("auth")?.user;
   if (!u) throw new ApiError(422, ERR.userRequired);
   return u;
 }
 
 /** The viewer of a public endpoint, if a usable user token was sent. */
 export function viewerAccount(c: Context<HonoEnv>) {
-  const auth = c.var.auth;
+  const auth = c.get("auth");
   if (!auth?.user || !auth.account) return undefined;
   return userLoginProblem(auth.user, auth.account) === null ? auth.account : undefined;
 }

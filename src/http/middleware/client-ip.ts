@@ -12,9 +12,9 @@ function normalise(ip: string): string {
  * (TRUSTED_PROXY_IP, loopback by default), as Rails does.
  */
 export function clientIpOf(c: Context<HonoEnv>): string {
-  const known = c.var.clientIp;
+  const known = c.get("clientIp");
   if (known !== undefined) return known;
-  const trusted = c.var.ctx.config.trustedProxies;
+  const trusted = c.get("ctx").config.trustedProxies;
   let ip = "127.0.0.1";
   try {
     ip = normalise(getConnInfo(c).remote.address ?? ip);

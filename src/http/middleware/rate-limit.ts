@@ -30,7 +30,7 @@ function tooMany(v: Verdict): ApiError {
 }
 
 function exempt(c: Context<HonoEnv>): boolean {
-  return !c.var.ctx.config.rateLimits.enabled || isLoopback(clientIpOf(c));
+  return !c.get("ctx").config.rateLimits.enabled || isLoopback(clientIpOf(c));
 }
 
 /**
@@ -39,8 +39,8 @@ function exempt(c: Context<HonoEnv>): boolean {
  */
 export async function checkApiRateLimit(c: Context<HonoEnv>): Promise<void> {
   if (exempt(c)) return;
-  const store = c.var.ctx.rateLimits;
-  const auth = c.var.auth;
+  const store = c.get("ctx").rateLimits;
+  const auth = c.get("auth");
   const verdicts: Verdict[] = [];
   if (auth) {
     const t = await store.hit(`token:${auth.tokenHash}`, FIVE_MIN);
@@ -68,8 +68,9 @@ export function throttle(
 ): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     if (exempt(c)) return next();
-    const key = keyBy === "user" && c.var.auth?.user ? `user:${c.var.auth.user.id}` : `ip:${clientIpOf(c)}`;
-    const v = { limit, ...(await c.var.ctx.rateLimits.hit(`${name}:${key}`, periodMs)) };
+    const user = c.get("auth")?.user;
+    const key = keyBy === "user" && user ? `user:${user.id}` : `ip:${clientIpOf(c)}`;
+    const v = { limit, ...(await c.get("ctx").rateLimits.hit(`${name}:${key}`, periodMs)) };
     if (v.count > limit) throw tooMany(v);
     applyHeaders(c, v);
     await next();

@@ -9,8 +9,8 @@ import type { HonoEnv } from "../types.ts";
  */
 export function requirePermission(permission: number): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
-    const user = c.var.auth?.user;
-    if (!user || !(await c.var.ctx.roles.can(user.roleId, permission))) throw forbidden();
+    const user = c.get("auth")?.user;
+    if (!user || !(await c.get("ctx").roles.can(user.roleId, permission))) throw forbidden();
     await next();
   };
 }

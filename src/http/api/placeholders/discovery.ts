@@ -14,7 +14,7 @@ function search(c: Context<HonoEnv>): Record<string, unknown> {
   pageParams(c, 20, 40);
   offsetParam(c);
   const paged = (c.req.query("offset") ?? "").trim() !== "";
-  const signedInUser = c.var.auth?.user !== undefined;
+  const signedInUser = c.get("auth")?.user !== undefined;
   if (truthy(c.req.query("resolve")) && !signedInUser) {
     throw new ApiError(401, "Search queries that resolve remote resources are not supported without authentication");
   }

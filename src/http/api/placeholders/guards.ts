@@ -12,7 +12,7 @@ import type { Guard } from "./types.ts";
 function requireSignedIn(): MiddlewareHandler<HonoEnv> {
   const states = requireUser();
   return async (c, next) => {
-    if (!c.var.auth?.user) throw new ApiError(422, ERR.userRequired);
+    if (!c.get("auth")?.user) throw new ApiError(422, ERR.userRequired);
     return states(c, next);
   };
 }

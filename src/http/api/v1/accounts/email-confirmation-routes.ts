@@ -21,7 +21,7 @@ const THIRTY_MINUTES = 30 * 60 * 1000;
  * so `requireUser` (which refuses them) cannot guard them; only disabled users are refused.
  */
 function tokenUser(c: Context<HonoEnv>, anyOf: readonly string[]): User {
-  const auth = c.var.auth;
+  const auth = c.get("auth");
   if (!auth) throw new ApiError(401, ERR.invalidToken);
   if (!grantsAny(auth.token.scopes, anyOf)) throw new ApiError(403, ERR.outsideScopes);
   if (!auth.user || !auth.account) throw new ApiError(422, ERR.userRequired);
@@ -35,7 +35,7 @@ export function emailConfirmationRoutes(app: Hono<HonoEnv>): void {
     throttle("email_confirmations", 25, FIVE_MINUTES, "ip"),
     throttle("email_confirmations_user", 5, THIRTY_MINUTES, "user"),
     async (c) => {
-      const auth = c.var.auth;
+      const auth = c.get("auth");
       if (!auth) throw new ApiError(401, ERR.invalidToken);
       if (!grantsAny(auth.token.scopes, ["write", "write:accounts"])) throw new ApiError(403, ERR.outsideScopes);
       const user = auth.user;
@@ -47,7 +47,7 @@ export function emailConfirmationRoutes(app: Hono<HonoEnv>): void {
       }
       const params = await readParams(c);
       const email = params.email === undefined ? undefined : (scalarText(params.email) ?? "");
-      await resendConfirmation(c.var.ctx, user, email);
+      await resendConfirmation(c.get("ctx"), user, email);
       return c.json({});
     },
   );
@@ -59,7 +59,7 @@ export function emailConfirmationRoutes(app: Hono<HonoEnv>): void {
 
   // The link in the confirmation mail: an HTML page for a person, not an API endpoint.
   app.get("/auth/confirmation", async (c) => {
-    const ctx = c.var.ctx;
+    const ctx = c.get("ctx");
     const confirmed = await confirmEmail(ctx, c.req.query("confirmation_token") ?? "");
     c.header("Cache-Control", "no-store");
     if (!confirmed) return c.html(confirmationPage(ctx, "invalid"), 404);

@@ -18,14 +18,14 @@ export function registrationRoutes(app: Hono<HonoEnv>): void {
     throttle("api_sign_up", 5, THIRTY_MINUTES, "ip"),
     requireToken("write", "write:accounts"),
     async (c) => {
-      const auth = c.var.auth;
+      const auth = c.get("auth");
       if (!auth?.token.applicationId) throw new ApiError(401, "The access token is invalid");
       // Mastodon refuses user tokens here, with this exact wording.
       if (auth.token.userId !== null) {
         throw new ApiError(403, "This method requires an client credentials authentication");
       }
       const params = parseRegistration(await readParams(c));
-      const { token } = await registerAccount(c.var.ctx, {
+      const { token } = await registerAccount(c.get("ctx"), {
         ...params,
         applicationId: auth.token.applicationId,
         ip: clientIpOf(c),

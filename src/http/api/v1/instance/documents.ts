@@ -51,7 +51,7 @@ export function createInstanceDocuments(ctx: AppContext): InstanceDocuments {
 export function documentsPerContext(): (c: Context<HonoEnv>) => InstanceDocuments {
   const byContext = new WeakMap<AppContext, InstanceDocuments>();
   return (c) => {
-    const ctx = c.var.ctx;
+    const ctx = c.get("ctx");
     let docs = byContext.get(ctx);
     if (!docs) {
       docs = createInstanceDocuments(ctx);
