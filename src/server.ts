@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { AppContext } from "./context.ts";
-import { createApp } from "./http/app.ts";
+import { createApp, handlerFor } from "./http/app.ts";
 
 export interface RunningServer {
   /** Where the server listens, e.g. `http://127.0.0.1:3000`. */
@@ -17,12 +17,12 @@ export function startHttpServer(
   hostname: string,
   opts: { overrideGlobalObjects?: boolean } = {},
 ): Promise<RunningServer> {
-  const app = createApp(ctx);
+  const fetch = handlerFor(createApp(), ctx);
   return new Promise((resolve, reject) => {
     // @hono/node-server swaps the global Response for a lighter one (faster); tests turn that off
     // because clients in the same process (masto) rely on `instanceof Response`.
     const overrideGlobalObjects = opts.overrideGlobalObjects ?? true;
-    const server = serve({ fetch: app.fetch, port, hostname, overrideGlobalObjects }, (info: AddressInfo) => {
+    const server = serve({ fetch, port, hostname, overrideGlobalObjects }, (info: AddressInfo) => {
       const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
       resolve({
         url: `http://${host}:${info.port}`,

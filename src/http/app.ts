@@ -23,17 +23,15 @@ const corsOnly: MiddlewareHandler<HonoEnv> = async (c, next) => {
   await next();
 };
 
-/** Assembles the HTTP application: middleware, then one route module per area. */
-export function createApp(ctx: AppContext): Hono<HonoEnv> {
+/**
+ * Assembles the HTTP application: middleware, then one route module per area. Requests must be
+ * handed the context as `env.ctx` (`handlerFor` does that).
+ */
+export function createApp(): Hono<HonoEnv> {
   const app = new Hono<HonoEnv>({ strict: false });
   app.onError(onError);
   app.notFound(onNotFound);
   const tokens = new TokenCache();
-
-  app.use("*", async (c, next) => {
-    c.set("ctx", ctx);
-    await next();
-  });
 
   // Everything under /api goes through one middleware (each layer costs on the hottest paths):
   // CORS for browsers, a bounded body (uploads up to 20 MiB), the token, the rate limits.
@@ -66,4 +64,12 @@ export function createApp(ctx: AppContext): Hono<HonoEnv> {
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.
   placeholderRoutes(app);
   return app;
+}
+
+/** A fetch handler serving `app` with `ctx`, for node-server (whose env carries incoming/outgoing). */
+export function handlerFor(
+  app: Hono<HonoEnv>,
+  ctx: AppContext,
+): (request: Request, env?: object) => Response | Promise<Response> {
+  return (request, env) => app.fetch(request, { ...env, ctx });
 }

@@ -7,7 +7,7 @@ import type { HonoEnv } from "./types.ts";
  */
 export function federationBridge(): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
-    const ctx = c.get("ctx");
+    const ctx = c.env.ctx;
     const fallThrough = async (): Promise<Response> => {
       await next();
       return c.res;

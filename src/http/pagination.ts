@@ -46,7 +46,7 @@ export function setLinkHeader(
   firstId: string | undefined,
   lastId: string | undefined,
 ): void {
-  const base = new URL(c.req.path, c.get("ctx").config.baseUrl);
+  const base = new URL(c.req.path, c.env.ctx.config.baseUrl);
   const carried = new URLSearchParams();
   for (const [k, v] of new URL(c.req.url).searchParams) {
     if (k !== "max_id" && k !== "min_id" && k !== "since_id" && k !== "access_token") carried.append(k, v);

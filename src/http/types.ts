@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppContext } from "../context.ts";
 import type { Account } from "../db/repositories/accounts.ts";
 import type { AccessToken } from "../db/repositories/oauth.ts";
@@ -12,8 +13,16 @@ export interface Auth {
 }
 
 export interface HonoEnv {
-  Variables: {
+  /**
+   * Handed in with every request by the server (see `server.ts`): the context, and node-server's
+   * request and response objects (used for the client address).
+   */
+  Bindings: {
     ctx: AppContext;
+    incoming?: IncomingMessage;
+    outgoing?: ServerResponse;
+  };
+  Variables: {
     /** Resolved once per request by the auth middleware; null when no token was sent. */
     auth: Auth | null;
     /** Whether a token was sent but is not valid (answered 401 where a token is checked). */

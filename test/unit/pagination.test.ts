@@ -7,12 +7,9 @@ import type { HonoEnv } from "../../src/http/types.ts";
 
 /** A tiny app around the helpers, with a list of `n` items whose ids are 100..(100+n-1). */
 function app(n: number) {
+  const ctx = { config: { baseUrl: "https://gannet.example" } } as never;
   const a = new Hono<HonoEnv>();
   a.onError(onError);
-  a.use("*", async (c, next) => {
-    c.set("ctx", { config: { baseUrl: "https://gannet.example" } } as never);
-    await next();
-  });
   a.get("/api/v1/things", (c) => {
     const page = pageParams(c, 20, 40);
     let ids = Array.from({ length: n }, (_, i) => String(100 + n - 1 - i));
@@ -22,7 +19,7 @@ function app(n: number) {
     setLinkHeader(c, page, ids.length, ids[0], ids.at(-1));
     return c.json({ limit: page.limit, ids });
   });
-  return a;
+  return { request: (path: string) => a.request(path, undefined, { ctx }) };
 }
 
 describe("pagination helper", () => {

@@ -51,7 +51,7 @@ export async function authenticate(c: Context<HonoEnv>, cache: TokenCache): Prom
   c.set("badToken", false);
   const raw = bearerToken(c);
   if (raw === undefined) return;
-  const database = c.get("ctx").database;
+  const database = c.env.ctx.database;
   let stamp = database.changeStamp();
   let auth = cache.get(raw, stamp);
   if (auth === undefined) {
@@ -86,14 +86,14 @@ async function recordSignIn(c: Context<HonoEnv>, auth: Auth): Promise<void> {
   if (!user) return;
   const iso = new Date().toISOString();
   const previous = user.currentSignInAt;
-  await c.get("ctx").repos.users.update(user.id, { current_sign_in_at: iso, last_sign_in_at: previous });
+  await c.env.ctx.repos.users.update(user.id, { current_sign_in_at: iso, last_sign_in_at: previous });
   auth.user = { ...user, currentSignInAt: iso, lastSignInAt: previous };
 }
 
 async function resolveToken(c: Context<HonoEnv>, raw: string): Promise<Auth | null> {
   if (raw.length > 200) return null;
   const tokenHash = sha256(raw);
-  const owner = await c.get("ctx").repos.auth.getTokenOwner(tokenHash);
+  const owner = await c.env.ctx.repos.auth.getTokenOwner(tokenHash);
   if (!owner || owner.token.revokedAt !== null) return null;
   if (owner.token.userId === null) return { token: owner.token, tokenHash };
   if (!owner.user || !owner.account) return null;

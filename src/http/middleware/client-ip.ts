@@ -14,7 +14,7 @@ function normalise(ip: string): string {
 export function clientIpOf(c: Context<HonoEnv>): string {
   const known = c.get("clientIp");
   if (known !== undefined) return known;
-  const trusted = c.get("ctx").config.trustedProxies;
+  const trusted = c.env.ctx.config.trustedProxies;
   let ip = "127.0.0.1";
   try {
     ip = normalise(getConnInfo(c).remote.address ?? ip);

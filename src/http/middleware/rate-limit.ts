@@ -30,7 +30,7 @@ function tooMany(v: Verdict): ApiError {
 }
 
 function exempt(c: Context<HonoEnv>): boolean {
-  return !c.get("ctx").config.rateLimits.enabled || isLoopback(clientIpOf(c));
+  return !c.env.ctx.config.rateLimits.enabled || isLoopback(clientIpOf(c));
 }
 
 /**
@@ -39,7 +39,7 @@ function exempt(c: Context<HonoEnv>): boolean {
  */
 export async function checkApiRateLimit(c: Context<HonoEnv>): Promise<void> {
   if (exempt(c)) return;
-  const store = c.get("ctx").rateLimits;
+  const store = c.env.ctx.rateLimits;
   const auth = c.get("auth");
   const verdicts: Verdict[] = [];
   if (auth) {
@@ -70,7 +70,7 @@ export function throttle(
     if (exempt(c)) return next();
     const user = c.get("auth")?.user;
     const key = keyBy === "user" && user ? `user:${user.id}` : `ip:${clientIpOf(c)}`;
-    const v = { limit, ...(await c.get("ctx").rateLimits.hit(`${name}:${key}`, periodMs)) };
+    const v = { limit, ...(await c.env.ctx.rateLimits.hit(`${name}:${key}`, periodMs)) };
     if (v.count > limit) throw tooMany(v);
     applyHeaders(c, v);
     await next();

@@ -10,7 +10,7 @@ import type { HonoEnv } from "../types.ts";
 export function requirePermission(permission: number): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     const user = c.get("auth")?.user;
-    if (!user || !(await c.get("ctx").roles.can(user.roleId, permission))) throw forbidden();
+    if (!user || !(await c.env.ctx.roles.can(user.roleId, permission))) throw forbidden();
     await next();
   };
 }

@@ -42,7 +42,7 @@ function refuse(c: C, checked: Exclude<CheckedRequest, { kind: "valid" }>): Resp
 
 async function approve(c: C, checked: Extract<CheckedRequest, { kind: "valid" }>, user: User): Promise<Response> {
   const { request } = checked;
-  const code = await createGrant(c.get("ctx"), {
+  const code = await createGrant(c.env.ctx, {
     application: request.app,
     userId: user.id,
     redirectUri: request.redirectUri,
@@ -68,7 +68,7 @@ async function showAuthorization(
     return accountProblemPage(c, problem, session.account.username, csrf);
   }
   // Trusted first-party apps, and apps the user already approved for exactly these scopes, skip consent.
-  if (request.app.superapp || (await hasMatchingToken(c.get("ctx"), request.app, session.user.id, checked.scopes))) {
+  if (request.app.superapp || (await hasMatchingToken(c.env.ctx, request.app, session.user.id, checked.scopes))) {
     return approve(c, checked, session.user);
   }
   return consentPage(c, {
@@ -94,7 +94,7 @@ const staleForm = (c: C): Response =>
 async function decide(c: C, params: Params, decision: "approve" | "deny"): Promise<Response> {
   const session = await loadSession(c);
   if (!checkCsrf(c, session, params.authenticity_token) || !session) return staleForm(c);
-  const checked = await checkAuthorizationRequest(c.get("ctx"), params);
+  const checked = await checkAuthorizationRequest(c.env.ctx, params);
   if (checked.kind === "page") return refuse(c, checked);
   if (decision === "deny") {
     return answerClient(c, checked.request, {
@@ -113,7 +113,7 @@ export function authorizeRoutes(app: Hono<HonoEnv>): void {
   app.get("/oauth/authorize", async (c) => {
     const params = await readPageParams(c);
     if (params instanceof Response) return params;
-    const checked = await checkAuthorizationRequest(c.get("ctx"), params);
+    const checked = await checkAuthorizationRequest(c.env.ctx, params);
     if (checked.kind !== "valid") return refuse(c, checked);
     // force_login: start over as nobody, so the user can pick another account.
     const session = truthy(params.force_login) ? anonymousSession(c) : await ensureSession(c);

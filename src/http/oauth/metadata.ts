@@ -6,7 +6,7 @@ import type { HonoEnv } from "../types.ts";
 
 /** RFC 8414 authorization server metadata, as Mastodon publishes it. */
 function serverMetadata(c: Context<HonoEnv>): Response {
-  const { baseUrl, oauthPasswordGrant } = c.get("ctx").config;
+  const { baseUrl, oauthPasswordGrant } = c.env.ctx.config;
   return c.json({
     issuer: `${baseUrl}/`,
     service_documentation: "https://docs.joinmastodon.org/",
@@ -26,7 +26,7 @@ function serverMetadata(c: Context<HonoEnv>): Response {
 
 /** OpenID-style claims about the token's user (Mastodon 4.4). */
 async function userinfo(c: Context<HonoEnv>): Promise<Response> {
-  const ctx = c.get("ctx");
+  const ctx = c.env.ctx;
   const account = currentAccount(c);
   const json = await accountJson(ctx, account);
   const profileUrl = String(json.url);

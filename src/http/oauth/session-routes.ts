@@ -37,7 +37,7 @@ const str = (v: unknown): string => (typeof v === "string" ? v : "");
 async function signIn(c: Context<HonoEnv>): Promise<Response> {
   const params = await readPageParams(c);
   if (params instanceof Response) return params;
-  const ctx = c.get("ctx");
+  const ctx = c.env.ctx;
   const returnTo = safeReturnTo(params.return_to);
   const email = str(params.email).slice(0, 320);
   const formAction = formActionFor(returnTo);

@@ -54,7 +54,7 @@ function clientCredentials(c: Context<HonoEnv>, params: Params): ClientCredentia
 async function client(c: Context<HonoEnv>, params: Params) {
   const creds = clientCredentials(c, params);
   try {
-    return await authenticateClient(c.get("ctx"), creds.clientId, creds.clientSecret);
+    return await authenticateClient(c.env.ctx, creds.clientId, creds.clientSecret);
   } catch (e) {
     // RFC 6749 5.2: a failed Basic authentication answers with the challenge header.
     if (creds.viaBasic && e instanceof OAuthError) {
@@ -66,12 +66,12 @@ async function client(c: Context<HonoEnv>, params: Params) {
 
 function grantTypes(c: Context<HonoEnv>): string[] {
   const types = ["authorization_code", "client_credentials"];
-  if (c.get("ctx").config.oauthPasswordGrant) types.push("password");
+  if (c.env.ctx.config.oauthPasswordGrant) types.push("password");
   return types;
 }
 
 async function token(c: Context<HonoEnv>): Promise<Response> {
-  const ctx = c.get("ctx");
+  const ctx = c.env.ctx;
   const params = await oauthParams(c);
   let issued: IssuedToken;
   try {
@@ -116,7 +116,7 @@ async function revoke(c: Context<HonoEnv>): Promise<Response> {
     const app = await client(c, params);
     const raw = stringParam(params, "token", 1000);
     if (!raw) throw missingParam("token");
-    await revokeClientToken(c.get("ctx"), app, raw);
+    await revokeClientToken(c.env.ctx, app, raw);
   } catch (e) {
     throw asOAuthError(e);
   }

@@ -36,7 +36,7 @@ const passwordFingerprint = (user: User): string => sha256(user.encryptedPasswor
 
 function writeCookie(c: Context<HonoEnv>, payload: Payload): void {
   const data = Buffer.from(JSON.stringify(payload)).toString("base64url");
-  const { config } = c.get("ctx");
+  const { config } = c.env.ctx;
   setCookie(c, SESSION_COOKIE, `${data}.${sign(config.secretKey, data)}`, {
     path: "/",
     httpOnly: true,
@@ -52,7 +52,7 @@ function readPayload(c: Context<HonoEnv>): Payload | undefined {
   const dot = raw.indexOf(".");
   if (dot < 0) return undefined;
   const data = raw.slice(0, dot);
-  if (!safeEqual(raw.slice(dot + 1), sign(c.get("ctx").config.secretKey, data))) return undefined;
+  if (!safeEqual(raw.slice(dot + 1), sign(c.env.ctx.config.secretKey, data))) return undefined;
   try {
     const p = JSON.parse(Buffer.from(data, "base64url").toString("utf8")) as Payload;
     if (typeof p.n !== "string" || typeof p.e !== "number" || p.e <= Date.now() / 1000) return undefined;
@@ -70,7 +70,7 @@ export async function loadSession(c: Context<HonoEnv>): Promise<WebSession | und
   const p = readPayload(c);
   if (!p) return undefined;
   if (!p.u) return { nonce: p.n };
-  const { repos } = c.get("ctx");
+  const { repos } = c.env.ctx;
   const user = await repos.users.getById(p.u);
   const account = user && (await repos.accounts.getById(user.accountId));
   if (!user || !account || user.disabled || account.suspendedAt !== null || p.p !== passwordFingerprint(user)) {
@@ -105,12 +105,12 @@ export function startSession(c: Context<HonoEnv>, user: User, account: Account):
 
 /** Ends the session: the cookie is removed. */
 export function endSession(c: Context<HonoEnv>): void {
-  deleteCookie(c, SESSION_COOKIE, { path: "/", secure: c.get("ctx").config.localHttps });
+  deleteCookie(c, SESSION_COOKIE, { path: "/", secure: c.env.ctx.config.localHttps });
 }
 
 /** The CSRF token for forms of this session. */
 export function csrfToken(c: Context<HonoEnv>, session: WebSession): string {
-  return hmac(c.get("ctx").config.secretKey, `csrf:${session.nonce}`);
+  return hmac(c.env.ctx.config.secretKey, `csrf:${session.nonce}`);
 }
 
 /** Whether a submitted CSRF token belongs to this session. */

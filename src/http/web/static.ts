@@ -14,7 +14,7 @@ export function staticRoutes(app: Hono<HonoEnv>): void {
 
   app.get("/system/*", async (c) => {
     const key = decodeURIComponent(c.req.path.slice("/system/".length));
-    const blob = await c.get("ctx").blobs.get(key);
+    const blob = await c.env.ctx.blobs.get(key);
     if (!blob) return c.json({ error: "Record not found" }, 404);
     return c.body(blob.data as Uint8Array<ArrayBuffer>, 200, {
       "Content-Type": blob.contentType,

@@ -15,7 +15,7 @@ function wantsJson(c: Context<HonoEnv>): boolean {
 /** `/.well-known/host-meta` (RFC 6415): points clients at the WebFinger endpoint. */
 export function hostMetaRoutes(app: Hono<HonoEnv>): void {
   app.get("/.well-known/host-meta", (c) => {
-    const template = `${c.get("ctx").config.baseUrl}/.well-known/webfinger?resource={uri}`;
+    const template = `${c.env.ctx.config.baseUrl}/.well-known/webfinger?resource={uri}`;
     const headers = { "Cache-Control": "public, max-age=259200", Vary: "Accept" };
     if (wantsJson(c)) {
       return c.body(JSON.stringify({ links: [{ rel: "lrdd", template }] }), 200, {

@@ -6,7 +6,7 @@ import type { HonoEnv } from "../types.ts";
 /** NodeInfo discovery (`/.well-known/nodeinfo`) and the 2.0 and 2.1 documents. */
 export function nodeInfoRoutes(app: Hono<HonoEnv>, docs: (c: Context<HonoEnv>) => InstanceDocuments): void {
   app.get("/.well-known/nodeinfo", (c) =>
-    jsonText(c, JSON.stringify(serializeNodeInfoLinks(c.get("ctx").config.baseUrl)), PUBLIC_CACHE.nodeinfo),
+    jsonText(c, JSON.stringify(serializeNodeInfoLinks(c.env.ctx.config.baseUrl)), PUBLIC_CACHE.nodeinfo),
   );
   for (const version of NODEINFO_VERSIONS) {
     const contentType = `application/json; profile="${nodeInfoSchemaUrl(version)}#"`;

@@ -13,12 +13,17 @@ export class RoleCache {
     this.#repo = repo;
   }
 
-  async #load(): Promise<Map<string, Role>> {
-    if (!this.#roles || Date.now() - this.#loadedAt > 10_000) {
-      this.#roles = new Map((await this.#repo.all()).map((r) => [r.id, r]));
-      this.#loadedAt = Date.now();
-    }
-    return this.#roles;
+  #load(): Map<string, Role> | Promise<Map<string, Role>> {
+    // Fresh roles are answered without a trip through the event loop (this runs per request).
+    if (this.#roles && Date.now() - this.#loadedAt <= 10_000) return this.#roles;
+    return this.#reload();
+  }
+
+  async #reload(): Promise<Map<string, Role>> {
+    const roles = new Map((await this.#repo.all()).map((r) => [r.id, r]));
+    this.#roles = roles;
+    this.#loadedAt = Date.now();
+    return roles;
   }
 
   async get(id: string): Promise<Role | undefined> {

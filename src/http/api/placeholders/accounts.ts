@@ -29,7 +29,7 @@ import type { Placeholder } from "./types.ts";
 async function requestedAccounts(c: Context<HonoEnv>, allowSuspended: boolean): Promise<string[]> {
   const params = await readParams(c);
   const ids = [...new Set((asArray(params.id) ?? []).filter(isId))];
-  const found = new Map((await c.get("ctx").repos.accounts.getByIds(ids)).map((a) => [a.id, a]));
+  const found = new Map((await c.env.ctx.repos.accounts.getByIds(ids)).map((a) => [a.id, a]));
   const withSuspended = allowSuspended && truthy(params.with_suspended);
   return ids.filter((id) => {
     const a = found.get(id);

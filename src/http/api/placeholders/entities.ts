@@ -66,7 +66,7 @@ function emptyHistory(now = Date.now()): { day: string; uses: string; accounts: 
 export function unusedTag(c: Context<HonoEnv>): Record<string, unknown> {
   const name = c.req.param("name") ?? "";
   if (name.length > 200 || !HASHTAG_NAME.test(name)) throw notFound();
-  const base = c.get("ctx").config.baseUrl;
+  const base = c.env.ctx.config.baseUrl;
   const tag: Record<string, unknown> = {
     id: "",
     name,
@@ -82,7 +82,7 @@ export function unusedTag(c: Context<HonoEnv>): Record<string, unknown> {
 
 /** The Profile entity (4.6) of the signed-in account, from what the account row holds. */
 export function profileOf(c: Context<HonoEnv>, a: Account): Record<string, unknown> {
-  const blobs = c.get("ctx").blobs;
+  const blobs = c.env.ctx.blobs;
   const avatar = a.avatarPath ? blobs.url(a.avatarPath) : null;
   const header = a.headerPath ? blobs.url(a.headerPath) : null;
   return {

@@ -13,7 +13,7 @@ import type { Answer, Body, Placeholder } from "./types.ts";
 async function checkAccount(c: Context<HonoEnv>, param: string): Promise<void> {
   const id = c.req.param(param);
   if (!isId(id)) throw notFound();
-  const { repos } = c.get("ctx");
+  const { repos } = c.env.ctx;
   const account = await repos.accounts.getById(id);
   if (!account) throw notFound();
   if (isAccountDeleted(account)) throw gone();
@@ -24,7 +24,7 @@ async function checkAccount(c: Context<HonoEnv>, param: string): Promise<void> {
 /** 404 unless the account named by the path exists (admin endpoints see every account). */
 async function checkExists(c: Context<HonoEnv>, param: string): Promise<void> {
   const id = c.req.param(param);
-  if (!isId(id) || !(await c.get("ctx").repos.accounts.getById(id))) throw notFound();
+  if (!isId(id) || !(await c.env.ctx.repos.accounts.getById(id))) throw notFound();
 }
 
 /**
@@ -32,7 +32,7 @@ async function checkExists(c: Context<HonoEnv>, param: string): Promise<void> {
  * start. An empty first page still links `prev` to itself, so clients can poll it.
  */
 function setOffsetLink(c: Context<HonoEnv>, limit: number, off: number, count: number): void {
-  const base = new URL(c.req.path, c.get("ctx").config.baseUrl);
+  const base = new URL(c.req.path, c.env.ctx.config.baseUrl);
   const carried = new URLSearchParams();
   for (const [k, v] of new URL(c.req.url).searchParams) {
     if (k !== "offset" && k !== "access_token") carried.append(k, v);

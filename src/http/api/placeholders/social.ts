@@ -10,7 +10,7 @@ import type { Placeholder } from "./types.ts";
 /** A report names an account that must exist (404 otherwise, as Mastodon); filing it cannot work yet. */
 async function fileReport(c: Context<HonoEnv>): Promise<never> {
   const id = (await readParams(c)).account_id;
-  if (!isId(id) || !(await c.get("ctx").repos.accounts.getById(id))) throw notFound();
+  if (!isId(id) || !(await c.env.ctx.repos.accounts.getById(id))) throw notFound();
   throw new ApiError(422, UNAVAILABLE);
 }
 

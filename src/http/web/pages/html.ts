@@ -70,7 +70,7 @@ export interface PageOptions {
  */
 export function sendPage(c: Context<HonoEnv>, opts: PageOptions): Response {
   const nonce = randomToken(16);
-  const siteTitle = c.get("ctx").config.siteTitle;
+  const siteTitle = c.env.ctx.config.siteTitle;
   const formAction = ["'self'", ...(opts.formAction ?? [])].join(" ");
   const csp = [
     "default-src 'none'",

@@ -14,7 +14,7 @@ export interface SignInPageInput {
 
 /** The e-mail and password form; posts to /auth/sign_in and comes back to `returnTo`. */
 export function signInPage(c: Context<HonoEnv>, input: SignInPageInput): Response {
-  const siteTitle = c.get("ctx").config.siteTitle;
+  const siteTitle = c.env.ctx.config.siteTitle;
   const body = html`<h1>Sign in to ${siteTitle}</h1>
 ${input.error ? html`<p class="error" role="alert" id="sign-in-error">${input.error}</p>` : ""}
 <form method="post" action="/auth/sign_in"${input.error ? html` aria-describedby="sign-in-error"` : ""}>

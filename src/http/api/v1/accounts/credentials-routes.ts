@@ -8,7 +8,7 @@ import type { HonoEnv } from "../../../types.ts";
 import { parseCredentialsUpdate } from "./schemas.ts";
 
 async function updateCredentialsHandler(c: Context<HonoEnv>) {
-  const ctx = c.get("ctx");
+  const ctx = c.env.ctx;
   const input = await parseCredentialsUpdate(await readParams(c));
   const { account, user } = await updateCredentials(ctx, currentAccount(c), currentUser(c), input);
   return c.json(await credentialAccountJson(ctx, account, user));
@@ -17,7 +17,7 @@ async function updateCredentialsHandler(c: Context<HonoEnv>) {
 /** The signed-in user's own account: credentials, profile images, preferences. */
 export function credentialsRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/accounts/verify_credentials", requireUser("profile", "read:accounts"), async (c) => {
-    return c.json(await credentialAccountJson(c.get("ctx"), currentAccount(c), currentUser(c)));
+    return c.json(await credentialAccountJson(c.env.ctx, currentAccount(c), currentUser(c)));
   });
 
   // Clients use PATCH (the documented method); some older ones send PUT.
@@ -26,7 +26,7 @@ export function credentialsRoutes(app: Hono<HonoEnv>): void {
 
   for (const kind of ["avatar", "header"] as const) {
     app.delete(`/api/v1/profile/${kind}`, requireUser("write:accounts"), async (c) => {
-      const ctx = c.get("ctx");
+      const ctx = c.env.ctx;
       await removeProfileImage(ctx, currentAccount(c), kind);
       const account = (await ctx.repos.accounts.getById(currentAccount(c).id)) ?? currentAccount(c);
       return c.json(await credentialAccountJson(ctx, account, currentUser(c)));

@@ -47,7 +47,7 @@ export function emailConfirmationRoutes(app: Hono<HonoEnv>): void {
       }
       const params = await readParams(c);
       const email = params.email === undefined ? undefined : (scalarText(params.email) ?? "");
-      await resendConfirmation(c.get("ctx"), user, email);
+      await resendConfirmation(c.env.ctx, user, email);
       return c.json({});
     },
   );
@@ -59,7 +59,7 @@ export function emailConfirmationRoutes(app: Hono<HonoEnv>): void {
 
   // The link in the confirmation mail: an HTML page for a person, not an API endpoint.
   app.get("/auth/confirmation", async (c) => {
-    const ctx = c.get("ctx");
+    const ctx = c.env.ctx;
     const confirmed = await confirmEmail(ctx, c.req.query("confirmation_token") ?? "");
     c.header("Cache-Control", "no-store");
     if (!confirmed) return c.html(confirmationPage(ctx, "invalid"), 404);

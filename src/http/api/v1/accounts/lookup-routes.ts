@@ -15,7 +15,7 @@ const MAX_IDS = 40;
 export function lookupRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/accounts/lookup", optionalToken("read", "read:accounts"), async (c) => {
     const acct = requireParam(scalarText(c.req.query("acct"))?.trim(), "acct");
-    return c.json(await accountJson(c.get("ctx"), await lookupAccount(c.get("ctx"), acct)));
+    return c.json(await accountJson(c.env.ctx, await lookupAccount(c.env.ctx, acct)));
   });
 
   app.get("/api/v1/accounts", optionalToken("read", "read:accounts"), async (c) => {
@@ -24,10 +24,10 @@ export function lookupRoutes(app: Hono<HonoEnv>): void {
     if (new Set(ids).size > MAX_IDS) {
       throw new ApiError(422, `Validation failed: too many accounts requested (maximum is ${MAX_IDS})`);
     }
-    return c.json(await accountsJson(c.get("ctx"), await getVisibleAccounts(c.get("ctx"), ids)));
+    return c.json(await accountsJson(c.env.ctx, await getVisibleAccounts(c.env.ctx, ids)));
   });
 
   app.get("/api/v1/accounts/:id{[0-9]+}", optionalToken("read", "read:accounts"), async (c) => {
-    return c.json(await accountJson(c.get("ctx"), await getVisibleAccount(c.get("ctx"), c.req.param("id"))));
+    return c.json(await accountJson(c.env.ctx, await getVisibleAccount(c.env.ctx, c.req.param("id"))));
   });
 }

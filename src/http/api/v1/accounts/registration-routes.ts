@@ -25,7 +25,7 @@ export function registrationRoutes(app: Hono<HonoEnv>): void {
         throw new ApiError(403, "This method requires an client credentials authentication");
       }
       const params = parseRegistration(await readParams(c));
-      const { token } = await registerAccount(c.get("ctx"), {
+      const { token } = await registerAccount(c.env.ctx, {
         ...params,
         applicationId: auth.token.applicationId,
         ip: clientIpOf(c),

@@ -13,14 +13,14 @@ export function appsRoutes(app: Hono<HonoEnv>): void {
   // Mastodon allows 5 registrations per 10 minutes per IP.
   app.post("/api/v1/apps", throttle("apps", 5, TEN_MIN, "ip"), async (c) => {
     const params = await readParams(c);
-    const { application, clientSecret } = await registerApplication(c.get("ctx"), params);
+    const { application, clientSecret } = await registerApplication(c.env.ctx, params);
     return c.json(credentialApplicationJson(application, clientSecret));
   });
 
   // Any valid token will do, app or user, whatever its scopes (Mastodon 4.3).
   app.get("/api/v1/apps/verify_credentials", requireToken(), async (c) => {
     const appId = c.get("auth")?.token.applicationId;
-    const application = appId ? await c.get("ctx").repos.oauth.getApplicationById(appId) : undefined;
+    const application = appId ? await c.env.ctx.repos.oauth.getApplicationById(appId) : undefined;
     if (!application) throw notFound();
     return c.json(applicationJson(application));
   });

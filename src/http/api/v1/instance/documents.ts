@@ -51,7 +51,7 @@ export function createInstanceDocuments(ctx: AppContext): InstanceDocuments {
 export function documentsPerContext(): (c: Context<HonoEnv>) => InstanceDocuments {
   const byContext = new WeakMap<AppContext, InstanceDocuments>();
   return (c) => {
-    const ctx = c.get("ctx");
+    const ctx = c.env.ctx;
     let docs = byContext.get(ctx);
     if (!docs) {
       docs = createInstanceDocuments(ctx);

@@ -25,36 +25,34 @@ export function instanceInfoRoutes(app: Hono<HonoEnv>, docs: (c: Context<HonoEnv
   app.get("/api/v1/instance", async (c) => jsonText(c, await docs(c).v1.get(), PUBLIC_CACHE.instance));
 
   app.get("/api/v1/instance/peers", async (c) => {
-    if (!(await isEndpointEnabled(c.get("ctx"), SITE_SETTING.peersApiEnabled))) throw notFound();
+    if (!(await isEndpointEnabled(c.env.ctx, SITE_SETTING.peersApiEnabled))) throw notFound();
     return json(c, (await docs(c).stats.stats.get()).peers);
   });
 
   app.get("/api/v1/instance/activity", async (c) => {
-    if (!(await isEndpointEnabled(c.get("ctx"), SITE_SETTING.activityApiEnabled))) throw notFound();
+    if (!(await isEndpointEnabled(c.env.ctx, SITE_SETTING.activityApiEnabled))) throw notFound();
     return json(c, (await docs(c).stats.activity.get()).map(serializeActivityWeek));
   });
 
-  app.get("/api/v1/instance/rules", async (c) =>
-    json(c, (await c.get("ctx").repos.settings.rules()).map(serializeRule)),
-  );
+  app.get("/api/v1/instance/rules", async (c) => json(c, (await c.env.ctx.repos.settings.rules()).map(serializeRule)));
 
   app.get("/api/v1/instance/extended_description", async (c) =>
-    json(c, serializeDatedText(await getExtendedDescription(c.get("ctx")))),
+    json(c, serializeDatedText(await getExtendedDescription(c.env.ctx))),
   );
 
   app.get("/api/v1/instance/privacy_policy", async (c) =>
-    json(c, serializeDatedText(await getPrivacyPolicy(c.get("ctx")))),
+    json(c, serializeDatedText(await getPrivacyPolicy(c.env.ctx))),
   );
 
   app.get("/api/v1/instance/terms_of_service", async (c) => {
-    const terms = await getTermsOfService(c.get("ctx"));
+    const terms = await getTermsOfService(c.env.ctx);
     if (!terms) throw notFound();
     return json(c, serializeTermsOfService(terms));
   });
 
   app.get("/api/v1/instance/terms_of_service/:date", async (c) => {
     const date = c.req.param("date");
-    const terms = /^\d{4}-\d{2}-\d{2}$/.test(date) ? await getTermsOfService(c.get("ctx"), date) : undefined;
+    const terms = /^\d{4}-\d{2}-\d{2}$/.test(date) ? await getTermsOfService(c.env.ctx, date) : undefined;
     if (!terms) throw notFound();
     return json(c, serializeTermsOfService(terms));
   });
