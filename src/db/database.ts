@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { type MigrationResultSet, Migrator } from "kysely/migration";
 import { ChangeTracker } from "./change-tracker.ts";
-import { migrations } from "./migrations/index.ts";
+import { loadMigrations } from "./migrations/index.ts";
 import type { DB } from "./schema.ts";
 import { NodeSqliteDialect } from "./sqlite-dialect.ts";
 
@@ -79,7 +79,7 @@ export function createDatabase(opts: DatabaseOptions): Database {
       }
       const migrator = new Migrator({
         db,
-        provider: { getMigrations: async () => migrations },
+        provider: { getMigrations: loadMigrations },
         // Kysely looks for its tables in every schema; pin them to ours so another schema's
         // migration tables (say, a test run that died) are never mistaken for this one's.
         migrationTableSchema: schema,

@@ -9,7 +9,7 @@ import { Migrator } from "kysely/migration";
 import pg from "pg";
 import { loadConfig } from "../../src/config/index.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
-import { migrations } from "../../src/db/migrations/index.ts";
+import { loadMigrations } from "../../src/db/migrations/index.ts";
 
 /**
  * Runs the real `gannet` command and the real server as child processes on a temporary data
@@ -122,7 +122,7 @@ async function migrateSchema(url: string, schema: string): Promise<void> {
   try {
     const result = await new Migrator({
       db,
-      provider: { getMigrations: async () => migrations },
+      provider: { getMigrations: loadMigrations },
       migrationTableSchema: schema,
     }).migrateToLatest();
     if (result.error) throw result.error;

@@ -1,7 +1,18 @@
+import { readdirSync } from "node:fs";
 import type { Migration } from "kysely/migration";
-import * as m0001 from "./0001-foundation.ts";
 
-/** Every migration in order. A new migration is a new file here, never an edit of an old one. */
-export const migrations: Record<string, Migration> = {
-  "0001-foundation": m0001,
-};
+/**
+ * Every migration in this folder, by file name (`0001-foundation.ts`, ...), in order. A new
+ * migration is a new file here, never an edit of an old one; no list needs updating.
+ */
+export async function loadMigrations(): Promise<Record<string, Migration>> {
+  const dir = import.meta.dirname;
+  const names = readdirSync(dir)
+    .filter((f) => /^\d{4}-[a-z0-9-]+\.(ts|js)$/.test(f))
+    .sort();
+  const out: Record<string, Migration> = {};
+  for (const file of names) {
+    out[file.replace(/\.(ts|js)$/, "")] = (await import(`./${file}`)) as Migration;
+  }
+  return out;
+}
