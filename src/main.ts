@@ -43,11 +43,9 @@ async function main(): Promise<void> {
     await server.close();
     await ctx.close();
   };
-  logger.info("Gannet is listening on {url} (public address {base}, database {db})", {
-    url: server.url,
-    base: config.baseUrl,
-    db: ctx.dialect === "sqlite" ? `SQLite in ${config.dataDir}` : "PostgreSQL",
-  });
+  const where = ctx.dialect === "sqlite" ? `SQLite in ${config.dataDir}` : "PostgreSQL";
+  // Composed beforehand so the log line reads plainly (LogTape quotes interpolated strings).
+  logger.info(`Gannet is listening on ${server.url} (public address ${config.baseUrl}, database ${where})`);
 }
 
 await main();
