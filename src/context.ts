@@ -7,6 +7,7 @@ import { createDatabase, type Database, type DialectName } from "./db/database.t
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
+import { JobsRepository } from "./db/repositories/jobs.ts";
 import { KvRepository } from "./db/repositories/kv.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
@@ -19,6 +20,8 @@ import type { EventBus } from "./infra/bus/interface.ts";
 import { MemoryEventBus } from "./infra/bus/memory.ts";
 import { DatabaseKvStore } from "./infra/kv/fedify-kv.ts";
 import { createMailer, type Mailer } from "./infra/mailer/mailer.ts";
+import { createJobQueue, type JobQueueSettings } from "./infra/queue/create.ts";
+import type { JobQueue } from "./infra/queue/interface.ts";
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from "./infra/rate-limit/store.ts";
 import { IdGenerator } from "./lib/ids.ts";
 import { RoleCache } from "./services/roles/role-cache.ts";
@@ -32,6 +35,7 @@ export interface Repositories {
   settings: SettingsRepository;
   kv: KvRepository;
   instance: InstanceRepository;
+  jobs: JobsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -43,6 +47,8 @@ export interface AppContext {
   repos: Repositories;
   ids: IdGenerator;
   bus: EventBus;
+  /** Background jobs: enqueue side effects after the transaction commits. */
+  queue: JobQueue;
   blobs: BlobStore;
   mailer: Mailer;
   rateLimits: RateLimitStore;
@@ -63,6 +69,8 @@ export interface ContextOptions {
   pgSchema?: string;
   /** SQLite file name inside DATA_DIR, or `:memory:`. */
   sqliteFile?: string;
+  /** Job queue timing (tests poll often and retry fast). */
+  queue?: JobQueueSettings;
 }
 
 /** The composition root: opens the database, runs migrations and wires the adapters. */
@@ -84,6 +92,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     settings: new SettingsRepository(db),
     kv: new KvRepository(db),
     instance: new InstanceRepository(db),
+    jobs: new JobsRepository(db, database.dialect),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;
@@ -92,6 +101,15 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
   }
   const bus = new MemoryEventBus();
+  const ids = new IdGenerator();
+  const queue = await createJobQueue({
+    context: () => ctx,
+    ids,
+    jobs: repos.jobs,
+    redis,
+    redisNamespace: config.redisNamespace,
+    settings: opts.queue,
+  });
   let federation: Promise<Federation<AppContext>> | undefined;
   const ctx: AppContext = {
     config,
@@ -99,8 +117,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     db,
     dialect: database.dialect,
     repos,
-    ids: new IdGenerator(),
+    ids,
     bus,
+    queue,
     blobs: new LocalBlobStore(join(config.dataDir, "media"), config.baseUrl),
     mailer: createMailer(config.smtp),
     rateLimits: redis ? new RedisRateLimitStore(redis, config.redisNamespace) : new MemoryRateLimitStore(),
@@ -114,6 +133,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     redis,
     startedAt: Date.now(),
     async close() {
+      // Running jobs finish before the connections they use close.
+      await queue.stop();
       await bus.close();
       redis?.disconnect();
       await database.close();

@@ -159,6 +159,32 @@ export interface RulesTable {
   updated_at: Timestamp;
 }
 
+export interface JobsTable {
+  id: string;
+  name: string;
+  /** JSON. */
+  payload: string;
+  /** `pending` (waiting or delayed), `running` or `dead`; finished jobs are deleted. */
+  state: Generated<string>;
+  run_at: Timestamp;
+  attempts: Generated<number>;
+  max_attempts: number;
+  locked_until: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  locked_by: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Unique among pending jobs. */
+  dedupe_key: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+}
+
+export interface SchedulerLeasesTable {
+  name: string;
+  next_run_at: Timestamp;
+  locked_by: ColumnType<string | null, string | null | undefined, string | null>;
+  locked_until: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  last_run_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
 export interface DB {
   accounts: AccountsTable;
   users: UsersTable;
@@ -169,6 +195,8 @@ export interface DB {
   kv_store: KvStoreTable;
   site_settings: SiteSettingsTable;
   rules: RulesTable;
+  jobs: JobsTable;
+  scheduler_leases: SchedulerLeasesTable;
 }
 
 export type { Generated };

@@ -1,0 +1,245 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { getLogger } from "@logtape/logtape";
+import type { AppContext } from "../../context.ts";
+import type { IdGenerator } from "../../lib/ids.ts";
+import {
+  type EnqueueOptions,
+  type JobHandler,
+  type JobQueue,
+  type JobToEnqueue,
+  PermanentJobError,
+  type QueueState,
+  type StartOptions,
+} from "./interface.ts";
+import type { ClaimedJob, JobStore, NewJob } from "./store.ts";
+
+const logger = getLogger(["gannet", "jobs"]);
+
+export interface QueueOptions {
+  /** What handlers receive. */
+  context: () => AppContext;
+  ids: IdGenerator;
+  /** How often an idle worker looks for jobs enqueued by other processes or now due (default 1 s). */
+  pollIntervalMs?: number;
+  /** How long a taken job stays locked without a heartbeat (default 5 min). */
+  lockMs?: number;
+  /** First retry delay; each retry doubles it, with jitter (default 30 s). */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Attempts when `enqueue` names none (default 10). */
+  defaultAttempts?: number;
+}
+
+/** Worker id: which process holds a job, for operators and for lock checks. */
+export function newWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+}
+
+/**
+ * The queue's behaviour over a `JobStore`: enqueueing, the worker loop, retries with
+ * backoff, lock heartbeats and a bounded stop.
+ */
+export class StoreJobQueue implements JobQueue {
+  readonly kind: "database" | "redis";
+  readonly workerId = newWorkerId();
+  /** Where the jobs are kept (tests and operator tools reach it directly). */
+  readonly store: JobStore;
+  readonly #opts: Required<Omit<QueueOptions, "context" | "ids">>;
+  readonly #context: () => AppContext;
+  readonly #ids: IdGenerator;
+  readonly #handlers = new Map<string, JobHandler>();
+  readonly #running = new Map<string, Promise<void>>();
+  #concurrency = 0;
+  #started = false;
+  #stopping = false;
+  #loop?: Promise<void>;
+  #wake?: () => void;
+  #woken = false;
+  #heartbeat?: NodeJS.Timeout;
+
+  constructor(kind: "database" | "redis", store: JobStore, opts: QueueOptions) {
+    this.kind = kind;
+    this.store = store;
+    this.#context = opts.context;
+    this.#ids = opts.ids;
+    this.#opts = {
+      pollIntervalMs: opts.pollIntervalMs ?? 1000,
+      lockMs: opts.lockMs ?? 5 * 60_000,
+      backoffBaseMs: opts.backoffBaseMs ?? 30_000,
+      backoffMaxMs: opts.backoffMaxMs ?? 6 * 3600_000,
+      defaultAttempts: opts.defaultAttempts ?? 10,
+    };
+  }
+
+  protected toNewJobs(jobs: JobToEnqueue[]): NewJob[] {
+    const now = Date.now();
+    return jobs.map((j) => {
+      const attempts = j.options?.attempts ?? this.#opts.defaultAttempts;
+      if (!Number.isInteger(attempts) || attempts < 1) throw new Error(`bad attempts for job ${j.name}: ${attempts}`);
+      return {
+        id: this.#ids.next(),
+        name: j.name,
+        payload: JSON.stringify(j.payload ?? null),
+        runAt: j.options?.runAt?.getTime() ?? now,
+        maxAttempts: attempts,
+        dedupeKey: j.options?.dedupeKey ?? null,
+        createdAt: now,
+      };
+    });
+  }
+
+  async enqueue(name: string, payload?: unknown, options?: EnqueueOptions): Promise<string | undefined> {
+    const [id] = await this.enqueueMany([{ name, payload, options }]);
+    return id;
+  }
+
+  async enqueueMany(jobs: JobToEnqueue[]): Promise<string[]> {
+    if (jobs.length === 0) return [];
+    const ids = await this.store.insert(this.toNewJobs(jobs));
+    this.wake();
+    return ids;
+  }
+
+  register(name: string, handler: JobHandler): void {
+    if (this.#handlers.has(name)) throw new Error(`a handler for job ${name} is already registered`);
+    this.#handlers.set(name, handler);
+  }
+
+  /** Makes an idle worker look for jobs now. */
+  wake(): void {
+    this.#woken = true;
+    this.#wake?.();
+  }
+
+  start(options: StartOptions = {}): void {
+    if (this.#started) throw new Error("the job queue is already started");
+    this.#started = true;
+    this.#concurrency = Math.max(1, options.concurrency ?? 5);
+    this.#heartbeat = setInterval(() => void this.#extendLocks(), Math.max(50, this.#opts.lockMs / 3));
+    this.#heartbeat.unref();
+    this.#loop = this.#work();
+  }
+
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (!this.#started || this.#stopping) return;
+    this.#stopping = true;
+    this.#wake?.();
+    await this.#loop;
+    const all = Promise.allSettled([...this.#running.values()]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((r) => {
+      timer = setTimeout(r, timeoutMs);
+    });
+    await Promise.race([all, timeout]);
+    clearTimeout(timer);
+    clearInterval(this.#heartbeat);
+    if (this.#running.size > 0) {
+      logger.warn("Stopped with {n} jobs still running; they run again when their locks expire", {
+        n: this.#running.size,
+      });
+    }
+  }
+
+  state(): Promise<QueueState> {
+    return this.store.state(Date.now(), 20);
+  }
+
+  async #work(): Promise<void> {
+    while (!this.#stopping) {
+      this.#woken = false;
+      const free = this.#concurrency - this.#running.size;
+      let full = false;
+      if (free > 0) {
+        try {
+          const now = Date.now();
+          const names = [...this.#handlers.keys()];
+          const jobs = await this.store.claim(this.workerId, names, free, now, now + this.#opts.lockMs);
+          for (const job of jobs) this.#start(job);
+          full = jobs.length === free;
+        } catch (e) {
+          logger.error("Cannot take jobs: {error}", { error: e });
+        }
+      }
+      // More may be due at once; otherwise sleep until an enqueue, a finished job or the poll.
+      if (full || this.#woken || this.#stopping) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.#opts.pollIntervalMs);
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#wake = undefined;
+    }
+  }
+
+  #start(job: ClaimedJob): void {
+    const p = this.#run(job).finally(() => {
+      this.#running.delete(job.id);
+      this.wake();
+    });
+    this.#running.set(job.id, p);
+  }
+
+  async #run(job: ClaimedJob): Promise<void> {
+    if (job.attempts > job.maxAttempts) {
+      // Its worker died on the last attempt.
+      await this.#settle(() => this.store.kill(this.workerId, job.id, "worker lost on the last attempt"));
+      return;
+    }
+    const handler = this.#handlers.get(job.name);
+    try {
+      if (!handler) throw new Error(`no handler registered for job ${job.name}`);
+      const info = { id: job.id, name: job.name, attempt: job.attempts, maxAttempts: job.maxAttempts };
+      await handler(this.#context(), JSON.parse(job.payload), info);
+    } catch (e) {
+      const error = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      const dead = e instanceof PermanentJobError || job.attempts >= job.maxAttempts;
+      if (dead) {
+        logger.warn("Job {name} {id} failed for good after {attempts} attempts: {error}", {
+          name: job.name,
+          id: job.id,
+          attempts: job.attempts,
+          error: e,
+        });
+        await this.#settle(() => this.store.kill(this.workerId, job.id, error.slice(0, 4000)));
+      } else {
+        logger.info("Job {name} {id} failed (attempt {attempts}), retrying: {error}", {
+          name: job.name,
+          id: job.id,
+          attempts: job.attempts,
+          error: e,
+        });
+        const runAt = Date.now() + this.backoff(job.attempts);
+        await this.#settle(() => this.store.retry(this.workerId, job.id, runAt, error.slice(0, 4000)));
+      }
+      return;
+    }
+    await this.#settle(() => this.store.complete(this.workerId, job.id));
+  }
+
+  /** Delay before the retry after failed attempt `attempt`: doubling, capped, with ±25 % jitter. */
+  backoff(attempt: number): number {
+    const base = Math.min(this.#opts.backoffMaxMs, this.#opts.backoffBaseMs * 2 ** (attempt - 1));
+    return Math.round(base * (0.75 + Math.random() * 0.5));
+  }
+
+  async #settle(f: () => Promise<void>): Promise<void> {
+    try {
+      await f();
+    } catch (e) {
+      // The lock expires and the job runs again: handlers are idempotent.
+      logger.error("Cannot record a job's outcome: {error}", { error: e });
+    }
+  }
+
+  async #extendLocks(): Promise<void> {
+    if (this.#running.size === 0) return;
+    try {
+      await this.store.extendLocks(this.workerId, [...this.#running.keys()], Date.now() + this.#opts.lockMs);
+    } catch (e) {
+      logger.error("Cannot extend job locks: {error}", { error: e });
+    }
+  }
+}
