@@ -9,6 +9,7 @@ import { AuthRepository } from "./db/repositories/auth.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
 import { JobsRepository } from "./db/repositories/jobs.ts";
 import { KvRepository } from "./db/repositories/kv.ts";
+import { MediaRepository } from "./db/repositories/media.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
@@ -35,6 +36,7 @@ export interface Repositories {
   settings: SettingsRepository;
   kv: KvRepository;
   instance: InstanceRepository;
+  media: MediaRepository;
   jobs: JobsRepository;
 }
 
@@ -92,6 +94,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     settings: new SettingsRepository(db),
     kv: new KvRepository(db),
     instance: new InstanceRepository(db),
+    media: new MediaRepository(db),
     jobs: new JobsRepository(db, database.dialect),
   };
   // ioredis is loaded only when Redis is configured.

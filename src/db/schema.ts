@@ -185,6 +185,32 @@ export interface SchedulerLeasesTable {
   last_run_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
+export interface MediaAttachmentsTable {
+  id: string;
+  account_id: string;
+  status_id: string | null;
+  scheduled_status_id: string | null;
+  /** image | gifv | video | audio | unknown */
+  type: string;
+  file_key: string | null;
+  file_content_type: string | null;
+  file_size: ColumnType<string | number | null, number | null, number | null>;
+  small_key: string | null;
+  thumbnail_key: string | null;
+  thumbnail_content_type: string | null;
+  remote_url: string | null;
+  description: string | null;
+  focus_x: number | null;
+  focus_y: number | null;
+  blurhash: string | null;
+  /** JSON: Mastodon's `meta` without `focus` (kept in focus_x/focus_y). */
+  meta: Generated<string>;
+  /** queued | in_progress | complete | failed */
+  processing: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   accounts: AccountsTable;
   users: UsersTable;
@@ -195,6 +221,7 @@ export interface DB {
   kv_store: KvStoreTable;
   site_settings: SiteSettingsTable;
   rules: RulesTable;
+  media_attachments: MediaAttachmentsTable;
   jobs: JobsTable;
   scheduler_leases: SchedulerLeasesTable;
 }

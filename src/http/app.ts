@@ -3,6 +3,7 @@ import type { AppContext } from "../context.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
+import { mediaRoutes } from "./api/v1/media/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
 import { authenticate, authenticateMiddleware, TokenCache } from "./middleware/auth.ts";
 import { limitBody } from "./middleware/body-limit.ts";
@@ -15,6 +16,7 @@ import { webRoutes } from "./web/routes.ts";
 import { staticRoutes } from "./web/static.ts";
 
 const MiB = 1024 * 1024;
+const MEDIA_UPLOAD = /^\/api\/v[12]\/media\/?$/;
 
 /** CORS for paths outside `/api` that browsers read (OAuth token endpoints, discovery). */
 const corsOnly: MiddlewareHandler<HonoEnv> = async (c, next) => {
@@ -34,15 +36,17 @@ export function createApp(): Hono<HonoEnv> {
   const tokens = new TokenCache();
 
   // Everything under /api goes through one middleware (each layer costs on the hottest paths):
-  // CORS for browsers, a bounded body (uploads up to 20 MiB), the token, the rate limits.
+  // CORS for browsers, a bounded body (20 MiB; media uploads 100 MiB), the token, the rate limits.
   const apiBody = limitBody(20 * MiB);
+  // Media uploads take videos up to 99 MiB, plus room for the multipart envelope.
+  const uploadBody = limitBody(100 * MiB);
   app.use("/api/*", async (c, next) => {
     const preflight = applyCors(c);
     if (preflight) return preflight;
     await authenticate(c, tokens);
     await checkApiRateLimit(c);
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-    return apiBody(c, next);
+    return (c.req.method === "POST" && MEDIA_UPLOAD.test(c.req.path) ? uploadBody : apiBody)(c, next);
   });
 
   for (const p of ["/oauth/token", "/oauth/revoke", "/oauth/userinfo", "/.well-known/*", "/nodeinfo/*"]) {
@@ -59,6 +63,7 @@ export function createApp(): Hono<HonoEnv> {
   oauthRoutes(app);
   accountRoutes(app);
   instanceRoutes(app);
+  mediaRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { ConfigError, loadConfig } from "../../src/config/index.ts";
-import { encodeBlurhash } from "../../src/services/instance/blurhash.ts";
+import { encodeBlurhash } from "../../src/lib/blurhash.ts";
 import { weekStart } from "../../src/services/instance/stats.ts";
 import { ttlCached } from "../../src/services/instance/ttl-cache.ts";
 import { generateVapidKeys } from "../../src/services/instance/vapid.ts";

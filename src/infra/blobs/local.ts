@@ -13,6 +13,15 @@ const TYPES: Record<string, string> = {
   webm: "video/webm",
   mp3: "audio/mpeg",
   ogg: "audio/ogg",
+  ogv: "video/ogg",
+  mov: "video/quicktime",
+  wav: "audio/wav",
+  m4a: "audio/mp4",
+  aac: "audio/aac",
+  flac: "audio/flac",
+  "3gp": "audio/3gpp",
+  wma: "video/x-ms-asf",
+  heic: "image/heic",
 };
 
 /** Files under `DATA_DIR/media`, served by Gannet at `/system/<key>`. */

@@ -1,5 +1,5 @@
+import { encodeBlurhash } from "../../lib/blurhash.ts";
 import { sharpOf } from "../../lib/sharp.ts";
-import { encodeBlurhash } from "./blurhash.ts";
 
 /** Paths of the default server banner and icons (served by the instance routes). */
 export const BANNER_PATH = "/instance/banner.png";

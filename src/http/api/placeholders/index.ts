@@ -65,6 +65,11 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   },
   { method: "GET", path: "/api/v2/instance", note: "Instance" },
   { method: "GET", path: "/health", note: "plain `OK`" },
+  { method: "POST", path: "/api/v1/media", note: "upload, processed before answering" },
+  { method: "POST", path: "/api/v2/media", note: "upload; 202 while video or audio is processed" },
+  { method: "GET", path: "/api/v1/media/:id", note: "MediaAttachment; 206 while processing" },
+  { method: "PUT", path: "/api/v1/media/:id", note: "description, focus, thumbnail" },
+  { method: "DELETE", path: "/api/v1/media/:id", note: "unattached uploads" },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */

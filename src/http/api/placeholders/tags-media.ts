@@ -1,10 +1,10 @@
-import { del, get, json, list, none, opt, page, post, put, unavailable, user } from "./dsl.ts";
+import { del, get, json, list, none, opt, page, post, unavailable, user } from "./dsl.ts";
 import { unusedTag } from "./entities.ts";
 import type { Placeholder } from "./types.ts";
 
 const TAG_NOTE = "Tag with an empty 7-day history (no post used it yet); 404 for an impossible name";
 
-/** 1.10 Tags, followed and featured tags; 1.11 Media. */
+/** 1.10 Tags, followed and featured tags (1.11 Media is built: src/http/api/v1/media). */
 export const tagMediaRows: Placeholder[] = [
   get("/api/v1/tags/:name", opt("read:follows"), json(unusedTag), {
     note: `${TAG_NOTE}; \`following\`/\`featuring\` false for a signed-in viewer`,
@@ -18,10 +18,4 @@ export const tagMediaRows: Placeholder[] = [
   post("/api/v1/featured_tags", user("write:accounts"), unavailable()),
   del("/api/v1/featured_tags/:id", user("write:accounts"), none()),
   get("/api/v1/featured_tags/suggestions", user("read:accounts"), list()),
-
-  post("/api/v2/media", user("write:media"), unavailable()),
-  post("/api/v1/media", user("write:media"), unavailable()),
-  get("/api/v1/media/:id", user("write:media"), none()),
-  put("/api/v1/media/:id", user("write:media"), none()),
-  del("/api/v1/media/:id", user("write:media"), none()),
 ];

@@ -1,6 +1,6 @@
 /**
  * A BlurHash encoder (https://blurha.sh): a short string a client paints as a blurred preview
- * while the image loads. Written for the server banner; media attachments can share it.
+ * while the image loads: the server banner and media attachments.
  */
 
 const BASE83 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~";

@@ -1,0 +1,365 @@
+import assert from "node:assert/strict";
+import { constants } from "node:fs";
+import { access, readdir } from "node:fs/promises";
+import { delimiter, join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import sharp from "sharp";
+import { purgeUnattachedMedia } from "../../src/services/media/media-attachments.ts";
+import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+
+const image = (w: number, h: number, color = "#3366ff") =>
+  sharp({ create: { width: w, height: h, channels: 3, background: color } });
+
+/** One second of 8 kHz mono 16-bit silence. */
+function wav(seconds = 1, rate = 8000): Uint8Array {
+  const dataSize = seconds * rate * 2;
+  const b = Buffer.alloc(44 + dataSize);
+  b.write("RIFF", 0, "ascii");
+  b.writeUInt32LE(36 + dataSize, 4);
+  b.write("WAVE", 8, "ascii");
+  b.write("fmt ", 12, "ascii");
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20);
+  b.writeUInt16LE(1, 22);
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate * 2, 28);
+  b.writeUInt16LE(2, 32);
+  b.writeUInt16LE(16, 34);
+  b.write("data", 36, "ascii");
+  b.writeUInt32LE(dataSize, 40);
+  return new Uint8Array(b);
+}
+
+/** Just enough of an MP4 to be recognised: an `ftyp` box and an empty `mdat`. */
+function mp4(): Uint8Array {
+  const ftyp = Buffer.alloc(24);
+  ftyp.writeUInt32BE(24, 0);
+  ftyp.write("ftypisom", 4, "ascii");
+  ftyp.writeUInt32BE(0x200, 12);
+  ftyp.write("isomiso2", 16, "ascii");
+  const mdat = Buffer.alloc(16);
+  mdat.writeUInt32BE(16, 0);
+  mdat.write("mdat", 4, "ascii");
+  return new Uint8Array(Buffer.concat([ftyp, mdat]));
+}
+
+async function onPath(name: string): Promise<boolean> {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    try {
+      if (dir) {
+        await access(join(dir, name), constants.X_OK);
+        return true;
+      }
+    } catch {}
+  }
+  return false;
+}
+
+function form(fields: Record<string, Uint8Array | string>, type = "application/octet-stream"): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) {
+    if (typeof v === "string") f.append(k, v);
+    else f.append(k, new Blob([new Uint8Array(v)], { type }), `${k}.bin`);
+  }
+  return f;
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+describe("media attachments", () => {
+  let s: TestServer;
+  let alice: TestUser;
+  let bob: TestUser;
+  let ffprobe = false;
+  const upload = (fields: Record<string, Uint8Array | string>, version = 1, token = alice.token) =>
+    s.request(`/api/v${version}/media`, { method: "POST", token, multipart: form(fields) });
+  const fetchRaw = async (url: string) => {
+    const res = await fetch(url);
+    return { status: res.status, type: res.headers.get("content-type"), data: new Uint8Array(await res.arrayBuffer()) };
+  };
+  const rowCount = async () =>
+    Number(
+      (
+        await s.ctx.db
+          .selectFrom("media_attachments")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const mediaDir = () => join(s.ctx.config.dataDir, "media", "media_attachments");
+
+  before(async () => {
+    s = await startTestServer();
+    alice = await s.createUser("alice");
+    bob = await s.createUser("bob");
+    ffprobe = await onPath("ffprobe");
+  });
+  after(() => s.close());
+
+  it("uploads a PNG through v1 and answers a MediaAttachment", async () => {
+    const r = await upload({ file: await image(1200, 600).png().toBuffer(), description: "A blue field" });
+    assert.equal(r.status, 200);
+    const m = r.body;
+    assert.deepEqual(Object.keys(m), [
+      "id",
+      "type",
+      "url",
+      "preview_url",
+      "remote_url",
+      "preview_remote_url",
+      "meta",
+      "description",
+      "blurhash",
+    ]);
+    assert.equal(m.type, "image");
+    assert.match(m.url, new RegExp(`/system/media_attachments/files/${m.id}/original\\.png$`));
+    assert.match(m.preview_url, /\/small\.jpg$/);
+    assert.equal(m.remote_url, null);
+    assert.equal(m.preview_remote_url, null);
+    assert.equal(m.description, "A blue field");
+    assert.equal(typeof m.blurhash, "string");
+    assert.deepEqual(m.meta.original, { width: 1200, height: 600, size: "1200x600", aspect: 2 });
+    assert.deepEqual(m.meta.small, { width: 640, height: 320, size: "640x320", aspect: 2 });
+    assert.equal(m.meta.focus, undefined);
+    const original = await fetchRaw(m.url);
+    assert.equal(original.status, 200);
+    assert.equal(original.type, "image/png");
+    const small = await fetchRaw(m.preview_url);
+    assert.equal(small.type, "image/jpeg");
+    assert.equal((await sharp(small.data).metadata()).width, 640);
+  });
+
+  it("turns a JPEG upright by its EXIF orientation and strips the metadata", async () => {
+    const jpeg = await image(40, 20, "#aa0000").jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    assert.equal((await sharp(jpeg).metadata()).orientation, 6);
+    const r = await upload({ file: jpeg });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.meta.original, { width: 20, height: 40, size: "20x40", aspect: 0.5 });
+    const original = await fetchRaw(r.body.url);
+    assert.equal(original.type, "image/jpeg");
+    const meta = await sharp(original.data).metadata();
+    assert.equal(meta.width, 20);
+    assert.equal(meta.height, 40);
+    assert.equal(meta.orientation, undefined);
+    assert.equal(meta.exif, undefined);
+  });
+
+  it("keeps WebP and GIF (animated too) as images, whatever name and type the client declares", async () => {
+    const webp = await upload({ file: await image(64, 48).webp().toBuffer() });
+    assert.equal(webp.status, 200);
+    assert.equal(webp.body.type, "image");
+    assert.equal((await fetchRaw(webp.body.url)).type, "image/webp");
+
+    const frame = (color: string) => image(32, 32, color).png().toBuffer();
+    const animated = await sharp([await frame("#00ff00"), await frame("#ff0000")], { join: { animated: true } })
+      .gif({ loop: 0, delay: [100, 100] })
+      .toBuffer();
+    const gif = await upload({ file: animated });
+    assert.equal(gif.status, 200);
+    assert.equal(gif.body.type, "image");
+    const served = await fetchRaw(gif.body.url);
+    assert.equal(served.type, "image/gif");
+    const meta = await sharp(served.data, { animated: true }).metadata();
+    assert.equal(meta.format, "gif");
+    assert.equal(meta.pages, 2);
+  });
+
+  it("answers 200 for an image on v2, and 202 with url null for audio until it is processed", async () => {
+    const img = await upload({ file: await image(30, 30).png().toBuffer() }, 2);
+    assert.equal(img.status, 200);
+    assert.ok(img.body.url);
+
+    const audio = await upload({ file: wav(2) }, 2);
+    assert.equal(audio.status, 202);
+    assert.equal(audio.body.type, "audio");
+    assert.equal(audio.body.url, null);
+    let polled = await s.request(`/api/v1/media/${audio.body.id}`, { token: alice.token });
+    for (let i = 0; i < 50 && polled.status === 206; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      polled = await s.request(`/api/v1/media/${audio.body.id}`, { token: alice.token });
+    }
+    assert.equal(polled.status, 200);
+    assert.equal(polled.body.type, "audio");
+    assert.match(polled.body.url, /\/original\.wav$/);
+    assert.equal(polled.body.meta.duration, 2);
+    assert.equal(polled.body.meta.length, "0:00:02.00");
+    assert.equal((await fetchRaw(polled.body.url)).type, "audio/wav");
+  });
+
+  it("answers 206 while processing and 422 when processing failed", async () => {
+    const r = await upload({ file: await image(10, 10).png().toBuffer() });
+    await s.ctx.repos.media.update(r.body.id, { processing: "in_progress" });
+    const during = await s.request(`/api/v1/media/${r.body.id}`, { token: alice.token });
+    assert.equal(during.status, 206);
+    assert.equal(during.body.url, null);
+    await s.ctx.repos.media.update(r.body.id, { processing: "failed" });
+    const failed = await s.request(`/api/v1/media/${r.body.id}`, { token: alice.token });
+    assert.equal(failed.status, 422);
+    await s.ctx.repos.media.update(r.body.id, { processing: "complete" });
+    assert.equal((await s.request(`/api/v1/media/${r.body.id}`, { token: alice.token })).status, 200);
+  });
+
+  it("takes audio and video on v1 (metadata with ffprobe, the container type without)", async () => {
+    const audio = await upload({ file: wav(1) });
+    assert.equal(audio.status, 200);
+    assert.equal(audio.body.type, "audio");
+    assert.equal(audio.body.preview_url, null);
+    assert.equal(audio.body.meta.duration, 1);
+
+    const video = await upload({ file: mp4() });
+    if (ffprobe) {
+      // A header alone is no playable video: ffprobe refuses it.
+      assert.equal(video.status, 422);
+    } else {
+      assert.equal(video.status, 200);
+      assert.equal(video.body.type, "video");
+      assert.equal(video.body.preview_url, null);
+      assert.equal((await fetchRaw(video.body.url)).type, "video/mp4");
+    }
+  });
+
+  it("accepts a base64 data URI as the file", async () => {
+    const png = await image(16, 8).png().toBuffer();
+    const r = await s.request("/api/v1/media", {
+      method: "POST",
+      token: alice.token,
+      json: { file: `data:image/png;base64,${png.toString("base64")}` },
+    });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.meta.original.size, "16x8");
+  });
+
+  it("updates the description and focus, and takes a custom thumbnail for audio", async () => {
+    const up = await upload({ file: await image(100, 50).png().toBuffer(), focus: "0.5,-0.25" });
+    assert.deepEqual(up.body.meta.focus, { x: 0.5, y: -0.25 });
+    const id = up.body.id;
+    const put = (json: Record<string, unknown>) =>
+      s.request(`/api/v1/media/${id}`, { method: "PUT", token: alice.token, json });
+    const r = await put({ description: "Alt text", focus: "-1,1" });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.description, "Alt text");
+    assert.deepEqual(r.body.meta.focus, { x: -1, y: 1 });
+    assert.deepEqual(r.body.meta.original.size, "100x50");
+    assert.equal((await put({ focus: "2,0" })).status, 422);
+    assert.equal((await put({ focus: "x" })).status, 422);
+    assert.equal((await put({ description: "a".repeat(1501) })).status, 422);
+    assert.equal((await put({ description: "a".repeat(1500) })).status, 200);
+    const got = await s.request(`/api/v1/media/${id}`, { token: alice.token });
+    assert.equal(got.body.description.length, 1500);
+
+    const audio = await upload({ file: wav(1), thumbnail: await image(800, 800, "#ff8800").png().toBuffer() });
+    assert.equal(audio.status, 200);
+    assert.match(audio.body.preview_url, /\/thumbnail\.jpg$/);
+    assert.equal(typeof audio.body.blurhash, "string");
+    const thumb = await fetchRaw(audio.body.preview_url);
+    assert.equal(thumb.type, "image/jpeg");
+    assert.equal((await sharp(thumb.data).metadata()).width, 640);
+
+    const replaced = await s.request(`/api/v1/media/${audio.body.id}`, {
+      method: "PUT",
+      token: alice.token,
+      multipart: form({ thumbnail: await image(50, 50).png().toBuffer() }),
+    });
+    assert.equal(replaced.status, 200);
+    assert.notEqual(replaced.body.preview_url, audio.body.preview_url);
+    assert.equal((await fetchRaw(audio.body.preview_url)).status, 404);
+    assert.equal((await fetchRaw(replaced.body.preview_url)).status, 200);
+  });
+
+  it("checks the token and its scopes", async () => {
+    const png = await image(8, 8).png().toBuffer();
+    assert.equal((await s.request("/api/v1/media", { method: "POST", multipart: form({ file: png }) })).status, 401);
+    const readOnly = await s.createUser("reader", { scopes: "read" });
+    assert.equal((await upload({ file: png }, 1, readOnly.token)).status, 403);
+    assert.equal((await upload({ file: png }, 2, readOnly.token)).status, 403);
+    const app = await s.appToken("write:media");
+    assert.equal((await upload({ file: png }, 1, app)).status, 422);
+    const writer = await s.createUser("writer", { scopes: "write:media" });
+    const r = await upload({ file: png }, 2, writer.token);
+    assert.equal(r.status, 200);
+    assert.equal((await s.request(`/api/v1/media/${r.body.id}`, { token: readOnly.token })).status, 403);
+  });
+
+  it("shows and changes an attachment only for its owner", async () => {
+    const r = await upload({ file: await image(8, 8).png().toBuffer() });
+    const path = `/api/v1/media/${r.body.id}`;
+    assert.equal((await s.request(path, { token: bob.token })).status, 404);
+    assert.equal((await s.request(path, { method: "PUT", token: bob.token, json: { description: "x" } })).status, 404);
+    assert.equal((await s.request(path, { method: "DELETE", token: bob.token })).status, 404);
+    assert.equal((await s.request("/api/v1/media/99999999999999999999", { token: alice.token })).status, 404);
+    assert.equal((await s.request(path, { token: alice.token })).body.description, null);
+  });
+
+  it("refuses corrupt, oversized, unsupported and missing files with 422, storing nothing", async () => {
+    const rowsBefore = await rowCount();
+    const filesBefore = (await filesUnder(mediaDir())).length;
+    const png = await image(64, 64).png().toBuffer();
+    const corrupt = new Uint8Array(png.subarray(0, 60));
+    const oversized = new Uint8Array(16 * 1024 * 1024 + 10);
+    oversized.set(png.subarray(0, 8));
+    const cases: [string, Record<string, Uint8Array | string>][] = [
+      ["corrupt", { file: corrupt }],
+      ["oversized", { file: oversized }],
+      ["unsupported", { file: new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>") }],
+      ["a PDF named .png", { file: new TextEncoder().encode("%PDF-1.4\n...") }],
+      ["missing", { description: "no file" }],
+      ["bad thumbnail", { file: wav(1), thumbnail: new TextEncoder().encode("not an image") }],
+      ["too long a description", { file: png, description: "d".repeat(1501) }],
+      ["bad focus", { file: png, focus: "3,3" }],
+    ];
+    for (const [name, fields] of cases) {
+      for (const version of [1, 2]) {
+        const r = await upload(fields, version);
+        assert.equal(r.status, 422, `${name} on v${version}`);
+        assert.equal(typeof r.body.error, "string");
+      }
+    }
+    assert.equal(await rowCount(), rowsBefore);
+    assert.equal((await filesUnder(mediaDir())).length, filesBefore);
+  });
+
+  it("deletes unattached uploads with their files, and refuses attached ones", async () => {
+    const r = await upload({ file: await image(20, 20).png().toBuffer() });
+    const path = `/api/v1/media/${r.body.id}`;
+    const del = await s.request(path, { method: "DELETE", token: alice.token });
+    assert.equal(del.status, 200);
+    assert.deepEqual(del.body, {});
+    assert.equal((await s.request(path, { token: alice.token })).status, 404);
+    assert.equal((await fetchRaw(r.body.url)).status, 404);
+    assert.equal((await fetchRaw(r.body.preview_url)).status, 404);
+
+    const used = await upload({ file: await image(20, 20).png().toBuffer() });
+    const statusId = s.ctx.ids.next();
+    assert.equal(await s.ctx.repos.media.attachToStatus([used.body.id], statusId, bob.account.id), 0);
+    assert.equal(await s.ctx.repos.media.attachToStatus([used.body.id], statusId, alice.account.id), 1);
+    assert.equal(await s.ctx.repos.media.attachToStatus([used.body.id], s.ctx.ids.next(), alice.account.id), 0);
+    assert.equal((await s.ctx.repos.media.listByStatuses([statusId]))[0]?.id, used.body.id);
+    const usedPath = `/api/v1/media/${used.body.id}`;
+    assert.equal((await s.request(usedPath, { token: alice.token })).status, 404);
+    assert.equal((await s.request(usedPath, { method: "DELETE", token: alice.token })).status, 422);
+    assert.equal((await fetchRaw(used.body.url)).status, 200);
+  });
+
+  it("purges unattached uploads older than a day, keeping attached and recent ones", async () => {
+    const recent = await upload({ file: await image(12, 12).png().toBuffer() });
+    assert.equal(await purgeUnattachedMedia(s.ctx), 0);
+    assert.ok(await s.ctx.repos.media.getById(recent.body.id));
+
+    const kept = await upload({ file: await image(12, 12).png().toBuffer() });
+    await s.ctx.repos.media.attachToStatus([kept.body.id], s.ctx.ids.next(), alice.account.id);
+    const removed = await purgeUnattachedMedia(s.ctx, new Date(Date.now() + 60_000));
+    assert.ok(removed >= 1);
+    assert.equal(await s.ctx.repos.media.getById(recent.body.id), undefined);
+    assert.equal((await fetchRaw(recent.body.url)).status, 404);
+    assert.ok(await s.ctx.repos.media.getById(kept.body.id));
+    assert.equal((await fetchRaw(kept.body.url)).status, 200);
+    const left = await s.ctx.db.selectFrom("media_attachments").select("status_id").execute();
+    assert.ok(left.every((row) => row.status_id !== null));
+  });
+});
