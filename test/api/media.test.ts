@@ -5,6 +5,7 @@ import { delimiter, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
 import { purgeUnattachedMedia } from "../../src/services/media/media-attachments.ts";
+import { prepareStatusMedia } from "../../src/services/media/status-media.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 const image = (w: number, h: number, color = "#3366ff") =>
@@ -344,6 +345,34 @@ describe("media attachments", () => {
     assert.equal((await s.request(usedPath, { token: alice.token })).status, 404);
     assert.equal((await s.request(usedPath, { method: "DELETE", token: alice.token })).status, 422);
     assert.equal((await fetchRaw(used.body.url)).status, 200);
+  });
+
+  it("checks the media a status may carry (for the statuses service)", async () => {
+    const png = async () => (await upload({ file: await image(8, 8).png().toBuffer() })).body.id as string;
+    const [a, b, c, d, e] = [await png(), await png(), await png(), await png(), await png()];
+    const ctx = s.ctx;
+    const me = alice.account.id;
+    assert.deepEqual(
+      (await prepareStatusMedia(ctx, me, [c, a, "123", "x"])).map((m) => m.id),
+      [c, a],
+    );
+    assert.deepEqual(await prepareStatusMedia(ctx, bob.account.id, [a, b]), []);
+    await assert.rejects(prepareStatusMedia(ctx, me, [a, b, c, d, e]), /more than 4/);
+    const audio = (await upload({ file: wav(1) })).body.id as string;
+    await assert.rejects(prepareStatusMedia(ctx, me, [a, audio]), /video/);
+    assert.equal((await prepareStatusMedia(ctx, me, [audio])).length, 1);
+    await ctx.repos.media.update(b, { processing: "in_progress" });
+    await assert.rejects(prepareStatusMedia(ctx, me, [b]), /finished processing/);
+    const statusId = ctx.ids.next();
+    assert.equal(await ctx.repos.media.attachToStatus([a, c], statusId, me), 2);
+    assert.deepEqual(await prepareStatusMedia(ctx, me, [a]), []);
+    assert.deepEqual(
+      (await prepareStatusMedia(ctx, me, [c, a], statusId)).map((m) => m.id),
+      [c, a],
+    );
+    assert.equal(await ctx.repos.media.detachFromStatus(statusId, [c]), 1);
+    assert.equal((await ctx.repos.media.getById(a))?.statusId, null);
+    assert.equal((await ctx.repos.media.getById(c))?.statusId, statusId);
   });
 
   it("purges unattached uploads older than a day, keeping attached and recent ones", async () => {

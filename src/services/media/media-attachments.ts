@@ -104,7 +104,8 @@ export async function createMediaAttachment(
   let processed: ProcessedMedia;
   let delayed = false;
   if (sniffed.kind === "image") {
-    processed = await processImage(bytes, sniffed);
+    const tools = sniffed.contentType === "image/gif" ? await avTools(ctx) : undefined;
+    processed = await processImage(bytes, sniffed, tools);
   } else {
     const original = { data: bytes, contentType: sniffed.contentType, extension: sniffed.extension };
     delayed = opts.delayAv;

@@ -3,7 +3,7 @@ import { encodeBlurhash } from "../../lib/blurhash.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { MEDIA_LIMITS } from "../../lib/limits.ts";
 import { sharpOf } from "../../lib/sharp.ts";
-import { type AvProbe, type AvTools, extractFrame, probe, withTempFile } from "./av-tools.ts";
+import { type AvProbe, type AvTools, extractFrame, gifToMp4, probe, withTempFile } from "./av-tools.ts";
 import type { SniffedType } from "./sniff.ts";
 
 /** The `small` preview fits inside this box, as Mastodon's does. */
@@ -95,17 +95,45 @@ export async function previewOf(
   };
 }
 
+/** An animated GIF as `gifv` (an MP4), or null when ffmpeg cannot convert it. */
+async function toGifv(bytes: Uint8Array, tools: AvTools): Promise<ProcessedMedia | null> {
+  try {
+    return await withTempFile(bytes, "gif", async (path) => {
+      const mp4 = await gifToMp4(tools, path);
+      const small = await previewOf(bytes);
+      const probed = tools.ffprobe ? await probe(tools, `${path}.mp4`).catch(() => null) : null;
+      const first = await (await sharpOf(bytes, { animated: false })).metadata();
+      return {
+        type: "gifv" as const,
+        original: { data: mp4, contentType: "video/mp4", extension: "mp4" },
+        small: small.file,
+        blurhash: small.blurhash,
+        meta: probed
+          ? avMeta(probed, small.dims)
+          : { original: dims(first.width ?? 0, first.height ?? 0), small: small.dims },
+      };
+    });
+  } catch {
+    return null;
+  }
+}
+
 /**
  * An uploaded image made safe to serve: decoded (anything that fails is refused), turned upright,
  * bounded to the pixel limit and re-encoded, which drops its metadata (EXIF location, camera).
- * GIFs stay images (animated ones keep their frames): turning them into `gifv` needs ffmpeg.
+ * Animated GIFs become `gifv` when ffmpeg is installed (pass `tools`); otherwise they stay
+ * images and keep their frames.
  */
-export async function processImage(bytes: Uint8Array, sniffed: SniffedType): Promise<ProcessedMedia> {
+export async function processImage(bytes: Uint8Array, sniffed: SniffedType, tools?: AvTools): Promise<ProcessedMedia> {
   const animated = sniffed.contentType === "image/gif" || sniffed.contentType === "image/webp";
   try {
     const meta = await (await sharpOf(bytes, { animated, limitInputPixels: MAX_INPUT_PIXELS })).metadata();
     const enc = meta.format ? ENCODING[meta.format] : undefined;
     if (!enc || !meta.width || !meta.height) throw unprocessable();
+    if (meta.format === "gif" && (meta.pages ?? 1) > 1 && tools?.ffmpeg) {
+      const gifv = await toGifv(bytes, tools);
+      if (gifv) return gifv;
+    }
     const frameHeight = meta.pageHeight ?? meta.height;
     let pipeline = (await sharpOf(bytes, { animated, limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })).rotate();
     const pixels = meta.width * frameHeight;
