@@ -28,6 +28,14 @@ const VIDEO_JSON = {
     { codec_type: "audio", codec_name: "aac", channels: 2, channel_layout: "stereo", sample_rate: "44100" },
   ],
 };
+const HUGE_JSON = {
+  format: { duration: "1.0" },
+  streams: [{ codec_type: "video", codec_name: "h264", width: 7680, height: 4320, avg_frame_rate: "30/1" }],
+};
+const FAST_JSON = {
+  format: { duration: "1.0" },
+  streams: [{ codec_type: "video", codec_name: "h264", width: 640, height: 360, avg_frame_rate: "240/1" }],
+};
 const AUDIO_JSON = {
   format: { duration: "3.000000", bit_rate: "128000" },
   streams: [{ codec_type: "audio", codec_name: "mp3", channels: 1, channel_layout: "mono", sample_rate: "22050" }],
@@ -73,6 +81,8 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     tools = await mkdtemp(join(tmpdir(), "gannet-fake-ffmpeg-"));
     await writeFile(join(tools, "video.json"), JSON.stringify(VIDEO_JSON));
     await writeFile(join(tools, "audio.json"), JSON.stringify(AUDIO_JSON));
+    await writeFile(join(tools, "huge.json"), JSON.stringify(HUGE_JSON));
+    await writeFile(join(tools, "fast.json"), JSON.stringify(FAST_JSON));
     await writeFile(
       join(tools, "frame.png"),
       await sharp({ create: { width: 320, height: 240, channels: 3, background: "#204060" } })
@@ -83,7 +93,7 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     const last = 'last=""; for a in "$@"; do last="$a"; done';
     await writeFile(
       join(tools, "ffprobe"),
-      `#!/bin/sh\n${last}\nif grep -q BROKEN "$last"; then echo "invalid data" >&2; exit 1; fi\ncase "$last" in\n  *.wav|*.mp3) cat "${tools}/audio.json" ;;\n  *) cat "${tools}/video.json" ;;\nesac\n`,
+      `#!/bin/sh\n${last}\nif grep -q BROKEN "$last"; then echo "invalid data" >&2; exit 1; fi\nif grep -q HUGE "$last"; then cat "${tools}/huge.json"; exit 0; fi\nif grep -q FAST "$last"; then cat "${tools}/fast.json"; exit 0; fi\ncase "$last" in\n  *.wav|*.mp3) cat "${tools}/audio.json" ;;\n  *) cat "${tools}/video.json" ;;\nesac\n`,
     );
     await writeFile(
       join(tools, "ffmpeg"),
@@ -159,18 +169,23 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     assert.match(r.body.preview_url, /\/small\.(png|jpg)$/);
   });
 
-  it("refuses a video ffprobe cannot read (v1: 422 with nothing stored; v2: processing fails)", async () => {
+  it("refuses a video ffprobe cannot read with 422 on v1 and v2, storing nothing", async () => {
     const broken = new Uint8Array(Buffer.concat([MP4, Buffer.from("BROKEN")]));
     const dir = join(s.ctx.config.dataDir, "media", "media_attachments", "files");
     const count = async () => (await readdir(dir).catch(() => [])).length;
     const before = await count();
     assert.equal((await upload(broken)).status, 422);
+    assert.equal((await upload(broken, 2)).status, 422);
     assert.equal(await count(), before);
+  });
 
-    const r = await upload(broken, 2);
-    assert.equal(r.status, 202);
-    const done = await poll(r.body.id);
-    assert.equal(done.status, 422);
-    assert.match(done.body.error, /processing/i);
+  it("refuses videos beyond the pixel and frame-rate limits", async () => {
+    const huge = await upload(new Uint8Array(Buffer.concat([MP4, Buffer.from("HUGE")])));
+    assert.equal(huge.status, 422);
+    assert.equal((await upload(new Uint8Array(Buffer.concat([MP4, Buffer.from("HUGE")])), 2)).status, 422);
+    assert.match(huge.body.error, /7680x4320 videos are not supported/);
+    const fast = await upload(new Uint8Array(Buffer.concat([MP4, Buffer.from("FAST")])));
+    assert.equal(fast.status, 422);
+    assert.match(fast.body.error, /240fps videos are not supported/);
   });
 });

@@ -5,7 +5,14 @@ import { ApiError } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { MEDIA_LIMITS } from "../../lib/limits.ts";
 import { avTools } from "./av-tools.ts";
-import { type EncodedFile, type ProcessedMedia, previewOf, processAv, processImage } from "./process-media.ts";
+import {
+  type EncodedFile,
+  type ProcessedMedia,
+  previewOf,
+  processAv,
+  processImage,
+  videoPreview,
+} from "./process-media.ts";
 import { type SniffedType, sniffMediaType } from "./sniff.ts";
 
 const MiB = 1024 * 1024;
@@ -108,10 +115,9 @@ export async function createMediaAttachment(
     processed = await processImage(bytes, sniffed, tools);
   } else {
     const original = { data: bytes, contentType: sniffed.contentType, extension: sniffed.extension };
+    // Probing is quick and decides whether the upload is accepted; the preview frame can wait.
     delayed = opts.delayAv;
-    const rest = delayed
-      ? { type: sniffed.kind, small: null, blurhash: null, meta: {} }
-      : await processAv(bytes, sniffed, await avTools(ctx));
+    const rest = await processAv(bytes, sniffed, await avTools(ctx), { preview: !delayed });
     processed = { original, ...rest } as ProcessedMedia;
   }
 
@@ -148,34 +154,33 @@ export async function createMediaAttachment(
     );
     throw e;
   }
-  if (delayed) void finishAvProcessing(ctx, id, bytes, sniffed);
+  // Read back before the delayed step starts, so the answer shows the upload as processing.
   const media = await ctx.repos.media.getById(id);
   if (!media) throw new ApiError(404, NOT_FOUND);
+  if (delayed) void finishAvProcessing(ctx, id, bytes, sniffed);
   return media;
 }
 
-/** The delayed half of a video or audio upload: probe, preview frame, then `complete` (or `failed`). */
+/** The delayed half of a video upload: its preview frame; then `complete` (or `failed`). */
 async function finishAvProcessing(ctx: AppContext, id: string, bytes: Uint8Array, sniffed: SniffedType): Promise<void> {
   let smallKey: string | null = null;
   try {
-    const rest = await processAv(bytes, sniffed, await avTools(ctx));
-    if (rest.small) {
-      smallKey = `${mediaFolder(id)}/small.${rest.small.extension}`;
-      await ctx.blobs.put(smallKey, rest.small.data, rest.small.contentType);
-    }
     const current = await ctx.repos.media.getById(id);
-    if (!current) {
+    if (!current) return;
+    const patch: Parameters<typeof ctx.repos.media.update>[1] = { processing: "complete" };
+    const small = current.type === "video" ? await videoPreview(bytes, sniffed, await avTools(ctx)) : null;
+    if (small) {
+      smallKey = `${mediaFolder(id)}/small.${small.file.extension}`;
+      await ctx.blobs.put(smallKey, small.file.data, small.file.contentType);
+      patch.small_key = smallKey;
+      patch.blurhash = current.blurhash ?? small.blurhash;
+      patch.meta = JSON.stringify({ ...current.meta, small: small.dims });
+    }
+    if (!(await ctx.repos.media.getById(id))) {
       await deleteKeys(ctx, [smallKey]);
       return;
     }
-    await ctx.repos.media.update(id, {
-      type: rest.type,
-      small_key: smallKey,
-      blurhash: current.blurhash ?? rest.blurhash,
-      meta: JSON.stringify(rest.meta),
-      processing: "complete",
-      updated_at: new Date().toISOString(),
-    });
+    await ctx.repos.media.update(id, { ...patch, updated_at: new Date().toISOString() });
   } catch {
     await deleteKeys(ctx, [smallKey]);
     try {

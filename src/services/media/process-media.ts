@@ -200,6 +200,16 @@ export function readWavHeader(b: Uint8Array): AvProbe | null {
   return null;
 }
 
+/** Mastodon refuses videos beyond its pixel and frame-rate limits rather than scaling them. */
+function checkVideoLimits(video: NonNullable<AvProbe["video"]>): void {
+  if (video.width * video.height > MEDIA_LIMITS.videoMatrixLimit) {
+    throw new ApiError(422, `Validation failed: ${video.width}x${video.height} videos are not supported`);
+  }
+  if (video.fps !== null && Math.floor(video.fps) > MEDIA_LIMITS.videoFrameRateLimit) {
+    throw new ApiError(422, `Validation failed: ${Math.floor(video.fps)}fps videos are not supported`);
+  }
+}
+
 /** Mastodon's `meta` for a video or an audio file. */
 function avMeta(p: AvProbe, small: Dimensions | null): Record<string, unknown> {
   const meta: Record<string, unknown> = {};
@@ -229,15 +239,31 @@ function avMeta(p: AvProbe, small: Dimensions | null): Record<string, unknown> {
   return JSON.parse(JSON.stringify(meta));
 }
 
+/** A video's first frame as its preview, or null when ffmpeg is missing or cannot read it. */
+export async function videoPreview(
+  bytes: Uint8Array,
+  sniffed: SniffedType,
+  tools: AvTools,
+): Promise<Awaited<ReturnType<typeof previewOf>> | null> {
+  if (!tools.ffmpeg) return null;
+  try {
+    return await withTempFile(bytes, sniffed.extension, async (path) => previewOf(await extractFrame(tools, path)));
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Video and audio: kept as uploaded. With ffprobe/ffmpeg on the PATH, their duration, size and
- * frame rate are read and a video's first frame becomes its preview; without them, only what
- * the container says cheaply (a WAV header) is known, and there is no preview.
+ * Video and audio: kept as uploaded. With ffprobe on the PATH, their duration, size and frame
+ * rate are read (an unreadable file or one beyond the limits is refused) and, with `preview`
+ * and ffmpeg, a video's first frame becomes its preview. Without ffprobe, only what the
+ * container says cheaply (a WAV header) is known.
  */
 export async function processAv(
   bytes: Uint8Array,
   sniffed: SniffedType,
   tools: AvTools,
+  opts: { preview: boolean } = { preview: true },
 ): Promise<Omit<ProcessedMedia, "original">> {
   if (!tools.ffprobe) {
     const wav = sniffed.extension === "wav" ? readWavHeader(bytes) : null;
@@ -248,28 +274,21 @@ export async function processAv(
       meta: wav ? avMeta(wav, null) : {},
     };
   }
-  return withTempFile(bytes, sniffed.extension, async (path) => {
-    let probed: AvProbe;
+  const probed = await withTempFile(bytes, sniffed.extension, async (path) => {
     try {
-      probed = await probe(tools, path);
+      return await probe(tools, path);
     } catch {
       throw unprocessable();
     }
-    if (!probed.video && !probed.audio) throw unprocessable();
-    if (!probed.video) return { type: "audio", small: null, blurhash: null, meta: avMeta(probed, null) };
-    let small: Awaited<ReturnType<typeof previewOf>> | null = null;
-    if (tools.ffmpeg) {
-      try {
-        small = await previewOf(await extractFrame(tools, path));
-      } catch {
-        small = null;
-      }
-    }
-    return {
-      type: "video",
-      small: small?.file ?? null,
-      blurhash: small?.blurhash ?? null,
-      meta: avMeta(probed, small?.dims ?? null),
-    };
   });
+  if (!probed.video && !probed.audio) throw unprocessable();
+  if (!probed.video) return { type: "audio", small: null, blurhash: null, meta: avMeta(probed, null) };
+  checkVideoLimits(probed.video);
+  const small = opts.preview ? await videoPreview(bytes, sniffed, tools) : null;
+  return {
+    type: "video",
+    small: small?.file ?? null,
+    blurhash: small?.blurhash ?? null,
+    meta: avMeta(probed, small?.dims ?? null),
+  };
 }
