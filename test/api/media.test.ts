@@ -5,7 +5,7 @@ import { delimiter, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
 import { purgeUnattachedMedia } from "../../src/services/media/media-attachments.ts";
-import { prepareStatusMedia } from "../../src/services/media/status-media.ts";
+import { prepareStatusMedia, removeStatusMedia } from "../../src/services/media/status-media.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 const image = (w: number, h: number, color = "#3366ff") =>
@@ -373,6 +373,44 @@ describe("media attachments", () => {
     assert.equal(await ctx.repos.media.detachFromStatus(statusId, [c]), 1);
     assert.equal((await ctx.repos.media.getById(a))?.statusId, null);
     assert.equal((await ctx.repos.media.getById(c))?.statusId, statusId);
+    const url = (await s.request(`/api/v1/media/${a}`, { token: alice.token })).body.url;
+    assert.equal(await removeStatusMedia(ctx, [statusId]), 1);
+    assert.equal(await ctx.repos.media.getById(c), undefined);
+    assert.ok(await ctx.repos.media.getById(a));
+    assert.equal((await fetchRaw(url)).status, 200);
+  });
+
+  it("takes bodies past the general 20 MiB limit on the upload paths only, up to 100 MiB", async () => {
+    const big = new Uint8Array(25 * 1024 * 1024);
+    big.set(await image(4, 4).png().toBuffer());
+    const r = await upload({ file: big });
+    assert.equal(r.status, 422);
+    assert.match(r.body.error, /less than 16 MB/);
+    const elsewhere = await s.request("/api/v1/accounts/update_credentials", {
+      method: "PATCH",
+      token: alice.token,
+      multipart: form({ note: "x", avatar: big }),
+    });
+    assert.equal(elsewhere.status, 413);
+    const { request } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${s.url}/api/v2/media`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${alice.token}`,
+          "content-type": "multipart/form-data; boundary=x",
+          "content-length": String(101 * 1024 * 1024),
+        },
+      });
+      req.on("response", (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      });
+      req.on("error", reject);
+      req.write("--x\r\n");
+    });
+    assert.equal(status, 413);
   });
 
   it("purges unattached uploads older than a day, keeping attached and recent ones", async () => {

@@ -3,6 +3,7 @@ import type { MediaAttachment } from "../../db/repositories/media.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { STATUS_LIMITS } from "../../lib/limits.ts";
+import { destroyMediaAttachment } from "./media-attachments.ts";
 
 /**
  * The uploads a new status (or an edit) may carry, checked as Mastodon's PostStatusService does:
@@ -33,4 +34,14 @@ export async function prepareStatusMedia(
     throw new ApiError(422, "Cannot attach files that have not finished processing. Try again in a moment!");
   }
   return media;
+}
+
+/**
+ * Deletes the media of deleted statuses, rows and files (a delete-and-redraft detaches them with
+ * `repos.media.detachFromStatus` instead, so the new draft can reuse them).
+ */
+export async function removeStatusMedia(ctx: AppContext, statusIds: readonly string[]): Promise<number> {
+  const media = await ctx.repos.media.listByStatuses(statusIds);
+  for (const m of media) await destroyMediaAttachment(ctx, m);
+  return media.length;
 }
