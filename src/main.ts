@@ -1,4 +1,5 @@
 import { configure, getConsoleSink, getLogger } from "@logtape/logtape";
+import { startBackground } from "./background.ts";
 import { ConfigError, loadConfig, readEnvironment } from "./config/index.ts";
 import { createContext } from "./context.ts";
 import { startHttpServer } from "./server.ts";
@@ -41,6 +42,14 @@ async function main(): Promise<void> {
   const server = await startHttpServer(ctx, config.port, config.bind);
   cleanup = async () => {
     await server.close();
+    await ctx.close();
+  };
+  // Role "all": this process also runs the job workers and the scheduler.
+  const background = await startBackground(ctx);
+  cleanup = async () => {
+    await server.close();
+    // Running jobs finish while the database is still open.
+    await background.stop();
     await ctx.close();
   };
   const where = ctx.dialect === "sqlite" ? `SQLite in ${config.dataDir}` : "PostgreSQL";

@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { type Background, startBackground } from "../../src/background.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 import type { Account } from "../../src/db/repositories/accounts.ts";
@@ -94,9 +95,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const pgSchema = databaseUrl ? `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}` : undefined;
   let ctx: AppContext;
   let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let background: Background;
   try {
-    ctx = await createContext(config, { pgSchema });
+    ctx = await createContext(config, { pgSchema, queue: { pollIntervalMs: 20, backoffBaseMs: 50 } });
     server = await startHttpServer(ctx, port, "127.0.0.1", { overrideGlobalObjects: false });
+    // Job workers and the scheduler run too, so features are tested end to end.
+    background = await startBackground(ctx, { schedulerTickMs: 50 });
   } catch (e) {
     // Leave nothing behind when start-up fails.
     await dropSchema(databaseUrl, pgSchema);
@@ -166,6 +170,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
     async close() {
       await server.close();
+      await background.stop();
       await ctx.close();
       await rm(dataDir, { recursive: true, force: true });
       await dropSchema(databaseUrl, pgSchema);

@@ -206,12 +206,12 @@ export function queueContract(label: string, open: () => Promise<QueueBackend>):
     });
 
     it("keeps the lock of a long job alive while it runs", async () => {
-      const a = await make({ lockMs: 150 });
-      const b = await make({ lockMs: 150 });
+      const a = await make({ lockMs: 400 });
+      const b = await make({ lockMs: 400 });
       let runs = 0;
       const handler = async () => {
         runs++;
-        await sleep(500);
+        await sleep(1300);
       };
       a.register("t7.long", handler);
       b.register("t7.long", handler);
@@ -219,7 +219,7 @@ export function queueContract(label: string, open: () => Promise<QueueBackend>):
       await a.enqueue("t7.long");
       await waitFor(() => runs === 1);
       b.start();
-      await sleep(600);
+      await sleep(1400);
       assert.equal(runs, 1);
     });
 

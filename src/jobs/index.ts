@@ -1,0 +1,13 @@
+import type { JobQueue } from "../infra/queue/interface.ts";
+import type { Scheduler } from "../infra/scheduler/scheduler.ts";
+
+/**
+ * Every job handler, registered by name in each process that runs workers. A feature adds its
+ * handlers here: `queue.register("feeds.fan-out", fanOut)`, the handler in its own file.
+ */
+export function registerJobHandlers(_queue: JobQueue): void {}
+
+/** Every periodic task; the scheduler runs each in one process only. */
+export function registerPeriodicTasks(scheduler: Scheduler): void {
+  scheduler.every("kv.purge-expired", 5 * 60_000, (ctx) => ctx.repos.kv.purgeExpired(new Date().toISOString()));
+}

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { SchedulerLeasesRepository } from "../../src/db/repositories/scheduler-leases.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { waitFor } from "./queue-contract.ts";
+
+describe("background roles in a test server", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it("runs jobs with the server's context", async () => {
+    const seen: string[] = [];
+    server.ctx.queue.register("test.echo", async (ctx, payload: { n: string }) => {
+      assert.equal(ctx, server.ctx);
+      seen.push(payload.n);
+    });
+    await server.ctx.queue.enqueue("test.echo", { n: "one" });
+    await waitFor(() => seen.length === 1);
+    assert.deepEqual(seen, ["one"]);
+  });
+
+  it("purges expired key-value rows periodically", async () => {
+    const { kv } = server.ctx.repos;
+    const past = new Date(Date.now() - 1000).toISOString();
+    const future = new Date(Date.now() + 3600_000).toISOString();
+    await kv.set("test:expired", "x", past);
+    await kv.set("test:kept", "y", future);
+    // It ran when the server started; make it due again rather than wait minutes.
+    await new SchedulerLeasesRepository(server.ctx.db).makeDue("kv.purge-expired", new Date().toISOString());
+    const rows = () => kv.listPrefix("test:", "0000");
+    await waitFor(async () => (await rows()).length === 1, 5000, "the purge");
+    assert.deepEqual(await rows(), [{ key: "test:kept", value: "y" }]);
+  });
+});

@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { Redis } from "ioredis";
+import { SchedulerLeasesRepository } from "../../src/db/repositories/scheduler-leases.ts";
+import { DatabaseLeaseStore } from "../../src/infra/scheduler/database.ts";
+import type { LeaseStore } from "../../src/infra/scheduler/interface.ts";
+import { RedisLeaseStore } from "../../src/infra/scheduler/redis.ts";
+import { Scheduler } from "../../src/infra/scheduler/scheduler.ts";
+import { sleep, waitFor } from "./queue-contract.ts";
+import { openTestDatabase, testContext } from "./test-database.ts";
+
+interface LeaseBackend {
+  /** A lease store with its own connection, as another process would have. */
+  make(): Promise<LeaseStore>;
+  close(): Promise<void>;
+}
+
+function schedulerContract(label: string, open: () => Promise<LeaseBackend>): void {
+  describe(`Scheduler: ${label}`, () => {
+    const schedulers: Scheduler[] = [];
+    let backend: LeaseBackend | undefined;
+    const make = async () => {
+      backend ??= await open();
+      const s = new Scheduler(await backend.make(), { context: () => testContext, tickMs: 10 });
+      schedulers.push(s);
+      return s;
+    };
+    after(async () => {
+      await Promise.all(schedulers.map((s) => s.stop(500)));
+      await backend?.close();
+    });
+
+    it("runs a task once per interval, with the context", async () => {
+      const s = await make();
+      const runs: number[] = [];
+      s.every("once", 200, async (ctx) => {
+        assert.equal((ctx as unknown as { marker: string }).marker, "test-context");
+        runs.push(Date.now());
+      });
+      s.start();
+      await sleep(1100);
+      await s.stop();
+      // Due at once, then every 200 ms: 6 runs in 1.1 s (5 or 7 on a slow tick).
+      assert.ok(runs.length >= 5 && runs.length <= 7, `${runs.length} runs`);
+      const gaps = runs.slice(1).map((t, i) => t - (runs[i] as number));
+      assert.ok(Math.min(...gaps) >= 190, `gaps ${gaps}`);
+    });
+
+    it("runs a task in only one of two schedulers sharing the leases", async () => {
+      const a = await make();
+      const b = await make();
+      const by = { a: 0, b: 0 };
+      let running = 0;
+      let overlap = false;
+      const task = (who: "a" | "b") => async () => {
+        running++;
+        if (running > 1) overlap = true;
+        by[who]++;
+        await sleep(20);
+        running--;
+      };
+      a.every("shared", 200, task("a"));
+      b.every("shared", 200, task("b"));
+      a.start();
+      b.start();
+      await sleep(1100);
+      await Promise.all([a.stop(), b.stop()]);
+      const total = by.a + by.b;
+      assert.ok(total >= 5 && total <= 7, `${total} runs (${by.a} + ${by.b})`);
+      assert.equal(overlap, false);
+    });
+
+    it("keeps running a task that throws, and takes over from a holder that died", async () => {
+      const s = await make();
+      let calls = 0;
+      s.every("throws", 100, async () => {
+        calls++;
+        throw new Error("broken task");
+      });
+      s.start();
+      await waitFor(() => calls >= 2, 2000);
+      await s.stop();
+
+      // A holder that took the task and died: its hold lasts 300 ms.
+      const store = await backend?.make();
+      assert.ok(store);
+      await store.ensure("orphan");
+      assert.equal(await store.acquire("orphan", "dead-process", 50, 300), true);
+      const t = await make();
+      let ranAt = 0;
+      const t0 = Date.now();
+      t.every("orphan", 50, async () => {
+        ranAt ||= Date.now();
+      });
+      t.start();
+      await waitFor(() => ranAt > 0, 2000);
+      assert.ok(ranAt - t0 >= 250, `ran after ${ranAt - t0} ms`);
+    });
+  });
+}
+
+schedulerContract(process.env.DATABASE_URL ? "database leases (PostgreSQL)" : "database leases (SQLite)", async () => {
+  const t = await openTestDatabase();
+  return {
+    async make() {
+      const d = await t.connect();
+      return new DatabaseLeaseStore(new SchedulerLeasesRepository(d.db));
+    },
+    close: () => t.close(),
+  };
+});
+
+const redisUrl = process.env.REDIS_URL;
+if (redisUrl) {
+  schedulerContract("Redis leases", async () => {
+    const namespace = `gannet-test-sched-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    const clients: Redis[] = [];
+    return {
+      async make() {
+        const r = new Redis(redisUrl);
+        clients.push(r);
+        return new RedisLeaseStore(r, namespace);
+      },
+      async close() {
+        const r = clients[0];
+        if (r) {
+          const keys = await r.keys(`${namespace}:*`);
+          if (keys.length > 0) await r.del(...keys);
+        }
+        for (const c of clients) c.disconnect();
+      },
+    };
+  });
+}
