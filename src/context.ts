@@ -6,6 +6,7 @@ import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
+import { FollowsRepository } from "./db/repositories/follows.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
 import { JobsRepository } from "./db/repositories/jobs.ts";
 import { KvRepository } from "./db/repositories/kv.ts";
@@ -13,6 +14,8 @@ import { MediaRepository } from "./db/repositories/media.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
+import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
+import { StatusesRepository } from "./db/repositories/statuses.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
 import type { BlobStore } from "./infra/blobs/interface.ts";
@@ -36,6 +39,9 @@ export interface Repositories {
   settings: SettingsRepository;
   kv: KvRepository;
   instance: InstanceRepository;
+  statuses: StatusesRepository;
+  statusInteractions: StatusInteractionsRepository;
+  follows: FollowsRepository;
   media: MediaRepository;
   jobs: JobsRepository;
 }
@@ -94,6 +100,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     settings: new SettingsRepository(db),
     kv: new KvRepository(db),
     instance: new InstanceRepository(db),
+    statuses: new StatusesRepository(db),
+    statusInteractions: new StatusInteractionsRepository(db),
+    follows: new FollowsRepository(db),
     media: new MediaRepository(db),
     jobs: new JobsRepository(db, database.dialect),
   };

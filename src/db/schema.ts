@@ -211,6 +211,100 @@ export interface MediaAttachmentsTable {
   updated_at: Timestamp;
 }
 
+type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
+
+export interface StatusesTable {
+  id: string;
+  uri: string;
+  url: Nullable<string>;
+  account_id: string;
+  in_reply_to_id: Nullable<string>;
+  in_reply_to_account_id: Nullable<string>;
+  /** A boost is a status whose `reblog_of_id` is the boosted status. */
+  reblog_of_id: Nullable<string>;
+  conversation_id: Nullable<string>;
+  /** The source text (plain text for local posts). */
+  text: Generated<string>;
+  /** HTML. */
+  content: Generated<string>;
+  spoiler_text: Generated<string>;
+  visibility: string;
+  sensitive: Generated<DbBool>;
+  language: Nullable<string>;
+  local: Generated<DbBool>;
+  application_id: Nullable<string>;
+  poll_id: Nullable<string>;
+  edited_at: Nullable<Timestamp>;
+  /** Set when deleted: the row stays as a tombstone, answered with 410. */
+  deleted_at: Nullable<Timestamp>;
+  replies_count: Generated<number>;
+  reblogs_count: Generated<number>;
+  favourites_count: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StatusEditsTable {
+  id: string;
+  status_id: string;
+  account_id: string;
+  text: string;
+  content: string;
+  spoiler_text: string;
+  sensitive: DbBool;
+  created_at: Timestamp;
+}
+
+export interface MentionsTable {
+  id: string;
+  status_id: string;
+  account_id: string;
+  silent: Generated<DbBool>;
+  created_at: Timestamp;
+}
+
+export interface TagsTable {
+  id: string;
+  /** Lower-cased; unique case-insensitively. */
+  name: string;
+  /** The spelling first used. */
+  display_name: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StatusesTagsTable {
+  status_id: string;
+  tag_id: string;
+}
+
+/** favourites, bookmarks and status_pins share this shape. */
+export interface AccountStatusTable {
+  id: string;
+  account_id: string;
+  status_id: string;
+  created_at: Timestamp;
+}
+
+export interface ConversationMutesTable {
+  id: string;
+  account_id: string;
+  conversation_id: string;
+}
+
+export interface FollowsTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  show_reblogs: Generated<DbBool>;
+  notify: Generated<DbBool>;
+  /** JSON array of language codes, or null for all. */
+  languages: Nullable<string>;
+  uri: Nullable<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   accounts: AccountsTable;
   users: UsersTable;
@@ -224,6 +318,16 @@ export interface DB {
   media_attachments: MediaAttachmentsTable;
   jobs: JobsTable;
   scheduler_leases: SchedulerLeasesTable;
+  statuses: StatusesTable;
+  status_edits: StatusEditsTable;
+  mentions: MentionsTable;
+  tags: TagsTable;
+  statuses_tags: StatusesTagsTable;
+  favourites: AccountStatusTable;
+  bookmarks: AccountStatusTable;
+  status_pins: AccountStatusTable;
+  conversation_mutes: ConversationMutesTable;
+  follows: FollowsTable;
 }
 
 export type { Generated };

@@ -4,6 +4,7 @@ import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
+import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
 import { authenticate, authenticateMiddleware, TokenCache } from "./middleware/auth.ts";
 import { limitBody } from "./middleware/body-limit.ts";
@@ -63,6 +64,7 @@ export function createApp(): Hono<HonoEnv> {
   oauthRoutes(app);
   accountRoutes(app);
   instanceRoutes(app);
+  statusRoutes(app);
   mediaRoutes(app);
   webRoutes(app);
   staticRoutes(app);

@@ -48,7 +48,6 @@ const UNDONE = { ...ACCOUNT, note: "Relationship with every flag false (there wa
 
 /** 1.1 Accounts (what is not built elsewhere), profile, other account-scoped endpoints, 1.22 suggestions. */
 export const accountRows: Placeholder[] = [
-  get("/api/v1/accounts/:id/statuses", opt("read:statuses"), page(20), ACCOUNT),
   get("/api/v1/accounts/:id/followers", opt("read:accounts"), page(40), ACCOUNT),
   get("/api/v1/accounts/:id/following", opt("read:accounts"), page(40), ACCOUNT),
   get("/api/v1/accounts/:id/featured_tags", opt("read:accounts"), list(), ACCOUNT),

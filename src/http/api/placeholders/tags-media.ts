@@ -1,4 +1,4 @@
-import { del, get, json, list, none, opt, page, post, unavailable, user } from "./dsl.ts";
+import { del, get, json, list, none, page, post, unavailable, user } from "./dsl.ts";
 import { unusedTag } from "./entities.ts";
 import type { Placeholder } from "./types.ts";
 
@@ -6,9 +6,6 @@ const TAG_NOTE = "Tag with an empty 7-day history (no post used it yet); 404 for
 
 /** 1.10 Tags, followed and featured tags (1.11 Media is built: src/http/api/v1/media). */
 export const tagMediaRows: Placeholder[] = [
-  get("/api/v1/tags/:name", opt("read:follows"), json(unusedTag), {
-    note: `${TAG_NOTE}; \`following\`/\`featuring\` false for a signed-in viewer`,
-  }),
   post("/api/v1/tags/:name/follow", user("write:follows"), unavailable()),
   post("/api/v1/tags/:name/unfollow", user("write:follows"), json(unusedTag), { note: `${TAG_NOTE}, not followed` }),
   post("/api/v1/tags/:name/feature", user("write:accounts"), unavailable()),

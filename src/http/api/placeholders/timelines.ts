@@ -9,9 +9,6 @@ export const timelineRows: Placeholder[] = [
   get("/api/v1/timelines/link", opt("read:statuses"), page(20)),
   get("/api/v1/timelines/list/:list_id", user("read:lists"), none()),
 
-  get("/api/v1/favourites", user("read:favourites"), page(20)),
-  get("/api/v1/bookmarks", user("read:bookmarks"), page(20)),
-
   get("/api/v1/markers", user("read:statuses"), json({}), { note: "`{}` (no position saved)" }),
   post("/api/v1/markers", user("write:statuses"), unavailable()),
 

@@ -1,0 +1,452 @@
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
+import type { IdWindow } from "../../http/pagination.ts";
+import type { DB, StatusesTable } from "../schema.ts";
+
+export type Visibility = "public" | "unlisted" | "private" | "direct";
+
+/** A status row with booleans and counters normalised. */
+export interface Status {
+  id: string;
+  uri: string;
+  url: string | null;
+  accountId: string;
+  inReplyToId: string | null;
+  inReplyToAccountId: string | null;
+  reblogOfId: string | null;
+  conversationId: string | null;
+  text: string;
+  content: string;
+  spoilerText: string;
+  visibility: Visibility;
+  sensitive: boolean;
+  language: string | null;
+  local: boolean;
+  applicationId: string | null;
+  pollId: string | null;
+  editedAt: string | null;
+  deletedAt: string | null;
+  repliesCount: number;
+  reblogsCount: number;
+  favouritesCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const idOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+export function toStatus(r: Selectable<StatusesTable>): Status {
+  return {
+    id: String(r.id),
+    uri: r.uri,
+    url: r.url,
+    accountId: String(r.account_id),
+    inReplyToId: idOrNull(r.in_reply_to_id),
+    inReplyToAccountId: idOrNull(r.in_reply_to_account_id),
+    reblogOfId: idOrNull(r.reblog_of_id),
+    conversationId: idOrNull(r.conversation_id),
+    text: r.text,
+    content: r.content,
+    spoilerText: r.spoiler_text,
+    visibility: r.visibility as Visibility,
+    sensitive: Boolean(r.sensitive),
+    language: r.language,
+    local: Boolean(r.local),
+    applicationId: idOrNull(r.application_id),
+    pollId: idOrNull(r.poll_id),
+    editedAt: r.edited_at,
+    deletedAt: r.deleted_at,
+    repliesCount: Number(r.replies_count),
+    reblogsCount: Number(r.reblogs_count),
+    favouritesCount: Number(r.favourites_count),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export type StatusInsert = Insertable<StatusesTable>;
+export type StatusUpdate = Updateable<StatusesTable>;
+type Counter = "replies_count" | "reblogs_count" | "favourites_count";
+
+/** Who reads a list: the account (if any) whose follows and mentions open private and direct posts. */
+export interface Reader {
+  accountId?: string;
+}
+
+/** Applies Mastodon's id window (max_id/since_id/min_id) on `column`; newest first unless min_id pages forward. */
+export function idWindowOrder(window: IdWindow): "asc" | "desc" {
+  return window.minId !== undefined && window.maxId === undefined ? "asc" : "desc";
+}
+
+/** All SQL on `statuses`, `status_edits`, `mentions`, `tags` and `statuses_tags`. */
+export class StatusesRepository {
+  readonly #db: Kysely<DB>;
+  constructor(db: Kysely<DB>) {
+    this.#db = db;
+  }
+
+  async insert(row: StatusInsert, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.insertInto("statuses").values(row).execute();
+  }
+
+  async update(id: string, patch: StatusUpdate, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.updateTable("statuses").set(patch).where("id", "=", id).execute();
+  }
+
+  async getById(id: string, db: Kysely<DB> = this.#db): Promise<Status | undefined> {
+    const r = await db.selectFrom("statuses").selectAll().where("id", "=", id).executeTakeFirst();
+    return r && toStatus(r);
+  }
+
+  /** Statuses by id, deleted ones included, in no particular order. */
+  async getByIds(ids: readonly string[]): Promise<Status[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#db.selectFrom("statuses").selectAll().where("id", "in", ids).execute();
+    return rows.map(toStatus);
+  }
+
+  async addToCounter(id: string, counter: Counter, delta: number, db: Kysely<DB> = this.#db): Promise<void> {
+    await db
+      .updateTable("statuses")
+      .set({
+        [counter]: sql`CASE WHEN ${sql.ref(counter)} + ${delta} < 0 THEN 0 ELSE ${sql.ref(counter)} + ${delta} END`,
+      })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** Sets `statuses_count` (by `delta`, never below 0) and, when given, `last_status_at` of an account. */
+  async addToAccountCount(
+    accountId: string,
+    delta: number,
+    lastStatusAt: string | null,
+    db: Kysely<DB>,
+  ): Promise<void> {
+    const patch: Record<string, unknown> = {
+      statuses_count: sql`CASE WHEN statuses_count + ${delta} < 0 THEN 0 ELSE statuses_count + ${delta} END`,
+    };
+    if (lastStatusAt !== null) patch.last_status_at = lastStatusAt;
+    await db.updateTable("accounts").set(patch).where("id", "=", accountId).execute();
+  }
+
+  /** The live boost of `statusId` by `accountId`, if any. */
+  async getReblog(accountId: string, statusId: string, db: Kysely<DB> = this.#db): Promise<Status | undefined> {
+    const r = await db
+      .selectFrom("statuses")
+      .selectAll()
+      .where("reblog_of_id", "=", statusId)
+      .where("account_id", "=", accountId)
+      .where("deleted_at", "is", null)
+      .executeTakeFirst();
+    return r && toStatus(r);
+  }
+
+  /** Live boosts of a status (to delete with it). */
+  async liveReblogsOf(statusId: string, db: Kysely<DB> = this.#db): Promise<Status[]> {
+    const rows = await db
+      .selectFrom("statuses")
+      .selectAll()
+      .where("reblog_of_id", "=", statusId)
+      .where("deleted_at", "is", null)
+      .execute();
+    return rows.map(toStatus);
+  }
+
+  /** Which of `statusIds` the reader boosted (live boosts). */
+  async reblogged(accountId: string, statusIds: readonly string[]): Promise<Set<string>> {
+    if (statusIds.length === 0) return new Set();
+    const rows = await this.#db
+      .selectFrom("statuses")
+      .select("reblog_of_id")
+      .where("account_id", "=", accountId)
+      .where("reblog_of_id", "in", statusIds)
+      .where("deleted_at", "is", null)
+      .execute();
+    return new Set(rows.map((r) => String(r.reblog_of_id)));
+  }
+
+  /** Boosts of a status, paginated by the boost's id: [boostId, accountId]. */
+  async rebloggersPage(statusId: string, window: IdWindow): Promise<{ id: string; accountId: string }[]> {
+    let q = this.#db
+      .selectFrom("statuses")
+      .select(["id", "account_id"])
+      .where("reblog_of_id", "=", statusId)
+      .where("deleted_at", "is", null);
+    q = applyWindow(q, "statuses.id", window);
+    const rows = await q.orderBy("id", idWindowOrder(window)).limit(window.limit).execute();
+    return sortDesc(rows.map((r) => ({ id: String(r.id), accountId: String(r.account_id) })));
+  }
+
+  /** Name and website of the applications statuses were posted with. */
+  async applicationsOf(ids: readonly string[]): Promise<Map<string, { name: string; website: string | null }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom("oauth_applications")
+      .select(["id", "name", "website"])
+      .where("id", "in", ids)
+      .execute();
+    return new Map(rows.map((r) => [String(r.id), { name: r.name, website: r.website || null }]));
+  }
+
+  // Mentions
+
+  async insertMentions(
+    rows: { id: string; status_id: string; account_id: string; created_at: string }[],
+    db: Kysely<DB>,
+  ) {
+    if (rows.length > 0) await db.insertInto("mentions").values(rows).execute();
+  }
+
+  async deleteMentions(statusId: string, accountIds: readonly string[], db: Kysely<DB>): Promise<void> {
+    if (accountIds.length === 0) return;
+    await db.deleteFrom("mentions").where("status_id", "=", statusId).where("account_id", "in", accountIds).execute();
+  }
+
+  /** Mentioned account ids per status. */
+  async mentionsOf(statusIds: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (statusIds.length === 0) return out;
+    const rows = await this.#db
+      .selectFrom("mentions")
+      .select(["status_id", "account_id"])
+      .where("status_id", "in", statusIds)
+      .orderBy("id")
+      .execute();
+    for (const r of rows) {
+      const list = out.get(String(r.status_id)) ?? [];
+      list.push(String(r.account_id));
+      out.set(String(r.status_id), list);
+    }
+    return out;
+  }
+
+  // Tags
+
+  /** The tags of these names (lower-cased), creating the missing ones. */
+  async findOrCreateTags(
+    names: readonly { name: string; display: string }[],
+    newId: () => string,
+    now: string,
+    db: Kysely<DB>,
+  ) {
+    const out: { id: string; name: string }[] = [];
+    for (const n of names) {
+      const existing = await db
+        .selectFrom("tags")
+        .select(["id", "name"])
+        .where(sql<string>`lower(name)`, "=", n.name)
+        .executeTakeFirst();
+      if (existing) {
+        out.push({ id: String(existing.id), name: existing.name });
+        continue;
+      }
+      const id = newId();
+      await db
+        .insertInto("tags")
+        .values({ id, name: n.name, display_name: n.display, created_at: now, updated_at: now })
+        .execute();
+      out.push({ id, name: n.name });
+    }
+    return out;
+  }
+
+  async setStatusTags(statusId: string, tagIds: readonly string[], db: Kysely<DB>): Promise<void> {
+    await db.deleteFrom("statuses_tags").where("status_id", "=", statusId).execute();
+    if (tagIds.length > 0) {
+      await db
+        .insertInto("statuses_tags")
+        .values(tagIds.map((tag_id) => ({ status_id: statusId, tag_id })))
+        .execute();
+    }
+  }
+
+  /** Tags per status: {name, displayName}. */
+  async tagsOf(statusIds: readonly string[]): Promise<Map<string, { name: string; displayName: string }[]>> {
+    const out = new Map<string, { name: string; displayName: string }[]>();
+    if (statusIds.length === 0) return out;
+    const rows = await this.#db
+      .selectFrom("statuses_tags")
+      .innerJoin("tags", "tags.id", "statuses_tags.tag_id")
+      .select(["statuses_tags.status_id", "tags.name", "tags.display_name"])
+      .where("statuses_tags.status_id", "in", statusIds)
+      .orderBy("tags.name")
+      .execute();
+    for (const r of rows) {
+      const list = out.get(String(r.status_id)) ?? [];
+      list.push({ name: r.name, displayName: r.display_name });
+      out.set(String(r.status_id), list);
+    }
+    return out;
+  }
+
+  async getTag(name: string): Promise<{ id: string; name: string; displayName: string } | undefined> {
+    const r = await this.#db
+      .selectFrom("tags")
+      .select(["id", "name", "display_name"])
+      .where(sql<string>`lower(name)`, "=", name.toLowerCase())
+      .executeTakeFirst();
+    return r && { id: String(r.id), name: r.name, displayName: r.display_name };
+  }
+
+  /** Uses of a tag per day (UTC, `YYYY-MM-DD`) since `sinceIso`: statuses and distinct accounts. */
+  async tagUsesSince(tagId: string, sinceIso: string): Promise<Map<string, { uses: number; accounts: number }>> {
+    const rows = await this.#db
+      .selectFrom("statuses_tags")
+      .innerJoin("statuses", "statuses.id", "statuses_tags.status_id")
+      .select([
+        sql<string>`substr(statuses.created_at, 1, 10)`.as("day"),
+        (eb) => eb.fn.countAll().as("uses"),
+        sql<string | number>`count(distinct statuses.account_id)`.as("accounts"),
+      ])
+      .where("statuses_tags.tag_id", "=", tagId)
+      .where("statuses.created_at", ">=", sinceIso)
+      .where("statuses.deleted_at", "is", null)
+      .where("statuses.visibility", "in", ["public", "unlisted"])
+      .groupBy(sql`substr(statuses.created_at, 1, 10)`)
+      .execute();
+    return new Map(rows.map((r) => [r.day, { uses: Number(r.uses), accounts: Number(r.accounts) }]));
+  }
+
+  // Edits
+
+  async insertEdit(
+    row: {
+      id: string;
+      status_id: string;
+      account_id: string;
+      text: string;
+      content: string;
+      spoiler_text: string;
+      sensitive: boolean;
+      created_at: string;
+    },
+    db: Kysely<DB>,
+  ): Promise<void> {
+    await db.insertInto("status_edits").values(row).execute();
+  }
+
+  async editsOf(statusId: string) {
+    const rows = await this.#db
+      .selectFrom("status_edits")
+      .selectAll()
+      .where("status_id", "=", statusId)
+      .orderBy("id")
+      .execute();
+    return rows.map((r) => ({
+      text: r.text,
+      content: r.content,
+      spoilerText: r.spoiler_text,
+      sensitive: Boolean(r.sensitive),
+      createdAt: r.created_at,
+    }));
+  }
+
+  // Threads
+
+  /** Ids of the live ancestors of a status, nearest first, at most `limit`. */
+  async ancestorIds(inReplyToId: string, limit: number): Promise<string[]> {
+    const r = await sql<{ id: string | number }>`WITH RECURSIVE anc(id, in_reply_to_id, depth) AS (
+        SELECT id, in_reply_to_id, 1 FROM statuses WHERE id = ${inReplyToId} AND deleted_at IS NULL
+        UNION ALL
+        SELECT s.id, s.in_reply_to_id, anc.depth + 1 FROM statuses s JOIN anc ON s.id = anc.in_reply_to_id
+        WHERE s.deleted_at IS NULL AND anc.depth < ${limit}
+      ) SELECT id FROM anc ORDER BY depth`.execute(this.#db);
+    return r.rows.map((x) => String(x.id));
+  }
+
+  /** Live descendants of a status down to `maxDepth`: [id, inReplyToId], oldest first, at most `limit`. */
+  async descendantRows(
+    statusId: string,
+    maxDepth: number,
+    limit: number,
+  ): Promise<{ id: string; inReplyToId: string }[]> {
+    const r = await sql<{
+      id: string | number;
+      in_reply_to_id: string | number;
+    }>`WITH RECURSIVE des(id, in_reply_to_id, depth) AS (
+        SELECT id, in_reply_to_id, 1 FROM statuses WHERE in_reply_to_id = ${statusId} AND deleted_at IS NULL
+        UNION ALL
+        SELECT s.id, s.in_reply_to_id, des.depth + 1 FROM statuses s JOIN des ON s.in_reply_to_id = des.id
+        WHERE s.deleted_at IS NULL AND des.depth < ${maxDepth}
+      ) SELECT id, in_reply_to_id FROM des ORDER BY id LIMIT ${limit}`.execute(this.#db);
+    return r.rows.map((x) => ({ id: String(x.id), inReplyToId: String(x.in_reply_to_id) }));
+  }
+
+  // Account statuses
+
+  /** One page of an account's live statuses the reader may see (by visibility, follows and mentions). */
+  async accountStatusesPage(
+    accountId: string,
+    reader: Reader,
+    opts: { excludeReplies: boolean; excludeReblogs: boolean; tagged?: string },
+    window: IdWindow,
+  ): Promise<Status[]> {
+    let q = this.#db
+      .selectFrom("statuses")
+      .selectAll("statuses")
+      .where("statuses.account_id", "=", accountId)
+      .where("statuses.deleted_at", "is", null)
+      .where(visibleCondition(reader));
+    if (opts.excludeReplies) {
+      q = q.where((eb) =>
+        eb.or([eb("statuses.in_reply_to_id", "is", null), eb("statuses.in_reply_to_account_id", "=", accountId)]),
+      );
+    }
+    if (opts.excludeReblogs) q = q.where("statuses.reblog_of_id", "is", null);
+    if (opts.tagged !== undefined) {
+      const tag = opts.tagged.toLowerCase();
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom("statuses_tags")
+            .innerJoin("tags", "tags.id", "statuses_tags.tag_id")
+            .select("statuses_tags.tag_id")
+            .whereRef("statuses_tags.status_id", "=", "statuses.id")
+            .where(sql<string>`lower(tags.name)`, "=", tag),
+        ),
+      );
+    }
+    q = applyWindow(q, "statuses.id", window);
+    const rows = await q.orderBy("statuses.id", idWindowOrder(window)).limit(window.limit).execute();
+    return sortDesc(rows.map(toStatus));
+  }
+
+  /** The live statuses an account pinned, newest pin first. */
+  async pinnedOf(accountId: string, reader: Reader): Promise<Status[]> {
+    const rows = await this.#db
+      .selectFrom("status_pins")
+      .innerJoin("statuses", "statuses.id", "status_pins.status_id")
+      .selectAll("statuses")
+      .where("status_pins.account_id", "=", accountId)
+      .where("statuses.deleted_at", "is", null)
+      .where(visibleCondition(reader))
+      .orderBy("status_pins.id", "desc")
+      .execute();
+    return rows.map(toStatus);
+  }
+}
+
+/**
+ * SQL twin of `canSeeStatus` (policies/statuses.ts) on `statuses`: public and unlisted posts for
+ * everyone; the reader's own posts; private posts for followers; private and direct posts for the
+ * accounts they mention.
+ */
+export function visibleCondition(reader: Reader) {
+  const viewer = reader.accountId;
+  if (viewer === undefined) return sql<boolean>`statuses.visibility IN ('public', 'unlisted')`;
+  return sql<boolean>`(statuses.visibility IN ('public', 'unlisted') OR statuses.account_id = ${viewer}
+    OR (statuses.visibility = 'private' AND EXISTS (SELECT 1 FROM follows WHERE follows.account_id = ${viewer}
+      AND follows.target_account_id = statuses.account_id))
+    OR EXISTS (SELECT 1 FROM mentions WHERE mentions.status_id = statuses.id AND mentions.account_id = ${viewer}))`;
+}
+
+export function applyWindow<Q extends { where: (...args: any[]) => any }>(q: Q, column: string, w: IdWindow): Q {
+  let out = q;
+  if (w.maxId !== undefined) out = out.where(column, "<", w.maxId);
+  if (w.sinceId !== undefined) out = out.where(column, ">", w.sinceId);
+  if (w.minId !== undefined) out = out.where(column, ">", w.minId);
+  return out;
+}
+
+/** Newest first, whatever order the query used. */
+export function sortDesc<T extends { id: string }>(rows: T[]): T[] {
+  return rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? 1 : BigInt(a.id) > BigInt(b.id) ? -1 : 0));
+}

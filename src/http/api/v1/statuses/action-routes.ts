@@ -1,0 +1,66 @@
+import type { Context, Hono } from "hono";
+import type { Status, Visibility } from "../../../../db/repositories/statuses.ts";
+import { accountsJson } from "../../../../services/accounts/views.ts";
+import * as actions from "../../../../services/statuses/actions.ts";
+import { findVisibleStatus } from "../../../../services/statuses/find.ts";
+import { statusJson } from "../../../../services/statuses/views.ts";
+import { currentAccount, currentUser, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
+import { pageParams, setLinkHeader } from "../../../pagination.ts";
+import { readParams } from "../../../params.ts";
+import type { HonoEnv } from "../../../types.ts";
+import { validate } from "../../../validate.ts";
+import { reblogSchema } from "./schemas.ts";
+
+type Action = (c: Context<HonoEnv>) => Promise<Status>;
+
+/** Favourite, boost, bookmark, thread mute and pin, with their undos; who favourited and boosted. */
+export function actionRoutes(app: Hono<HonoEnv>): void {
+  const route = (name: string, scope: string, run: Action) => {
+    app.post(`/api/v1/statuses/:id{[0-9]+}/${name}`, requireUser("write", scope), async (c) => {
+      const status = await run(c);
+      return c.json(await statusJson(c.env.ctx, status, currentAccount(c).id));
+    });
+  };
+  const simple = (name: string, scope: string, fn: typeof actions.favourite) =>
+    route(name, scope, (c) => fn(c.env.ctx, currentAccount(c), c.req.param("id") ?? ""));
+
+  simple("favourite", "write:favourites", actions.favourite);
+  simple("unfavourite", "write:favourites", actions.unfavourite);
+  simple("bookmark", "write:bookmarks", actions.bookmark);
+  simple("unbookmark", "write:bookmarks", actions.unbookmark);
+  simple("mute", "write:mutes", actions.muteConversation);
+  simple("unmute", "write:mutes", actions.unmuteConversation);
+  simple("pin", "write:accounts", actions.pin);
+  simple("unpin", "write:accounts", actions.unpin);
+  simple("unreblog", "write:statuses", actions.unreblog);
+  route("reblog", "write:statuses", async (c) => {
+    const p = validate(reblogSchema, await readParams(c));
+    return actions.reblog(
+      c.env.ctx,
+      currentAccount(c),
+      currentUser(c),
+      c.req.param("id") ?? "",
+      p.visibility as Visibility | undefined,
+    );
+  });
+
+  for (const [name, load] of [
+    ["favourited_by", "favouriters"],
+    ["reblogged_by", "rebloggers"],
+  ] as const) {
+    app.get(`/api/v1/statuses/:id{[0-9]+}/${name}`, optionalToken("read", "read:statuses"), async (c) => {
+      const ctx = c.env.ctx;
+      const page = pageParams(c, 40, 80);
+      const status = await findVisibleStatus(ctx, c.req.param("id") ?? "", viewerAccount(c)?.id);
+      const rows =
+        load === "favouriters"
+          ? await ctx.repos.statusInteractions.favouritersPage(status.id, page)
+          : await ctx.repos.statuses.rebloggersPage(status.id, page);
+      const visible = await ctx.repos.accounts.searchableIds(rows.map((r) => r.accountId));
+      const accounts = new Map((await ctx.repos.accounts.getByIds([...visible])).map((a) => [a.id, a] as const));
+      const shown = rows.flatMap((r) => accounts.get(r.accountId) ?? []);
+      setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
+      return c.json(await accountsJson(ctx, shown));
+    });
+  }
+}

@@ -1,0 +1,126 @@
+import type { Hono } from "hono";
+import type { Visibility } from "../../../../db/repositories/statuses.ts";
+import { ApiError } from "../../../../lib/errors.ts";
+import { isId } from "../../../../lib/ids.ts";
+import { serializeStatusEdit, serializeStatusSource } from "../../../../serializers/status.ts";
+import { accountJson } from "../../../../services/accounts/views.ts";
+import { createStatus, REPLY_NOT_FOUND } from "../../../../services/statuses/create.ts";
+import { deleteStatus } from "../../../../services/statuses/delete.ts";
+import { editStatus } from "../../../../services/statuses/edit.ts";
+import { findVisibleStatus } from "../../../../services/statuses/find.ts";
+import { statusContext } from "../../../../services/statuses/thread.ts";
+import { filterVisible, statusesJson, statusJson } from "../../../../services/statuses/views.ts";
+import {
+  currentAccount,
+  currentUser,
+  optionalToken,
+  requireToken,
+  requireUser,
+  viewerAccount,
+} from "../../../middleware/auth.ts";
+import { asArray, readParams } from "../../../params.ts";
+import type { HonoEnv } from "../../../types.ts";
+import { validate } from "../../../validate.ts";
+import { createStatusSchema, editStatusSchema } from "./schemas.ts";
+
+/** `GET /api/v1/statuses?id[]=` answers at most this many (Mastodon's limit). */
+const MAX_IDS = 20;
+const NOT_YET = (what: string) => new ApiError(422, `Validation failed: ${what} are not available yet`);
+
+function hasItems(v: unknown): boolean {
+  const items = asArray(v);
+  return items?.some((x) => x !== "" && x !== null) ?? false;
+}
+
+function hasPoll(v: unknown): boolean {
+  return v !== undefined && v !== null && v !== "" && !(typeof v === "object" && Object.keys(v).length === 0);
+}
+
+/** Posting, reading, editing and deleting statuses; threads, edit history and source. */
+export function statusRoutes(app: Hono<HonoEnv>): void {
+  app.post("/api/v1/statuses", requireUser("write", "write:statuses"), async (c) => {
+    const ctx = c.env.ctx;
+    const p = validate(createStatusSchema, await readParams(c));
+    if (hasItems(p.media_ids)) throw NOT_YET("Media attachments");
+    if (hasPoll(p.poll)) throw NOT_YET("Polls");
+    if (p.scheduled_at !== undefined) throw NOT_YET("Scheduled posts");
+    if (p.in_reply_to_id !== undefined && !isId(p.in_reply_to_id)) throw new ApiError(404, REPLY_NOT_FOUND);
+    const account = currentAccount(c);
+    const status = await createStatus(ctx, account, currentUser(c), {
+      text: p.status ?? "",
+      spoilerText: p.spoiler_text ?? "",
+      sensitive: p.sensitive,
+      visibility: p.visibility as Visibility | undefined,
+      language: p.language,
+      inReplyToId: p.in_reply_to_id,
+      applicationId: c.get("auth")?.token.applicationId ?? null,
+      idempotencyKey: c.req.header("idempotency-key")?.slice(0, 200) || undefined,
+    });
+    return c.json(await statusJson(ctx, status, account.id));
+  });
+
+  app.get("/api/v1/statuses", optionalToken("read", "read:statuses"), async (c) => {
+    const ctx = c.env.ctx;
+    const ids = [...new Set((asArray((await readParams(c)).id) ?? []).map(String))];
+    if (ids.length > MAX_IDS)
+      throw new ApiError(422, `Validation failed: too many statuses requested (maximum is ${MAX_IDS})`);
+    const viewerId = viewerAccount(c)?.id;
+    const found = new Map((await ctx.repos.statuses.getByIds(ids.filter(isId))).map((s) => [s.id, s]));
+    const wanted = ids.flatMap((id) => found.get(id) ?? []);
+    return c.json(await statusesJson(ctx, await filterVisible(ctx, wanted, viewerId), viewerId));
+  });
+
+  app.get("/api/v1/statuses/:id{[0-9]+}", optionalToken("read", "read:statuses"), async (c) => {
+    const viewerId = viewerAccount(c)?.id;
+    const status = await findVisibleStatus(c.env.ctx, c.req.param("id"), viewerId);
+    return c.json(await statusJson(c.env.ctx, status, viewerId));
+  });
+
+  app.delete("/api/v1/statuses/:id{[0-9]+}", requireUser("write", "write:statuses"), async (c) => {
+    const ctx = c.env.ctx;
+    const account = currentAccount(c);
+    const status = await findVisibleStatus(ctx, c.req.param("id"), account.id);
+    const deleted = await deleteStatus(ctx, account, status);
+    return c.json(await statusJson(ctx, deleted, account.id, { withSource: true }));
+  });
+
+  app.put("/api/v1/statuses/:id{[0-9]+}", requireUser("write", "write:statuses"), async (c) => {
+    const ctx = c.env.ctx;
+    const account = currentAccount(c);
+    const p = validate(editStatusSchema, await readParams(c));
+    if (hasItems(p.media_ids)) throw NOT_YET("Media attachments");
+    if (hasPoll(p.poll)) throw NOT_YET("Polls");
+    const status = await findVisibleStatus(ctx, c.req.param("id"), account.id);
+    const edited = await editStatus(ctx, account, status, {
+      text: p.status,
+      spoilerText: p.spoiler_text,
+      sensitive: p.sensitive,
+      language: p.language,
+    });
+    return c.json(await statusJson(ctx, edited, account.id));
+  });
+
+  app.get("/api/v1/statuses/:id{[0-9]+}/context", optionalToken("read", "read:statuses"), async (c) => {
+    const ctx = c.env.ctx;
+    const viewerId = viewerAccount(c)?.id;
+    const status = await findVisibleStatus(ctx, c.req.param("id"), viewerId);
+    const { ancestors, descendants } = await statusContext(ctx, status, viewerId);
+    const json = await statusesJson(ctx, [...ancestors, ...descendants], viewerId);
+    return c.json({ ancestors: json.slice(0, ancestors.length), descendants: json.slice(ancestors.length) });
+  });
+
+  app.get("/api/v1/statuses/:id{[0-9]+}/history", optionalToken("read", "read:statuses"), async (c) => {
+    const ctx = c.env.ctx;
+    const status = await findVisibleStatus(ctx, c.req.param("id"), viewerAccount(c)?.id);
+    const author = await ctx.repos.accounts.getById(status.accountId);
+    const account = author ? await accountJson(ctx, author) : {};
+    const edits = await ctx.repos.statuses.editsOf(status.id);
+    const versions = edits.length > 0 ? edits : [{ ...status, createdAt: status.createdAt }];
+    return c.json(versions.map((v) => serializeStatusEdit(v, account)));
+  });
+
+  app.get("/api/v1/statuses/:id{[0-9]+}/source", requireToken("read", "read:statuses"), async (c) => {
+    const status = await findVisibleStatus(c.env.ctx, c.req.param("id"), viewerAccount(c)?.id);
+    return c.json(serializeStatusSource(status));
+  });
+}

@@ -1,0 +1,105 @@
+import type { Status } from "../db/repositories/statuses.ts";
+
+export interface MentionView {
+  id: string;
+  username: string;
+  acct: string;
+  url: string;
+}
+
+/** The viewer's own relation to a status (only with a token). */
+export interface StatusViewerFlags {
+  favourited: boolean;
+  reblogged: boolean;
+  bookmarked: boolean;
+  muted: boolean;
+  /** Only for the viewer's own pinnable statuses. */
+  pinned?: boolean;
+}
+
+/** Everything the Status serializer needs, loaded beforehand (services/statuses/views.ts). */
+export interface StatusView {
+  status: Status;
+  /** The author, already serialized as an Account. */
+  account: Record<string, unknown>;
+  reblog: StatusView | null;
+  mentions: MentionView[];
+  tags: { name: string; displayName: string }[];
+  application: { name: string; website: string | null } | null;
+  viewer?: StatusViewerFlags;
+}
+
+export interface StatusSerializeOptions {
+  baseUrl: string;
+  /** Adds the source `text` (delete and redraft). */
+  withSource?: boolean;
+}
+
+export function tagUrl(baseUrl: string, name: string): string {
+  return `${baseUrl}/tags/${encodeURIComponent(name.toLowerCase())}`;
+}
+
+/** Mastodon's Status entity. */
+export function serializeStatus(view: StatusView, opts: StatusSerializeOptions): Record<string, unknown> {
+  const s = view.status;
+  const out: Record<string, unknown> = {
+    id: s.id,
+    created_at: s.createdAt,
+    in_reply_to_id: s.inReplyToId,
+    in_reply_to_account_id: s.inReplyToAccountId,
+    sensitive: s.sensitive,
+    spoiler_text: s.spoilerText,
+    visibility: s.visibility,
+    language: s.language,
+    uri: s.uri,
+    url: s.url,
+    replies_count: s.repliesCount,
+    reblogs_count: s.reblogsCount,
+    favourites_count: s.favouritesCount,
+    quotes_count: 0,
+    edited_at: s.editedAt,
+  };
+  if (view.viewer) {
+    out.favourited = view.viewer.favourited;
+    out.reblogged = view.viewer.reblogged;
+    out.muted = view.viewer.muted;
+    out.bookmarked = view.viewer.bookmarked;
+    if (view.viewer.pinned !== undefined) out.pinned = view.viewer.pinned;
+  }
+  out.content = s.content;
+  if (opts.withSource) out.text = s.text;
+  out.filtered = [];
+  out.reblog = view.reblog ? serializeStatus(view.reblog, { baseUrl: opts.baseUrl }) : null;
+  if (view.application) out.application = view.application;
+  out.account = view.account;
+  out.media_attachments = [];
+  out.mentions = view.mentions.map((m) => ({ id: m.id, username: m.username, url: m.url, acct: m.acct }));
+  out.tags = view.tags.map((t) => ({ name: t.displayName, url: tagUrl(opts.baseUrl, t.name) }));
+  out.emojis = [];
+  out.quote = null;
+  out.quote_approval = { automatic: [], manual: [], current_user: "denied" };
+  out.card = null;
+  out.poll = null;
+  return out;
+}
+
+/** StatusSource: the plain text to edit. */
+export function serializeStatusSource(s: Status): Record<string, unknown> {
+  return { id: s.id, text: s.text, spoiler_text: s.spoilerText };
+}
+
+/** One StatusEdit. */
+export function serializeStatusEdit(
+  edit: { content: string; spoilerText: string; sensitive: boolean; createdAt: string },
+  account: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    content: edit.content,
+    spoiler_text: edit.spoilerText,
+    sensitive: edit.sensitive,
+    created_at: edit.createdAt,
+    account,
+    media_attachments: [],
+    emojis: [],
+  };
+}

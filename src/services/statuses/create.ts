@@ -1,0 +1,117 @@
+import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
+import type { Status, Visibility } from "../../db/repositories/statuses.ts";
+import type { User } from "../../db/repositories/users.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { isLanguageCode } from "../../lib/text/languages.ts";
+import { defaultPrivacy } from "../../policies/accounts.ts";
+import { checkLength, composeText } from "./compose.ts";
+import { isVisible } from "./views.ts";
+
+const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
+
+export interface CreateStatusInput {
+  text: string;
+  spoilerText: string;
+  sensitive?: boolean;
+  visibility?: Visibility;
+  language?: string;
+  inReplyToId?: string;
+  applicationId: string | null;
+  idempotencyKey?: string;
+}
+
+export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
+
+export function statusUris(ctx: AppContext, account: Account, id: string): { uri: string; url: string } {
+  const base = ctx.config.baseUrl;
+  return { uri: `${base}/users/${account.username}/statuses/${id}`, url: `${base}/@${account.username}/${id}` };
+}
+
+/** The language of a post: the one given if valid, else the user's default, else the server's. */
+function postingLanguage(ctx: AppContext, user: User, asked: string | undefined): string {
+  for (const l of [asked, user.settings.language ?? undefined, ctx.config.defaultLocale]) {
+    if (l && isLanguageCode(l)) return l;
+  }
+  return "en";
+}
+
+/**
+ * `POST /api/v1/statuses`: stores a post with its mentions and hashtags in one transaction. The
+ * same `Idempotency-Key` from the same account within an hour gives back the first post.
+ */
+export async function createStatus(
+  ctx: AppContext,
+  account: Account,
+  user: User,
+  input: CreateStatusInput,
+): Promise<Status> {
+  const idemKey = input.idempotencyKey ? `idempotency:status:${account.id}:${input.idempotencyKey}` : undefined;
+  if (idemKey) {
+    const previous = await ctx.repos.kv.get(idemKey, new Date().toISOString());
+    const status = previous ? await ctx.repos.statuses.getById(previous) : undefined;
+    if (status) return status;
+  }
+  if (input.text.trim() === "") throw new ApiError(422, "Validation failed: Text can't be blank");
+  checkLength(input.text, input.spoilerText);
+  let parent: Status | undefined;
+  if (input.inReplyToId !== undefined) {
+    parent = await ctx.repos.statuses.getById(input.inReplyToId);
+    if (
+      !parent ||
+      parent.deletedAt !== null ||
+      parent.reblogOfId !== null ||
+      !(await isVisible(ctx, parent, account.id))
+    ) {
+      throw new ApiError(404, REPLY_NOT_FOUND);
+    }
+  }
+  const composed = await composeText(ctx, input.text);
+  const now = new Date();
+  const iso = now.toISOString();
+  const id = ctx.ids.next();
+  const visibility = input.visibility ?? defaultPrivacy(account, user);
+  const { uri, url } = statusUris(ctx, account, id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await ctx.repos.statuses.insert(
+      {
+        id,
+        uri,
+        url,
+        account_id: account.id,
+        in_reply_to_id: parent?.id ?? null,
+        in_reply_to_account_id: parent?.accountId ?? null,
+        conversation_id: parent ? (parent.conversationId ?? parent.id) : id,
+        text: input.text,
+        content: composed.content,
+        spoiler_text: input.spoilerText,
+        visibility,
+        sensitive: input.sensitive ?? (input.spoilerText !== "" || user.settings.sensitive === true),
+        language: postingLanguage(ctx, user, input.language),
+        local: true,
+        application_id: input.applicationId,
+        created_at: iso,
+        updated_at: iso,
+      },
+      trx,
+    );
+    await ctx.repos.statuses.insertMentions(
+      composed.mentions.map((a) => ({ id: ctx.ids.next(), status_id: id, account_id: a.id, created_at: iso })),
+      trx,
+    );
+    const tags = await ctx.repos.statuses.findOrCreateTags(composed.tags, () => ctx.ids.next(), iso, trx);
+    await ctx.repos.statuses.setStatusTags(
+      id,
+      tags.map((t) => t.id),
+      trx,
+    );
+    if (parent && (visibility === "public" || visibility === "unlisted")) {
+      await ctx.repos.statuses.addToCounter(parent.id, "replies_count", 1, trx);
+    }
+    await ctx.repos.statuses.addToAccountCount(account.id, 1, iso, trx);
+  });
+  if (idemKey) await ctx.repos.kv.set(idemKey, id, new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString());
+  const status = await ctx.repos.statuses.getById(id);
+  if (!status) throw new Error("the new status vanished");
+  return status;
+}

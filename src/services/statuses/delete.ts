@@ -1,0 +1,36 @@
+import type { Kysely } from "kysely";
+import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+import type { DB } from "../../db/schema.ts";
+import { forbidden } from "../../lib/errors.ts";
+
+/** Marks one status deleted and undoes what it added to counters. */
+async function tombstone(ctx: AppContext, status: Status, iso: string, trx: Kysely<DB>): Promise<void> {
+  const repo = ctx.repos.statuses;
+  await repo.update(status.id, { deleted_at: iso, updated_at: iso }, trx);
+  await ctx.repos.statusInteractions.removeAllPins(status.id, trx);
+  await repo.addToAccountCount(status.accountId, -1, null, trx);
+  if (status.reblogOfId !== null) await repo.addToCounter(status.reblogOfId, "reblogs_count", -1, trx);
+  if (status.inReplyToId !== null && (status.visibility === "public" || status.visibility === "unlisted")) {
+    await repo.addToCounter(status.inReplyToId, "replies_count", -1, trx);
+  }
+}
+
+/**
+ * `DELETE /api/v1/statuses/:id` (and undoing a boost): the row stays as a tombstone (answered
+ * 410), its boosts are deleted with it, pins dropped and counters updated. Only the author may.
+ */
+export async function deleteStatus(ctx: AppContext, account: Account, status: Status): Promise<Status> {
+  if (status.accountId !== account.id) throw forbidden();
+  const iso = new Date().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    const current = await ctx.repos.statuses.getById(status.id, trx);
+    if (!current || current.deletedAt !== null) return;
+    await tombstone(ctx, current, iso, trx);
+    for (const reblog of await ctx.repos.statuses.liveReblogsOf(status.id, trx)) {
+      await tombstone(ctx, reblog, iso, trx);
+    }
+  });
+  return (await ctx.repos.statuses.getById(status.id)) ?? status;
+}

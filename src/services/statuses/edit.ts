@@ -1,0 +1,95 @@
+import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+import { ApiError, forbidden } from "../../lib/errors.ts";
+import { isLanguageCode } from "../../lib/text/languages.ts";
+import { checkLength, composeText } from "./compose.ts";
+
+export interface EditStatusInput {
+  text?: string;
+  spoilerText?: string;
+  sensitive?: boolean;
+  language?: string;
+}
+
+/**
+ * `PUT /api/v1/statuses/:id`: changes the text, content warning, sensitivity and language of the
+ * author's own post and records the edit (the first edit also records the original version).
+ * Newly mentioned accounts are added; earlier mentions stay so nobody loses a post they saw.
+ */
+export async function editStatus(
+  ctx: AppContext,
+  account: Account,
+  status: Status,
+  input: EditStatusInput,
+): Promise<Status> {
+  if (status.accountId !== account.id || status.reblogOfId !== null) throw forbidden();
+  const text = input.text ?? status.text;
+  const spoilerText = input.spoilerText ?? status.spoilerText;
+  if (text.trim() === "") throw new ApiError(422, "Validation failed: Text can't be blank");
+  checkLength(text, spoilerText);
+  const composed = await composeText(ctx, text);
+  const iso = new Date().toISOString();
+  const sensitive = input.sensitive ?? (spoilerText !== "" ? true : status.sensitive);
+  const language = input.language && isLanguageCode(input.language) ? input.language : status.language;
+  const already = new Set((await ctx.repos.statuses.mentionsOf([status.id])).get(status.id) ?? []);
+  await ctx.db.transaction().execute(async (trx) => {
+    const repo = ctx.repos.statuses;
+    if (status.editedAt === null) {
+      await repo.insertEdit(
+        {
+          id: ctx.ids.next(new Date(status.createdAt)),
+          status_id: status.id,
+          account_id: account.id,
+          text: status.text,
+          content: status.content,
+          spoiler_text: status.spoilerText,
+          sensitive: status.sensitive,
+          created_at: status.createdAt,
+        },
+        trx,
+      );
+    }
+    await repo.insertEdit(
+      {
+        id: ctx.ids.next(),
+        status_id: status.id,
+        account_id: account.id,
+        text,
+        content: composed.content,
+        spoiler_text: spoilerText,
+        sensitive,
+        created_at: iso,
+      },
+      trx,
+    );
+    await repo.update(
+      status.id,
+      {
+        text,
+        content: composed.content,
+        spoiler_text: spoilerText,
+        sensitive,
+        language,
+        edited_at: iso,
+        updated_at: iso,
+      },
+      trx,
+    );
+    await repo.insertMentions(
+      composed.mentions
+        .filter((a) => !already.has(a.id))
+        .map((a) => ({ id: ctx.ids.next(), status_id: status.id, account_id: a.id, created_at: iso })),
+      trx,
+    );
+    const tags = await repo.findOrCreateTags(composed.tags, () => ctx.ids.next(), iso, trx);
+    await repo.setStatusTags(
+      status.id,
+      tags.map((t) => t.id),
+      trx,
+    );
+  });
+  const updated = await ctx.repos.statuses.getById(status.id);
+  if (!updated) throw new Error("the edited status vanished");
+  return updated;
+}

@@ -1,0 +1,31 @@
+import type { AppContext } from "../../context.ts";
+import { tagUrl } from "../../serializers/status.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Mastodon's Tag entity with a 7-day history (newest day first) computed from the statuses using it. */
+export async function tagJson(
+  ctx: AppContext,
+  tag: { id: string; name: string; displayName: string },
+  signedIn: boolean,
+): Promise<Record<string, unknown>> {
+  const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+  const since = new Date(today - 6 * DAY_MS).toISOString();
+  const uses = await ctx.repos.statuses.tagUsesSince(tag.id, since);
+  const history = Array.from({ length: 7 }, (_, i) => {
+    const day = new Date(today - i * DAY_MS);
+    const u = uses.get(day.toISOString().slice(0, 10));
+    return { day: String(day.getTime() / 1000), uses: String(u?.uses ?? 0), accounts: String(u?.accounts ?? 0) };
+  });
+  const out: Record<string, unknown> = {
+    id: tag.id,
+    name: tag.displayName,
+    url: tagUrl(ctx.config.baseUrl, tag.name),
+    history,
+  };
+  if (signedIn) {
+    out.following = false;
+    out.featuring = false;
+  }
+  return out;
+}

@@ -1,0 +1,138 @@
+import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+import { isAccountDeleted } from "../../policies/accounts.ts";
+import { canPin, canSeeStatus } from "../../policies/statuses.ts";
+import { acctOf } from "../../serializers/account.ts";
+import { type MentionView, type StatusView, serializeStatus } from "../../serializers/status.ts";
+import { accountsJson } from "../accounts/views.ts";
+
+/** The viewer's account id, when signed in. */
+export type ViewerId = string | undefined;
+
+const unique = (xs: Iterable<string | null | undefined>): string[] => [
+  ...new Set([...xs].filter((x): x is string => typeof x === "string")),
+];
+
+/**
+ * The statuses among `statuses` the viewer may see: live, by a visible author, and allowed by the
+ * visibility rules; a boost also needs its boosted post to be visible. A bounded number of
+ * queries whatever the length of the list. Order is kept.
+ */
+export async function filterVisible(
+  ctx: AppContext,
+  statuses: readonly Status[],
+  viewerId: ViewerId,
+): Promise<Status[]> {
+  const live = statuses.filter((s) => s.deletedAt === null);
+  const reblogIds = unique(live.map((s) => s.reblogOfId));
+  const originals = new Map((await ctx.repos.statuses.getByIds(reblogIds)).map((s) => [s.id, s]));
+  const all = [...live, ...originals.values()];
+  const authorIds = unique(all.map((s) => s.accountId));
+  const visibleAuthors = await ctx.repos.accounts.searchableIds(authorIds);
+  const needsRelation = all.filter((s) => s.visibility === "private" || s.visibility === "direct");
+  let follows = new Set<string>();
+  let mentioned = new Set<string>();
+  if (viewerId !== undefined && needsRelation.length > 0) {
+    follows = await ctx.repos.follows.followedAmong(viewerId, unique(needsRelation.map((s) => s.accountId)));
+    const mentions = await ctx.repos.statuses.mentionsOf(needsRelation.map((s) => s.id));
+    mentioned = new Set([...mentions].filter(([, ids]) => ids.includes(viewerId)).map(([id]) => id));
+  }
+  const sees = (s: Status): boolean =>
+    s.deletedAt === null &&
+    visibleAuthors.has(s.accountId) &&
+    canSeeStatus(s, { viewerId, followsAuthor: follows.has(s.accountId), mentioned: mentioned.has(s.id) });
+  return live.filter((s) => {
+    if (!sees(s)) return false;
+    if (s.reblogOfId === null) return true;
+    const original = originals.get(s.reblogOfId);
+    return original !== undefined && sees(original);
+  });
+}
+
+/** Whether the viewer may see this one status (see `filterVisible`). */
+export async function isVisible(ctx: AppContext, status: Status, viewerId: ViewerId): Promise<boolean> {
+  return (await filterVisible(ctx, [status], viewerId)).length === 1;
+}
+
+/**
+ * Views of statuses the caller already checked, with boosted posts, authors, mentions, tags,
+ * applications and the viewer's flags, in a bounded number of queries.
+ */
+export async function loadStatusViews(
+  ctx: AppContext,
+  statuses: readonly Status[],
+  viewerId: ViewerId,
+): Promise<StatusView[]> {
+  const reblogIds = unique(statuses.map((s) => s.reblogOfId));
+  const originals = new Map((await ctx.repos.statuses.getByIds(reblogIds)).map((s) => [s.id, s]));
+  const all = [...statuses, ...originals.values()];
+  const allIds = unique(all.map((s) => s.id));
+  const [mentions, tags, apps] = await Promise.all([
+    ctx.repos.statuses.mentionsOf(allIds),
+    ctx.repos.statuses.tagsOf(allIds),
+    ctx.repos.statuses.applicationsOf(unique(all.map((s) => s.applicationId))),
+  ]);
+  const mentionedIds = unique([...mentions.values()].flat());
+  const accountIds = unique([...all.map((s) => s.accountId), ...mentionedIds]);
+  const accounts = await ctx.repos.accounts.getByIds(accountIds);
+  const byId = new Map<string, Account>(accounts.map((a) => [a.id, a]));
+  const authors = accounts.filter((a) => all.some((s) => s.accountId === a.id));
+  const json = await accountsJson(ctx, authors);
+  const authorJson = new Map<string, Record<string, unknown>>(authors.map((a, i) => [a.id, json[i]]));
+
+  let flags: ((s: Status) => StatusView["viewer"]) | undefined;
+  if (viewerId !== undefined) {
+    const [favourited, bookmarked, pinned, reblogged, muted] = await Promise.all([
+      ctx.repos.statusInteractions.which("favourites", viewerId, allIds),
+      ctx.repos.statusInteractions.which("bookmarks", viewerId, allIds),
+      ctx.repos.statusInteractions.which("status_pins", viewerId, allIds),
+      ctx.repos.statuses.reblogged(viewerId, allIds),
+      ctx.repos.statusInteractions.mutedConversations(viewerId, unique(all.map((s) => s.conversationId))),
+    ]);
+    flags = (s) => ({
+      favourited: favourited.has(s.id),
+      reblogged: reblogged.has(s.id),
+      bookmarked: bookmarked.has(s.id),
+      muted: s.conversationId !== null && muted.has(s.conversationId),
+      pinned: canPin(s, viewerId) ? pinned.has(s.id) : undefined,
+    });
+  }
+
+  const mentionView = (id: string): MentionView[] => {
+    const a = byId.get(id);
+    if (!a || isAccountDeleted(a)) return [];
+    return [{ id: a.id, username: a.username, acct: acctOf(a), url: a.url ?? a.uri }];
+  };
+  const view = (s: Status, nested?: Status): StatusView => ({
+    status: s,
+    account: authorJson.get(s.accountId) ?? {},
+    reblog: nested ? view(nested) : null,
+    mentions: (mentions.get(s.id) ?? []).flatMap(mentionView),
+    tags: tags.get(s.id) ?? [],
+    application: s.applicationId ? (apps.get(s.applicationId) ?? null) : null,
+    viewer: flags?.(s),
+  });
+  return statuses.map((s) => view(s, s.reblogOfId ? originals.get(s.reblogOfId) : undefined));
+}
+
+/** Status JSON for a list the caller already checked. */
+export async function statusesJson(
+  ctx: AppContext,
+  statuses: readonly Status[],
+  viewerId: ViewerId,
+  opts: { withSource?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
+  const views = await loadStatusViews(ctx, statuses, viewerId);
+  return views.map((v) => serializeStatus(v, { baseUrl: ctx.config.baseUrl, withSource: opts.withSource }));
+}
+
+export async function statusJson(
+  ctx: AppContext,
+  status: Status,
+  viewerId: ViewerId,
+  opts: { withSource?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  const [json] = await statusesJson(ctx, [status], viewerId, opts);
+  return json;
+}
