@@ -1,4 +1,6 @@
+import type { MediaAttachment } from "../db/repositories/media.ts";
 import type { Status } from "../db/repositories/statuses.ts";
+import { type BlobUrl, serializeMediaAttachment } from "./media-attachment.ts";
 
 export interface MentionView {
   id: string;
@@ -26,11 +28,13 @@ export interface StatusView {
   mentions: MentionView[];
   tags: { name: string; displayName: string }[];
   application: { name: string; website: string | null } | null;
+  media: MediaAttachment[];
   viewer?: StatusViewerFlags;
 }
 
 export interface StatusSerializeOptions {
   baseUrl: string;
+  blobUrl: BlobUrl;
   /** Adds the source `text` (delete and redraft). */
   withSource?: boolean;
 }
@@ -69,10 +73,10 @@ export function serializeStatus(view: StatusView, opts: StatusSerializeOptions):
   out.content = s.content;
   if (opts.withSource) out.text = s.text;
   out.filtered = [];
-  out.reblog = view.reblog ? serializeStatus(view.reblog, { baseUrl: opts.baseUrl }) : null;
+  out.reblog = view.reblog ? serializeStatus(view.reblog, { baseUrl: opts.baseUrl, blobUrl: opts.blobUrl }) : null;
   if (view.application) out.application = view.application;
   out.account = view.account;
-  out.media_attachments = [];
+  out.media_attachments = view.media.map((m) => serializeMediaAttachment(m, opts.blobUrl));
   out.mentions = view.mentions.map((m) => ({ id: m.id, username: m.username, url: m.url, acct: m.acct }));
   out.tags = view.tags.map((t) => ({ name: t.displayName, url: tagUrl(opts.baseUrl, t.name) }));
   out.emojis = [];

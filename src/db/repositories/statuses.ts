@@ -377,7 +377,7 @@ export class StatusesRepository {
   async accountStatusesPage(
     accountId: string,
     reader: Reader,
-    opts: { excludeReplies: boolean; excludeReblogs: boolean; tagged?: string },
+    opts: { excludeReplies: boolean; excludeReblogs: boolean; onlyMedia: boolean; tagged?: string },
     window: IdWindow,
   ): Promise<Status[]> {
     let q = this.#db
@@ -392,6 +392,15 @@ export class StatusesRepository {
       );
     }
     if (opts.excludeReblogs) q = q.where("statuses.reblog_of_id", "is", null);
+    if (opts.onlyMedia) {
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom("media_attachments")
+            .select("media_attachments.id")
+            .whereRef("media_attachments.status_id", "=", "statuses.id"),
+        ),
+      );
+    }
     if (opts.tagged !== undefined) {
       const tag = opts.tagged.toLowerCase();
       q = q.where(({ exists, selectFrom }) =>

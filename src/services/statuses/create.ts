@@ -5,6 +5,7 @@ import type { User } from "../../db/repositories/users.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { defaultPrivacy } from "../../policies/accounts.ts";
+import { prepareStatusMedia } from "../media/status-media.ts";
 import { checkLength, composeText } from "./compose.ts";
 import { isVisible } from "./views.ts";
 
@@ -18,6 +19,7 @@ export interface CreateStatusInput {
   language?: string;
   inReplyToId?: string;
   applicationId: string | null;
+  mediaIds?: string[];
   idempotencyKey?: string;
 }
 
@@ -52,8 +54,9 @@ export async function createStatus(
     const status = previous ? await ctx.repos.statuses.getById(previous) : undefined;
     if (status) return status;
   }
-  if (input.text.trim() === "") throw new ApiError(422, "Validation failed: Text can't be blank");
   checkLength(input.text, input.spoilerText);
+  const media = await prepareStatusMedia(ctx, account.id, input.mediaIds ?? []);
+  if (input.text.trim() === "" && media.length === 0) throw new ApiError(422, "Validation failed: Text can't be blank");
   let parent: Status | undefined;
   if (input.inReplyToId !== undefined) {
     parent = await ctx.repos.statuses.getById(input.inReplyToId);
@@ -86,7 +89,7 @@ export async function createStatus(
         content: composed.content,
         spoiler_text: input.spoilerText,
         visibility,
-        sensitive: input.sensitive ?? (input.spoilerText !== "" || user.settings.sensitive === true),
+        sensitive: (input.sensitive ?? user.settings.sensitive === true) || input.spoilerText !== "",
         language: postingLanguage(ctx, user, input.language),
         local: true,
         application_id: input.applicationId,
@@ -110,6 +113,11 @@ export async function createStatus(
     }
     await ctx.repos.statuses.addToAccountCount(account.id, 1, iso, trx);
   });
+  await ctx.repos.media.attachToStatus(
+    media.map((m) => m.id),
+    id,
+    account.id,
+  );
   if (idemKey) await ctx.repos.kv.set(idemKey, id, new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString());
   const status = await ctx.repos.statuses.getById(id);
   if (!status) throw new Error("the new status vanished");

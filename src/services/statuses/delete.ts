@@ -4,6 +4,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { DB } from "../../db/schema.ts";
 import { forbidden } from "../../lib/errors.ts";
+import { removeStatusMedia } from "../media/status-media.ts";
 
 /** Marks one status deleted and undoes what it added to counters. */
 async function tombstone(ctx: AppContext, status: Status, iso: string, trx: Kysely<DB>): Promise<void> {
@@ -33,4 +34,13 @@ export async function deleteStatus(ctx: AppContext, account: Account, status: St
     }
   });
   return (await ctx.repos.statuses.getById(status.id)) ?? status;
+}
+
+/**
+ * After a delete has been answered: the media are deleted with `delete_media`, else detached so
+ * a redraft can attach them again (unattached uploads are purged later).
+ */
+export async function releaseStatusMedia(ctx: AppContext, statusId: string, deleteMedia: boolean): Promise<void> {
+  if (deleteMedia) await removeStatusMedia(ctx, [statusId]);
+  else await ctx.repos.media.detachFromStatus(statusId);
 }

@@ -3,6 +3,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { ApiError, forbidden } from "../../lib/errors.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
+import { prepareStatusMedia } from "../media/status-media.ts";
 import { checkLength, composeText } from "./compose.ts";
 
 export interface EditStatusInput {
@@ -10,6 +11,8 @@ export interface EditStatusInput {
   spoilerText?: string;
   sensitive?: boolean;
   language?: string;
+  /** The full new list of attachments; undefined keeps them. */
+  mediaIds?: string[];
 }
 
 /**
@@ -26,8 +29,11 @@ export async function editStatus(
   if (status.accountId !== account.id || status.reblogOfId !== null) throw forbidden();
   const text = input.text ?? status.text;
   const spoilerText = input.spoilerText ?? status.spoilerText;
-  if (text.trim() === "") throw new ApiError(422, "Validation failed: Text can't be blank");
   checkLength(text, spoilerText);
+  const media =
+    input.mediaIds === undefined ? undefined : await prepareStatusMedia(ctx, account.id, input.mediaIds, status.id);
+  const hasMedia = media ? media.length > 0 : (await ctx.repos.media.listByStatuses([status.id])).length > 0;
+  if (text.trim() === "" && !hasMedia) throw new ApiError(422, "Validation failed: Text can't be blank");
   const composed = await composeText(ctx, text);
   const iso = new Date().toISOString();
   const sensitive = input.sensitive ?? (spoilerText !== "" ? true : status.sensitive);
@@ -89,6 +95,11 @@ export async function editStatus(
       trx,
     );
   });
+  if (media) {
+    const keep = media.map((m) => m.id);
+    await ctx.repos.media.detachFromStatus(status.id, keep);
+    await ctx.repos.media.attachToStatus(keep, status.id, account.id);
+  }
   const updated = await ctx.repos.statuses.getById(status.id);
   if (!updated) throw new Error("the edited status vanished");
   return updated;

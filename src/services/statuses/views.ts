@@ -68,10 +68,11 @@ export async function loadStatusViews(
   const originals = new Map((await ctx.repos.statuses.getByIds(reblogIds)).map((s) => [s.id, s]));
   const all = [...statuses, ...originals.values()];
   const allIds = unique(all.map((s) => s.id));
-  const [mentions, tags, apps] = await Promise.all([
+  const [mentions, tags, apps, media] = await Promise.all([
     ctx.repos.statuses.mentionsOf(allIds),
     ctx.repos.statuses.tagsOf(allIds),
     ctx.repos.statuses.applicationsOf(unique(all.map((s) => s.applicationId))),
+    ctx.repos.media.listByStatuses(allIds),
   ]);
   const mentionedIds = unique([...mentions.values()].flat());
   const accountIds = unique([...all.map((s) => s.accountId), ...mentionedIds]);
@@ -111,6 +112,7 @@ export async function loadStatusViews(
     mentions: (mentions.get(s.id) ?? []).flatMap(mentionView),
     tags: tags.get(s.id) ?? [],
     application: s.applicationId ? (apps.get(s.applicationId) ?? null) : null,
+    media: media.filter((m) => m.statusId === s.id),
     viewer: flags?.(s),
   });
   return statuses.map((s) => view(s, s.reblogOfId ? originals.get(s.reblogOfId) : undefined));
@@ -124,7 +126,13 @@ export async function statusesJson(
   opts: { withSource?: boolean } = {},
 ): Promise<Record<string, unknown>[]> {
   const views = await loadStatusViews(ctx, statuses, viewerId);
-  return views.map((v) => serializeStatus(v, { baseUrl: ctx.config.baseUrl, withSource: opts.withSource }));
+  return views.map((v) =>
+    serializeStatus(v, {
+      baseUrl: ctx.config.baseUrl,
+      blobUrl: (key) => ctx.blobs.url(key),
+      withSource: opts.withSource,
+    }),
+  );
 }
 
 export async function statusJson(

@@ -1,7 +1,7 @@
 import { anyToken, del, get, none, opt, page, post, put, user } from "./dsl.ts";
 import type { Placeholder } from "./types.ts";
 
-/** 1.2 Statuses, 1.12 Polls, 1.13 Scheduled statuses. No status, poll or scheduled status exists yet. */
+/** 1.2 Statuses (the rest is built: src/http/api/v1/statuses), 1.12 Polls, 1.13 Scheduled statuses. */
 export const statusRows: Placeholder[] = [
   post("/api/v1/statuses/:id/translate", anyToken("read:statuses"), none()),
   get("/api/v1/statuses/:id/quotes", user("read:statuses"), none()),

@@ -20,16 +20,18 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     const viewerId = viewerAccount(c)?.id;
     const reader = { accountId: viewerId };
     let rows: Status[] = [];
-    if (p.only_media) {
-      // No status has media attachments yet.
-      rows = [];
-    } else if (p.pinned) {
+    if (p.pinned) {
       rows = page.maxId || page.minId || page.sinceId ? [] : await ctx.repos.statuses.pinnedOf(account.id, reader);
     } else {
       rows = await ctx.repos.statuses.accountStatusesPage(
         account.id,
         reader,
-        { excludeReplies: p.exclude_replies ?? false, excludeReblogs: p.exclude_reblogs ?? false, tagged: p.tagged },
+        {
+          excludeReplies: p.exclude_replies ?? false,
+          excludeReblogs: p.exclude_reblogs ?? false,
+          onlyMedia: p.only_media ?? false,
+          tagged: p.tagged,
+        },
         page,
       );
     }

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { ApiError } from "../../../../lib/errors.ts";
 import { VISIBILITIES } from "../../../../policies/statuses.ts";
+import { asArray } from "../../../params.ts";
 import { boolish } from "../../../validate.ts";
 
 /** Optional parameter: clients send "" or null for "not given". */
@@ -45,3 +47,19 @@ export const accountStatusesSchema = z.object({
   only_media: optional(boolish),
   tagged: optional(str),
 });
+
+export const deleteSchema = z.object({ delete_media: optional(boolish) });
+
+/** `media_ids[]` as strings (empty entries dropped); anything not a string or number is a 422. */
+export function mediaIdsOf(v: unknown): string[] {
+  const items = asArray(v) ?? [];
+  const out: string[] = [];
+  for (const x of items) {
+    if (x === "" || x === null) continue;
+    if (typeof x !== "string" && typeof x !== "number") {
+      throw new ApiError(422, "Validation failed: media_ids is invalid");
+    }
+    out.push(String(x));
+  }
+  return out;
+}

@@ -5,7 +5,7 @@ import { isId } from "../../../../lib/ids.ts";
 import { serializeStatusEdit, serializeStatusSource } from "../../../../serializers/status.ts";
 import { accountJson } from "../../../../services/accounts/views.ts";
 import { createStatus, REPLY_NOT_FOUND } from "../../../../services/statuses/create.ts";
-import { deleteStatus } from "../../../../services/statuses/delete.ts";
+import { deleteStatus, releaseStatusMedia } from "../../../../services/statuses/delete.ts";
 import { editStatus } from "../../../../services/statuses/edit.ts";
 import { findVisibleStatus } from "../../../../services/statuses/find.ts";
 import { statusContext } from "../../../../services/statuses/thread.ts";
@@ -21,16 +21,11 @@ import {
 import { asArray, readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { validate } from "../../../validate.ts";
-import { createStatusSchema, editStatusSchema } from "./schemas.ts";
+import { createStatusSchema, deleteSchema, editStatusSchema, mediaIdsOf } from "./schemas.ts";
 
 /** `GET /api/v1/statuses?id[]=` answers at most this many (Mastodon's limit). */
 const MAX_IDS = 20;
 const NOT_YET = (what: string) => new ApiError(422, `Validation failed: ${what} are not available yet`);
-
-function hasItems(v: unknown): boolean {
-  const items = asArray(v);
-  return items?.some((x) => x !== "" && x !== null) ?? false;
-}
 
 function hasPoll(v: unknown): boolean {
   return v !== undefined && v !== null && v !== "" && !(typeof v === "object" && Object.keys(v).length === 0);
@@ -41,7 +36,6 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
   app.post("/api/v1/statuses", requireUser("write", "write:statuses"), async (c) => {
     const ctx = c.env.ctx;
     const p = validate(createStatusSchema, await readParams(c));
-    if (hasItems(p.media_ids)) throw NOT_YET("Media attachments");
     if (hasPoll(p.poll)) throw NOT_YET("Polls");
     if (p.scheduled_at !== undefined) throw NOT_YET("Scheduled posts");
     if (p.in_reply_to_id !== undefined && !isId(p.in_reply_to_id)) throw new ApiError(404, REPLY_NOT_FOUND);
@@ -54,6 +48,7 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
       language: p.language,
       inReplyToId: p.in_reply_to_id,
       applicationId: c.get("auth")?.token.applicationId ?? null,
+      mediaIds: mediaIdsOf(p.media_ids),
       idempotencyKey: c.req.header("idempotency-key")?.slice(0, 200) || undefined,
     });
     return c.json(await statusJson(ctx, status, account.id));
@@ -80,15 +75,17 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const account = currentAccount(c);
     const status = await findVisibleStatus(ctx, c.req.param("id"), account.id);
+    const deleteMedia = validate(deleteSchema, c.req.query()).delete_media ?? false;
     const deleted = await deleteStatus(ctx, account, status);
-    return c.json(await statusJson(ctx, deleted, account.id, { withSource: true }));
+    const json = await statusJson(ctx, deleted, account.id, { withSource: true });
+    await releaseStatusMedia(ctx, deleted.id, deleteMedia);
+    return c.json(json);
   });
 
   app.put("/api/v1/statuses/:id{[0-9]+}", requireUser("write", "write:statuses"), async (c) => {
     const ctx = c.env.ctx;
     const account = currentAccount(c);
     const p = validate(editStatusSchema, await readParams(c));
-    if (hasItems(p.media_ids)) throw NOT_YET("Media attachments");
     if (hasPoll(p.poll)) throw NOT_YET("Polls");
     const status = await findVisibleStatus(ctx, c.req.param("id"), account.id);
     const edited = await editStatus(ctx, account, status, {
@@ -96,6 +93,7 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
       spoilerText: p.spoiler_text,
       sensitive: p.sensitive,
       language: p.language,
+      mediaIds: p.media_ids === undefined ? undefined : mediaIdsOf(p.media_ids),
     });
     return c.json(await statusJson(ctx, edited, account.id));
   });
