@@ -77,11 +77,18 @@ describe("statuses: favourite, boost, bookmark, mute, pin", () => {
     assert.equal((await act(bob, st.id, "reblog", { visibility: "direct" })).status, 422);
     const by = await s.request(`/api/v1/statuses/${st.id}/reblogged_by`);
     assert.deepEqual(by.body.map((a: { id: string }) => a.id).sort(), [bob.account.id, carol.account.id].sort());
+    const reply = await s.request("/api/v1/statuses", {
+      method: "POST",
+      token: carol.token,
+      json: { status: "reply to a boost", in_reply_to_id: r.body.id },
+    });
+    assert.equal(reply.body.in_reply_to_id, st.id);
     const u = await act(bob, st.id, "unreblog");
     assert.equal(u.status, 200);
     assert.equal(u.body.id, st.id);
     assert.equal(u.body.reblogged, false);
     assert.equal(u.body.reblogs_count, 1);
+    assert.equal(u.body.replies_count, 1);
     assert.equal((await s.request(`/api/v1/statuses/${r.body.id}`)).status, 410);
     assert.equal((await act(bob, st.id, "unreblog")).status, 200);
   });

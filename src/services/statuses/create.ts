@@ -60,12 +60,9 @@ export async function createStatus(
   let parent: Status | undefined;
   if (input.inReplyToId !== undefined) {
     parent = await ctx.repos.statuses.getById(input.inReplyToId);
-    if (
-      !parent ||
-      parent.deletedAt !== null ||
-      parent.reblogOfId !== null ||
-      !(await isVisible(ctx, parent, account.id))
-    ) {
+    // A reply to a boost answers the boosted post.
+    if (parent?.reblogOfId) parent = await ctx.repos.statuses.getById(parent.reblogOfId);
+    if (!parent || parent.deletedAt !== null || !(await isVisible(ctx, parent, account.id))) {
       throw new ApiError(404, REPLY_NOT_FOUND);
     }
   }
