@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { SchedulerLeasesRepository } from "../../src/db/repositories/scheduler-leases.ts";
+import { createScheduler } from "../../src/infra/scheduler/scheduler.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { waitFor } from "./queue-contract.ts";
 
@@ -31,7 +31,8 @@ describe("background roles in a test server", () => {
     await kv.set("test:expired", "x", past);
     await kv.set("test:kept", "y", future);
     // It ran when the server started; make it due again rather than wait minutes.
-    await new SchedulerLeasesRepository(server.ctx.db).makeDue("kv.purge-expired", new Date().toISOString());
+    // (A scheduler that is not started shares the server's leases, Redis or database.)
+    await (await createScheduler(server.ctx)).runSoon("kv.purge-expired");
     const rows = () => kv.listPrefix("test:", "0000");
     await waitFor(async () => (await rows()).length === 1, 5000, "the purge");
     assert.deepEqual(await rows(), [{ key: "test:kept", value: "y" }]);

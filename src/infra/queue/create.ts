@@ -22,5 +22,10 @@ export async function createJobQueue(deps: {
   settings?: JobQueueSettings;
 }): Promise<JobQueue> {
   const opts = { context: deps.context, ids: deps.ids, ...deps.settings };
+  if (deps.redis) {
+    // ioredis and the Redis queue load only in the scale-out profile.
+    const { RedisJobQueue } = await import("./redis.ts");
+    return new RedisJobQueue(deps.redis, deps.redisNamespace, opts);
+  }
   return new DatabaseJobQueue(deps.jobs, opts);
 }

@@ -1,0 +1,142 @@
+import type { Redis } from "ioredis";
+import type { JobState, JobSummary, QueueState } from "./interface.ts";
+import { CLAIM, COMPLETE, ENQUEUE, EXTEND, KILL, RETRY } from "./redis-scripts.ts";
+import { type QueueOptions, StoreJobQueue } from "./runner.ts";
+import type { ClaimedJob, JobStore, NewJob } from "./store.ts";
+
+/** Dead jobs kept for inspection, per job name. */
+const DEAD_KEPT = 1000;
+
+/** Jobs in Redis (the scale-out profile); the layout is described in `redis-scripts.ts`. */
+export class RedisJobStore implements JobStore {
+  readonly #redis: Redis;
+  readonly #p: string;
+  constructor(redis: Redis, namespace: string) {
+    this.#redis = redis;
+    this.#p = `${namespace}:jobs:`;
+  }
+
+  async #eval(script: string, ...args: (string | number)[]): Promise<unknown> {
+    return this.#redis.eval(script, 0, this.#p, ...args);
+  }
+
+  async insert(jobs: NewJob[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const j of jobs) {
+      const r = await this.#eval(
+        ENQUEUE,
+        j.id,
+        j.name,
+        j.payload,
+        j.runAt,
+        j.maxAttempts,
+        j.dedupeKey ?? "",
+        j.createdAt,
+      );
+      if (Number(r) === 1) ids.push(j.id);
+    }
+    return ids;
+  }
+
+  async claim(
+    workerId: string,
+    names: string[],
+    limit: number,
+    now: number,
+    lockedUntil: number,
+  ): Promise<ClaimedJob[]> {
+    if (names.length === 0 || limit <= 0) return [];
+    // A random order of names, so a busy job name does not starve the others.
+    const shuffled = [...names].sort(() => Math.random() - 0.5);
+    const rows = (await this.#eval(CLAIM, workerId, limit, now, lockedUntil, ...shuffled)) as string[][];
+    return rows.map(([id, name, payload, attempts, max]) => ({
+      id: String(id),
+      name: String(name),
+      payload: String(payload),
+      attempts: Number(attempts),
+      maxAttempts: Number(max),
+    }));
+  }
+
+  async extendLocks(workerId: string, ids: string[], lockedUntil: number): Promise<void> {
+    if (ids.length > 0) await this.#eval(EXTEND, workerId, lockedUntil, ...ids);
+  }
+
+  async complete(workerId: string, id: string): Promise<void> {
+    await this.#eval(COMPLETE, workerId, id);
+  }
+
+  async retry(workerId: string, id: string, runAt: number, error: string): Promise<void> {
+    await this.#eval(RETRY, workerId, id, runAt, error, Date.now());
+  }
+
+  async kill(workerId: string, id: string, error: string): Promise<void> {
+    await this.#eval(KILL, workerId, id, error, Date.now(), DEAD_KEPT);
+  }
+
+  async #summaries(ids: string[]): Promise<JobSummary[]> {
+    if (ids.length === 0) return [];
+    const pipe = this.#redis.pipeline();
+    for (const id of ids) pipe.hgetall(`${this.#p}job:${id}`);
+    const res = (await pipe.exec()) ?? [];
+    const out: JobSummary[] = [];
+    ids.forEach((id, i) => {
+      const h = res[i]?.[1] as Record<string, string> | undefined;
+      if (!h?.name) return;
+      out.push({
+        id,
+        name: h.name,
+        state: h.state ?? "pending",
+        runAt: new Date(Number(h.run_at)),
+        attempts: Number(h.attempts),
+        maxAttempts: Number(h.max),
+        lastError: h.last_error || null,
+        createdAt: new Date(Number(h.created_at)),
+      });
+    });
+    return out;
+  }
+
+  async state(now: number, failingLimit: number): Promise<QueueState> {
+    const names = (await this.#redis.smembers(`${this.#p}names`)).sort();
+    const pipe = this.#redis.pipeline();
+    for (const n of names) {
+      pipe.zcount(`${this.#p}pending:${n}`, "-inf", now);
+      pipe.zcount(`${this.#p}pending:${n}`, `(${now}`, "+inf");
+      pipe.zcard(`${this.#p}dead:${n}`);
+      pipe.zrange(`${this.#p}pending:${n}`, 0, 0, "WITHSCORES");
+    }
+    const res = (await pipe.exec()) ?? [];
+    const counts: QueueState["counts"] = [];
+    let oldest: { id: string; at: number } | undefined;
+    names.forEach((name, i) => {
+      const [waiting, delayed, dead] = [0, 1, 2].map((k) => Number(res[i * 4 + k]?.[1] ?? 0));
+      const first = res[i * 4 + 3]?.[1] as string[] | undefined;
+      if (first?.length === 2 && Number(first[1]) <= now && (!oldest || Number(first[1]) < oldest.at)) {
+        oldest = { id: first[0] as string, at: Number(first[1]) };
+      }
+      counts.push({ name, state: "waiting", count: waiting as number });
+      counts.push({ name, state: "delayed", count: delayed as number });
+      counts.push({ name, state: "dead", count: dead as number });
+    });
+    // Running jobs are few (the workers' concurrency): count them by name directly.
+    const running = await this.#summaries(await this.#redis.zrange(`${this.#p}running`, 0, -1));
+    const byName = new Map<string, number>();
+    for (const r of running) byName.set(r.name, (byName.get(r.name) ?? 0) + 1);
+    for (const [name, count] of byName) counts.push({ name, state: "running", count });
+    const order: JobState[] = ["dead", "delayed", "running", "waiting"];
+    const nonzero = counts
+      .filter((c) => c.count > 0)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : order.indexOf(a.state) - order.indexOf(b.state)));
+    const failingIds = await this.#redis.zrevrange(`${this.#p}failing`, 0, failingLimit - 1);
+    const [oldestWaiting] = oldest ? await this.#summaries([oldest.id]) : [];
+    return { counts: nonzero, oldestWaiting, failing: await this.#summaries(failingIds) };
+  }
+}
+
+/** The queue of the scale-out profile: any number of worker processes share it. */
+export class RedisJobQueue extends StoreJobQueue {
+  constructor(redis: Redis, namespace: string, opts: QueueOptions) {
+    super("redis", new RedisJobStore(redis, namespace), opts);
+  }
+}
