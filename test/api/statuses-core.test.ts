@@ -21,7 +21,7 @@ describe("statuses: post, read, edit, delete, threads", () => {
     );
 
   before(async () => {
-    s = await startTestServer({});
+    s = await startTestServer({ LOCAL_DOMAIN: "example.social", LOCAL_HTTPS: "false" });
     alice = await s.createUser("alice");
     bob = await s.createUser("bob");
     carol = await s.createUser("carol");
@@ -77,6 +77,35 @@ describe("statuses: post, read, edit, delete, threads", () => {
     const me = await s.request("/api/v1/accounts/verify_credentials", { token: alice.token });
     assert.equal(me.body.statuses_count, 1);
     assert.notEqual(me.body.last_status_at, null);
+  });
+
+  it("links known remote accounts and local ones written with the local domain", async () => {
+    const now = new Date().toISOString();
+    const remoteId = s.ctx.ids.next();
+    await s.ctx.repos.accounts.insert({
+      id: remoteId,
+      username: "Remote",
+      domain: "remote.example",
+      uri: "https://remote.example/users/Remote",
+      url: "https://remote.example/@Remote",
+      created_at: now,
+      updated_at: now,
+    });
+    const local = s.ctx.config.localDomain;
+    const r = await post(alice, { status: `hi @remote@remote.example @bob@${local} @ghost@else.example` });
+    assert.equal(r.status, 200);
+    assert.deepEqual(
+      r.body.mentions.map((m: { id: string; acct: string; url: string }) => [m.id, m.acct, m.url]),
+      [
+        [remoteId, "Remote@remote.example", "https://remote.example/@Remote"],
+        [bob.account.id, "bob", bob.account.url],
+      ],
+    );
+    assert.match(
+      r.body.content,
+      /<a href="https:\/\/remote.example\/@Remote" class="u-url mention">@<span>Remote<\/span><\/a>/,
+    );
+    assert.match(r.body.content, / @ghost@else.example<\/p>$/);
   });
 
   it("checks scopes and tokens", async () => {
@@ -198,7 +227,7 @@ describe("statuses: post, read, edit, delete, threads", () => {
       token: bob.token,
       json: { status: "x" },
     });
-    assert.equal(notMine.status, 403);
+    assert.equal(notMine.status, 404);
     const tooLong = await s.request(`/api/v1/statuses/${st.id}`, {
       method: "PUT",
       token: alice.token,
@@ -214,7 +243,7 @@ describe("statuses: post, read, edit, delete, threads", () => {
     assert.equal(boost.status, 200);
     const countBefore = (await s.request("/api/v1/accounts/verify_credentials", { token: alice.token })).body
       .statuses_count;
-    assert.equal((await s.request(`/api/v1/statuses/${st.id}`, { method: "DELETE", token: bob.token })).status, 403);
+    assert.equal((await s.request(`/api/v1/statuses/${st.id}`, { method: "DELETE", token: bob.token })).status, 404);
     const d = await s.request(`/api/v1/statuses/${st.id}`, { method: "DELETE", token: alice.token });
     assert.equal(d.status, 200);
     assert.equal(d.body.text, "to delete");

@@ -3,7 +3,7 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { DB } from "../../db/schema.ts";
-import { forbidden } from "../../lib/errors.ts";
+import { notFound } from "../../lib/errors.ts";
 import { removeStatusMedia } from "../media/status-media.ts";
 
 /** Marks one status deleted and undoes what it added to counters. */
@@ -23,7 +23,8 @@ async function tombstone(ctx: AppContext, status: Status, iso: string, trx: Kyse
  * 410), its boosts are deleted with it, pins dropped and counters updated. Only the author may.
  */
 export async function deleteStatus(ctx: AppContext, account: Account, status: Status): Promise<Status> {
-  if (status.accountId !== account.id) throw forbidden();
+  // Mastodon looks the status up among the caller's own: anyone else's is not found.
+  if (status.accountId !== account.id) throw notFound();
   const iso = new Date().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     const current = await ctx.repos.statuses.getById(status.id, trx);

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
-import { ApiError, forbidden } from "../../lib/errors.ts";
+import { ApiError, notFound } from "../../lib/errors.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { prepareStatusMedia } from "../media/status-media.ts";
 import { checkLength, composeText } from "./compose.ts";
@@ -26,7 +26,8 @@ export async function editStatus(
   status: Status,
   input: EditStatusInput,
 ): Promise<Status> {
-  if (status.accountId !== account.id || status.reblogOfId !== null) throw forbidden();
+  // Mastodon looks the status up among the caller's own: anyone else's is not found.
+  if (status.accountId !== account.id || status.reblogOfId !== null) throw notFound();
   const text = input.text ?? status.text;
   const spoilerText = input.spoilerText ?? status.spoilerText;
   checkLength(text, spoilerText);
