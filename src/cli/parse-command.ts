@@ -18,6 +18,8 @@ import {
   ACCOUNTS_LIST_USAGE,
   ACCOUNTS_MODIFY_USAGE,
   ACCOUNTS_USAGE,
+  JOBS_LIST_USAGE,
+  JOBS_USAGE,
   ROLES_CREATE_USAGE,
   ROLES_DELETE_USAGE,
   ROLES_LIST_USAGE,
@@ -48,7 +50,8 @@ export type Command =
   | { kind: "roles-create"; role: NewRole; allowAdministrator: boolean }
   | { kind: "roles-modify"; name: string; changes: RoleChanges; allowAdministrator: boolean }
   | { kind: "roles-delete"; name: string }
-  | { kind: "tokens-create"; username: string; scopes: string[] };
+  | { kind: "tokens-create"; username: string; scopes: string[] }
+  | { kind: "jobs-list" };
 
 export const DEFAULT_TOKEN_SCOPES = "read write follow push";
 
@@ -66,9 +69,15 @@ const SUBCOMMAND_USAGE: Record<string, string> = {
   "roles modify": ROLES_MODIFY_USAGE,
   "roles delete": ROLES_DELETE_USAGE,
   "tokens create": TOKENS_CREATE_USAGE,
+  "jobs list": JOBS_LIST_USAGE,
 };
 
-const GROUP_USAGE: Record<string, string> = { accounts: ACCOUNTS_USAGE, roles: ROLES_USAGE, tokens: TOKENS_USAGE };
+const GROUP_USAGE: Record<string, string> = {
+  accounts: ACCOUNTS_USAGE,
+  roles: ROLES_USAGE,
+  tokens: TOKENS_USAGE,
+  jobs: JOBS_USAGE,
+};
 
 /** Strict parsing of one subcommand's arguments; parseArgs' own messages name the bad option. */
 function parseStrict(args: string[], options: Options, usage: string) {
@@ -123,6 +132,7 @@ export function parseCommand(argv: readonly string[]): Command {
     "roles modify": parseRolesModify,
     "roles delete": parseRolesDelete,
     "tokens create": parseTokensCreate,
+    "jobs list": parseJobsList,
   };
   try {
     return parsers[`${group} ${action}`](rest, usage);
@@ -241,6 +251,12 @@ function color(value: string, usage: string): string {
 }
 
 const ADMINISTRATOR_NEEDS_FLAG = "granting administrator (every permission) needs --allow-administrator";
+
+function parseJobsList(args: string[], usage: string): Command {
+  const { positionals } = parseStrict(args, {}, usage);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, usage);
+  return { kind: "jobs-list" };
+}
 
 function parseRolesList(args: string[], usage: string): Command {
   const { positionals } = parseStrict(args, {}, usage);

@@ -2,6 +2,7 @@ import { configure, defaultTextFormatter, type LogRecord } from "@logtape/logtap
 import type { Config } from "../config/index.ts";
 import { type AppContext, createContext } from "../context.ts";
 import { accountsCreate, accountsDelete, accountsList, accountsModify } from "./commands/accounts.ts";
+import { jobsList } from "./commands/jobs.ts";
 import { rolesCreate, rolesDelete, rolesList, rolesModify } from "./commands/roles.ts";
 import { tokensCreate } from "./commands/tokens.ts";
 import type { Output } from "./output.ts";
@@ -30,6 +31,8 @@ async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Prom
       return rolesDelete(ctx, cmd, io);
     case "tokens-create":
       return tokensCreate(ctx, cmd, io);
+    case "jobs-list":
+      return jobsList(ctx, io);
   }
 }
 

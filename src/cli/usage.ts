@@ -112,6 +112,16 @@ Deletes a role and prints OK; its members go back to the everyone role. The ever
 roles cannot be deleted.
 `;
 
+export const JOBS_LIST_USAGE = `Usage: gannet jobs list
+
+Prints the background job queue's state, as tab-separated sections each under a header line:
+the number of jobs by name and state (waiting: due; delayed: waiting for their time or a retry;
+running; dead: out of attempts, kept for inspection), then the due job that has waited longest,
+then the jobs whose last run failed (retrying or dead), most recent first, with their error.
+`;
+
+export const JOBS_USAGE = JOBS_LIST_USAGE;
+
 export const USAGE = `Usage: gannet COMMAND [options]
 
 Commands:
@@ -128,6 +138,7 @@ Commands:
                     [--highlighted | --not-highlighted] [--allow-administrator]
   roles delete NAME
   tokens create USERNAME [--scopes "read write follow push"]
+  jobs list
   help [COMMAND]
 
 Run "gannet help accounts create" (or any command with --help) for its options.
