@@ -174,4 +174,19 @@ describe("statuses: favourite, boost, bookmark, mute, pin", () => {
     assert.equal((await act(alice, ids[5], "unpin")).body.pinned, false);
     assert.equal((await act(alice, ids[5], "unpin")).status, 200);
   });
+
+  it("throttles deletes and unboosts to 30 per 30 minutes per user", async () => {
+    const dave = await s.createUser("dave");
+    const headers = { "x-forwarded-for": "203.0.113.90" };
+    const ids: string[] = [];
+    for (let i = 0; i < 31; i++) ids.push((await post(dave, { status: `throwaway ${i}` })).id);
+    for (let i = 0; i < 30; i++) {
+      const r = await s.request(`/api/v1/statuses/${ids[i]}`, { method: "DELETE", token: dave.token, headers });
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get("x-ratelimit-limit"), "30");
+    }
+    const over = await s.request(`/api/v1/statuses/${ids[30]}`, { method: "DELETE", token: dave.token, headers });
+    assert.equal(over.status, 429);
+    assert.equal((await s.request(`/api/v1/statuses/${ids[30]}`)).status, 200);
+  });
 });

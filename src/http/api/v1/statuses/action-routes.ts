@@ -10,13 +10,15 @@ import { readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { validate } from "../../../validate.ts";
 import { reblogSchema } from "./schemas.ts";
+import { throttleDeletes, throttleStatuses } from "./throttles.ts";
 
 type Action = (c: Context<HonoEnv>) => Promise<Status>;
 
 /** Favourite, boost, bookmark, thread mute and pin, with their undos; who favourited and boosted. */
 export function actionRoutes(app: Hono<HonoEnv>): void {
   const route = (name: string, scope: string, run: Action) => {
-    app.post(`/api/v1/statuses/:id{[0-9]+}/${name}`, requireUser("write", scope), async (c) => {
+    const limit = name === "reblog" ? [throttleStatuses()] : name === "unreblog" ? [throttleDeletes()] : [];
+    app.post(`/api/v1/statuses/:id{[0-9]+}/${name}`, requireUser("write", scope), ...limit, async (c) => {
       const status = await run(c);
       return c.json(await statusJson(c.env.ctx, status, currentAccount(c).id));
     });

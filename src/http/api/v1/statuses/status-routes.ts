@@ -22,6 +22,7 @@ import { asArray, readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { validate } from "../../../validate.ts";
 import { createStatusSchema, deleteSchema, editStatusSchema, mediaIdsOf } from "./schemas.ts";
+import { throttleDeletes, throttleStatuses } from "./throttles.ts";
 
 /** `GET /api/v1/statuses?id[]=` answers at most this many (Mastodon's limit). */
 const MAX_IDS = 20;
@@ -33,7 +34,7 @@ function hasPoll(v: unknown): boolean {
 
 /** Posting, reading, editing and deleting statuses; threads, edit history and source. */
 export function statusRoutes(app: Hono<HonoEnv>): void {
-  app.post("/api/v1/statuses", requireUser("write", "write:statuses"), async (c) => {
+  app.post("/api/v1/statuses", requireUser("write", "write:statuses"), throttleStatuses(), async (c) => {
     const ctx = c.env.ctx;
     const p = validate(createStatusSchema, await readParams(c));
     if (hasPoll(p.poll)) throw NOT_YET("Polls");
@@ -71,7 +72,7 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     return c.json(await statusJson(c.env.ctx, status, viewerId));
   });
 
-  app.delete("/api/v1/statuses/:id{[0-9]+}", requireUser("write", "write:statuses"), async (c) => {
+  app.delete("/api/v1/statuses/:id{[0-9]+}", requireUser("write", "write:statuses"), throttleDeletes(), async (c) => {
     const ctx = c.env.ctx;
     const account = currentAccount(c);
     const status = await findVisibleStatus(ctx, c.req.param("id"), account.id);
@@ -82,7 +83,7 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     return c.json(json);
   });
 
-  app.put("/api/v1/statuses/:id{[0-9]+}", requireUser("write", "write:statuses"), async (c) => {
+  app.put("/api/v1/statuses/:id{[0-9]+}", requireUser("write", "write:statuses"), throttleStatuses(), async (c) => {
     const ctx = c.env.ctx;
     const account = currentAccount(c);
     const p = validate(editStatusSchema, await readParams(c));
