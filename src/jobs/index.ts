@@ -10,4 +10,8 @@ export function registerJobHandlers(_queue: JobQueue): void {}
 /** Every periodic task; the scheduler runs each in one process only. */
 export function registerPeriodicTasks(scheduler: Scheduler): void {
   scheduler.every("kv.purge-expired", 5 * 60_000, (ctx) => ctx.repos.kv.purgeExpired(new Date().toISOString()));
+  // Dead jobs stay two weeks for operators to look at.
+  scheduler.every("jobs.purge-dead", 3600_000, async (ctx) => {
+    await ctx.queue.purgeDead(new Date(Date.now() - 14 * 86400_000));
+  });
 }

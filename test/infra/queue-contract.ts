@@ -137,6 +137,11 @@ export function queueContract(label: string, open: () => Promise<QueueBackend>):
       assert.match(failing.lastError ?? "", /boom 4/);
       await sleep(150);
       assert.equal(times.length, 4, "a dead job never runs again");
+      assert.equal(await q.purgeDead(new Date(Date.now() - 60_000)), 0);
+      assert.equal(await q.purgeDead(new Date(Date.now() + 1000)), 1);
+      const after = await q.state();
+      assert.ok(!after.failing.some((f) => f.id === id));
+      assert.ok(!after.counts.some((c) => c.name === "t3.fail"));
     });
 
     it("succeeds on a retry, and a permanent error kills at once", async () => {
@@ -186,6 +191,31 @@ export function queueContract(label: string, open: () => Promise<QueueBackend>):
       await waitFor(() => runs.length === 2);
       await sleep(100);
       assert.deepEqual(runs, [1, 4]);
+    });
+
+    it("drops a failed job on retry when a newer job with its dedupe key waits", async () => {
+      const q = await make();
+      const runs: unknown[] = [];
+      let release: () => void = () => {};
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
+      q.register("t5b.dedupe", async (_c, p) => {
+        runs.push(p);
+        if (p === 1) {
+          await gate;
+          throw new Error("fails after the newer job was enqueued");
+        }
+      });
+      q.start({ concurrency: 1 });
+      await q.enqueue("t5b.dedupe", 1, { dedupeKey: "k2" });
+      await waitFor(() => runs.length === 1);
+      await q.enqueue("t5b.dedupe", 2, { dedupeKey: "k2", runAt: new Date(Date.now() + 100) });
+      release();
+      await waitFor(() => runs.length === 2);
+      await sleep(250);
+      assert.deepEqual(runs, [1, 2]);
+      assert.ok(!(await q.state()).counts.some((c) => c.name === "t5b.dedupe"));
     });
 
     it("runs again a job whose worker died holding it, once the lock expires", async () => {

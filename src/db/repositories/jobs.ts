@@ -244,6 +244,16 @@ export class JobsRepository {
     return rows.map(toJobRow);
   }
 
+  /** Deletes dead jobs last scheduled before `beforeIso`; returns how many. */
+  async purgeDead(beforeIso: string): Promise<number> {
+    const r = await this.#db
+      .deleteFrom("jobs")
+      .where("state", "=", "dead")
+      .where("run_at", "<", beforeIso)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
   async getById(id: string): Promise<JobRow | undefined> {
     const r = await this.#db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
     return r ? toJobRow(r) : undefined;

@@ -44,6 +44,9 @@ export class DatabaseJobStore implements JobStore {
   kill(workerId: string, id: string, error: string): Promise<void> {
     return this.#repo.kill(workerId, id, error);
   }
+  purgeDead(before: number): Promise<number> {
+    return this.#repo.purgeDead(iso(before));
+  }
   async state(now: number, failingLimit: number): Promise<QueueState> {
     const [counts, oldest, failing] = await Promise.all([
       this.#repo.counts(iso(now)),

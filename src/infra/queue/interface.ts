@@ -88,4 +88,6 @@ export interface JobQueue {
    */
   stop(timeoutMs?: number): Promise<void>;
   state(): Promise<QueueState>;
+  /** Forgets dead jobs older than `before` (a periodic task calls it). */
+  purgeDead(before: Date): Promise<number>;
 }

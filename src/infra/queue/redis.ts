@@ -74,6 +74,23 @@ export class RedisJobStore implements JobStore {
     await this.#eval(KILL, workerId, id, error, Date.now(), DEAD_KEPT);
   }
 
+  async purgeDead(before: number): Promise<number> {
+    let n = 0;
+    for (const name of await this.#redis.smembers(`${this.#p}names`)) {
+      const ids = await this.#redis.zrangebyscore(`${this.#p}dead:${name}`, "-inf", `(${before}`);
+      if (ids.length === 0) continue;
+      const pipe = this.#redis.pipeline();
+      for (const id of ids) {
+        pipe.del(`${this.#p}job:${id}`);
+        pipe.zrem(`${this.#p}failing`, id);
+        pipe.zrem(`${this.#p}dead:${name}`, id);
+      }
+      await pipe.exec();
+      n += ids.length;
+    }
+    return n;
+  }
+
   async #summaries(ids: string[]): Promise<JobSummary[]> {
     if (ids.length === 0) return [];
     const pipe = this.#redis.pipeline();

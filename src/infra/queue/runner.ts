@@ -141,6 +141,10 @@ export class StoreJobQueue implements JobQueue {
     }
   }
 
+  purgeDead(before: Date): Promise<number> {
+    return this.store.purgeDead(before.getTime());
+  }
+
   state(): Promise<QueueState> {
     return this.store.state(Date.now(), 20);
   }

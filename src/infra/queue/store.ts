@@ -37,4 +37,6 @@ export interface JobStore {
   retry(workerId: string, id: string, runAt: number, error: string): Promise<void>;
   kill(workerId: string, id: string, error: string): Promise<void>;
   state(now: number, failingLimit: number): Promise<QueueState>;
+  /** Forgets dead jobs that died before `before`; returns how many. */
+  purgeDead(before: number): Promise<number>;
 }
