@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
-import { type MigrationResultSet, Migrator } from "kysely/migration";
 import { ChangeTracker } from "./change-tracker.ts";
+import { runMigrations } from "./migrate.ts";
 import { loadMigrations } from "./migrations/index.ts";
 import type { DB } from "./schema.ts";
 import { NodeSqliteDialect } from "./sqlite-dialect.ts";
@@ -71,25 +71,10 @@ export function createDatabase(opts: DatabaseOptions): Database {
       return external === undefined ? undefined : tracker.generation + external;
     },
     async migrate() {
-      let schema: string | undefined;
-      if (dialect === "postgres") {
-        if (opts.pgSchema) await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(opts.pgSchema)}`.execute(db);
-        const r = await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db);
-        schema = opts.pgSchema ?? r.rows[0]?.s;
+      if (dialect === "postgres" && opts.pgSchema) {
+        await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(opts.pgSchema)}`.execute(db);
       }
-      const migrator = new Migrator({
-        db,
-        provider: { getMigrations: loadMigrations },
-        // Kysely looks for its tables in every schema; pin them to ours so another schema's
-        // migration tables (say, a test run that died) are never mistaken for this one's.
-        migrationTableSchema: schema,
-      });
-      const result: MigrationResultSet = await migrator.migrateToLatest();
-      if (result.error) {
-        const failed = result.results?.find((r) => r.status === "Error");
-        const cause = result.error instanceof Error ? result.error.message : String(result.error);
-        throw new Error(`migration ${failed?.migrationName ?? "?"} failed: ${cause}`);
-      }
+      await runMigrations(db as unknown as Kysely<unknown>, dialect, await loadMigrations());
     },
     async close() {
       await db.destroy();

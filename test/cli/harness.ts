@@ -4,12 +4,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Kysely, PostgresDialect } from "kysely";
-import { Migrator } from "kysely/migration";
 import pg from "pg";
 import { loadConfig } from "../../src/config/index.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
-import { loadMigrations } from "../../src/db/migrations/index.ts";
 
 /**
  * Runs the real `gannet` command and the real server as child processes on a temporary data
@@ -89,7 +86,6 @@ export async function createInstance(extra: Env = {}): Promise<Instance> {
     await withPg(baseUrl, (c) => c.query(`CREATE SCHEMA ${schema}`));
     const sep = baseUrl.includes("?") ? "&" : "?";
     env.DATABASE_URL = `${baseUrl}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    await migrateSchema(env.DATABASE_URL, schema);
   }
   if (process.env.REDIS_URL) {
     // Exercised when the suite runs with Redis (CI's PostgreSQL pass): commands must still exit promptly.
@@ -107,28 +103,6 @@ export async function createInstance(extra: Env = {}): Promise<Instance> {
       if (baseUrl && schema) await withPg(baseUrl, (c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
     },
   };
-}
-
-/**
- * Kysely's migrator looks for its own tables in every schema unless told which one is its own, so
- * a fresh schema next to other migrated schemas (other test files) is taken as already set up and
- * start-up fails. Until src/db/database.ts names the schema, the harness migrates it first; the
- * processes then find it migrated, as after a first start.
- */
-async function migrateSchema(url: string, schema: string): Promise<void> {
-  const db = new Kysely<unknown>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
-  });
-  try {
-    const result = await new Migrator({
-      db,
-      provider: { getMigrations: loadMigrations },
-      migrationTableSchema: schema,
-    }).migrateToLatest();
-    if (result.error) throw result.error;
-  } finally {
-    await db.destroy();
-  }
 }
 
 async function withPg<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {

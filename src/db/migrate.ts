@@ -1,0 +1,36 @@
+import { type Kysely, sql } from "kysely";
+import type { Migration } from "kysely/migration";
+import type { DialectName } from "./database.ts";
+
+/**
+ * Applies pending migrations in name order, all in one transaction, recording each in
+ * `gannet_migrations`. Kysely's own migrator is not used: it introspects every schema of the
+ * database to find its table, which fails when another process drops a schema at that moment
+ * (test runs do, constantly). On PostgreSQL an advisory lock keyed by the schema serialises
+ * processes starting together; SQLite has one connection per process and file locks.
+ */
+export async function runMigrations(
+  db: Kysely<unknown>,
+  dialect: DialectName,
+  migrations: Record<string, Migration>,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (dialect === "postgres") await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema()))`.execute(trx);
+    await sql`CREATE TABLE IF NOT EXISTS gannet_migrations (name text PRIMARY KEY, applied_at text NOT NULL)`.execute(
+      trx,
+    );
+    const done = await sql<{ name: string }>`SELECT name FROM gannet_migrations`.execute(trx);
+    const applied = new Set(done.rows.map((r) => r.name));
+    for (const name of Object.keys(migrations).sort()) {
+      if (applied.has(name)) continue;
+      try {
+        await migrations[name].up(trx);
+      } catch (e) {
+        throw new Error(`migration ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      await sql`INSERT INTO gannet_migrations (name, applied_at) VALUES (${name}, ${new Date().toISOString()})`.execute(
+        trx,
+      );
+    }
+  });
+}
