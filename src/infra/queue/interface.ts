@@ -79,6 +79,10 @@ export interface JobQueue {
   enqueue(name: string, payload?: unknown, options?: EnqueueOptions): Promise<string | undefined>;
   /** The ids of the jobs enqueued (deduplicated ones left out). */
   enqueueMany(jobs: JobToEnqueue[]): Promise<string[]>;
+  /**
+   * A worker takes only jobs it has a handler for: others wait (and show in `state()`) for a
+   * process that has one.
+   */
   register(name: string, handler: JobHandler): void;
   /** Starts this process's workers; jobs are taken from now on. */
   start(options?: StartOptions): void;
