@@ -52,19 +52,47 @@ export class NodeSqliteDialect implements Dialect {
   }
 }
 
+/**
+ * Hands the one connection to one user at a time. A wait that lasts longer than `timeoutMs`
+ * fails instead of hanging: the usual cause is a query made through the plain `db` while the same
+ * code holds a transaction (inside `db.transaction()`, every query must use `trx`).
+ */
 class Mutex {
   #locked = false;
-  #waiters: (() => void)[] = [];
+  #waiters: { grant: () => void }[] = [];
+  readonly #timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+  }
+
   async lock(): Promise<void> {
     if (!this.#locked) {
       this.#locked = true;
       return;
     }
-    await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    await new Promise<void>((resolve, reject) => {
+      const waiter = {
+        grant: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        reject(
+          new Error(
+            `the SQLite connection stayed busy for ${this.#timeoutMs} ms (a query outside an open transaction? inside db.transaction(), use trx)`,
+          ),
+        );
+      }, this.#timeoutMs);
+      this.#waiters.push(waiter);
+    });
   }
+
   unlock(): void {
     const next = this.#waiters.shift();
-    if (next) next();
+    if (next) next.grant();
     else this.#locked = false;
   }
 }
@@ -73,7 +101,7 @@ class NodeSqliteDriver implements Driver {
   readonly #path: string;
   #db?: DatabaseSync;
   #connection?: NodeSqliteConnection;
-  readonly #mutex = new Mutex();
+  readonly #mutex = new Mutex(30_000);
 
   constructor(path: string) {
     this.#path = path;
