@@ -6,6 +6,7 @@ import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
+import { FeedsRepository } from "./db/repositories/feeds.ts";
 import { FollowsRepository } from "./db/repositories/follows.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
 import { JobsRepository } from "./db/repositories/jobs.ts";
@@ -42,6 +43,7 @@ export interface Repositories {
   statuses: StatusesRepository;
   statusInteractions: StatusInteractionsRepository;
   follows: FollowsRepository;
+  feeds: FeedsRepository;
   media: MediaRepository;
   jobs: JobsRepository;
 }
@@ -103,6 +105,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     statuses: new StatusesRepository(db),
     statusInteractions: new StatusInteractionsRepository(db),
     follows: new FollowsRepository(db),
+    feeds: new FeedsRepository(db),
     media: new MediaRepository(db),
     jobs: new JobsRepository(db, database.dialect),
   };

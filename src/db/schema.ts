@@ -328,6 +328,14 @@ export interface DB {
   status_pins: AccountStatusTable;
   conversation_mutes: ConversationMutesTable;
   follows: FollowsTable;
+  feeds: FeedsTable;
+}
+
+/** A home feed entry: `status_id` (a post or a boost) is in `account_id`'s home timeline. */
+export interface FeedsTable {
+  account_id: string;
+  status_id: string;
+  reblog_of_id: Nullable<string>;
 }
 
 export type { Generated };

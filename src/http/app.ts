@@ -5,6 +5,7 @@ import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
+import { timelineRoutes } from "./api/v1/timelines/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
 import { authenticate, authenticateMiddleware, TokenCache } from "./middleware/auth.ts";
 import { limitBody } from "./middleware/body-limit.ts";
@@ -66,6 +67,7 @@ export function createApp(): Hono<HonoEnv> {
   instanceRoutes(app);
   statusRoutes(app);
   mediaRoutes(app);
+  timelineRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

@@ -1,11 +1,14 @@
 import type { JobQueue } from "../infra/queue/interface.ts";
 import type { Scheduler } from "../infra/scheduler/scheduler.ts";
+import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
 
 /**
  * Every job handler, registered by name in each process that runs workers. A feature adds its
  * handlers here: `queue.register("feeds.fan-out", fanOut)`, the handler in its own file.
  */
-export function registerJobHandlers(_queue: JobQueue): void {}
+export function registerJobHandlers(queue: JobQueue): void {
+  queue.register(FAN_OUT_JOB, fanOutStatus);
+}
 
 /** Every periodic task; the scheduler runs each in one process only. */
 export function registerPeriodicTasks(scheduler: Scheduler): void {

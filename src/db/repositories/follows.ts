@@ -14,6 +14,7 @@ export class FollowsRepository {
     account_id: string;
     target_account_id: string;
     uri?: string | null;
+    show_reblogs?: boolean;
     created_at: string;
   }) {
     await this.#db

@@ -418,6 +418,71 @@ export class StatusesRepository {
     return sortDesc(rows.map(toStatus));
   }
 
+  /** Ids of the tags with these names (case-insensitive), by lower-cased name. */
+  async tagIdsByName(names: readonly string[]): Promise<Map<string, string>> {
+    const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
+    if (lowered.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom("tags")
+      .select(["id", "name"])
+      .where(sql<string>`lower(name)`, "in", lowered)
+      .execute();
+    return new Map(rows.map((r) => [r.name.toLowerCase(), String(r.id)]));
+  }
+
+  /**
+   * One page of the public timeline (Mastodon's PublicFeed and TagFeed): live public posts. Without
+   * tags, replies to others and boosts are left out; with tags, a post needs one of `anyTagIds`,
+   * every one of `allTagIds` and none of `noneTagIds`.
+   */
+  async publicTimelinePage(
+    opts: {
+      local: boolean;
+      remote: boolean;
+      onlyMedia: boolean;
+      tags?: { anyTagIds: readonly string[]; allTagIds: readonly string[]; noneTagIds: readonly string[] };
+    },
+    window: IdWindow,
+  ): Promise<Status[]> {
+    let q = this.#db
+      .selectFrom("statuses")
+      .selectAll("statuses")
+      .where("statuses.visibility", "=", "public")
+      .where("statuses.deleted_at", "is", null);
+    if (opts.local) q = q.where(sql<boolean>`statuses.local = TRUE`);
+    if (opts.remote) q = q.where(sql<boolean>`statuses.local = FALSE`);
+    if (opts.onlyMedia) {
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom("media_attachments")
+            .select("media_attachments.id")
+            .whereRef("media_attachments.status_id", "=", "statuses.id"),
+        ),
+      );
+    }
+    const tags = opts.tags;
+    if (tags === undefined) {
+      q = q
+        .where("statuses.reblog_of_id", "is", null)
+        .where((eb) =>
+          eb.or([
+            eb("statuses.in_reply_to_id", "is", null),
+            eb("statuses.in_reply_to_account_id", "=", eb.ref("statuses.account_id")),
+          ]),
+        );
+    } else {
+      const tagged = (ids: readonly string[]) =>
+        sql<boolean>`EXISTS (SELECT 1 FROM statuses_tags st WHERE st.status_id = statuses.id
+          AND st.tag_id IN (${sql.join(ids.map((id) => sql`${id}`))}))`;
+      q = q.where(tagged(tags.anyTagIds));
+      for (const id of tags.allTagIds) q = q.where(tagged([id]));
+      if (tags.noneTagIds.length > 0) q = q.where(sql<boolean>`NOT ${tagged(tags.noneTagIds)}`);
+    }
+    q = applyWindow(q, "statuses.id", window);
+    const rows = await q.orderBy("statuses.id", idWindowOrder(window)).limit(window.limit).execute();
+    return sortDesc(rows.map(toStatus));
+  }
+
   /** The live statuses an account pinned, newest pin first. */
   async pinnedOf(accountId: string, reader: Reader): Promise<Status[]> {
     const rows = await this.#db

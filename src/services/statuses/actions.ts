@@ -2,10 +2,12 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status, Visibility } from "../../db/repositories/statuses.ts";
 import type { User } from "../../db/repositories/users.ts";
+import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError, forbidden, gone, notFound } from "../../lib/errors.ts";
 import { ACCOUNT_LIMITS } from "../../lib/limits.ts";
 import { defaultPrivacy } from "../../policies/accounts.ts";
 import { canPin, canReblog, reblogVisibility } from "../../policies/statuses.ts";
+import { enqueueFanOut } from "../feeds/fan-out.ts";
 import { deleteStatus } from "./delete.ts";
 import { findStatus, findVisibleStatus } from "./find.ts";
 import { isVisible } from "./views.ts";
@@ -133,7 +135,7 @@ export async function reblog(
   const newId = ctx.ids.next();
   const iso = new Date().toISOString();
   const uri = `${ctx.config.baseUrl}/users/${account.username}/statuses/${newId}/activity`;
-  await ctx.db.transaction().execute(async (trx) => {
+  await transactionWithJobs(ctx, async (trx, jobs) => {
     await ctx.repos.statuses.insert(
       {
         id: newId,
@@ -151,6 +153,7 @@ export async function reblog(
     );
     await ctx.repos.statuses.addToCounter(original.id, "reblogs_count", 1, trx);
     await ctx.repos.statuses.addToAccountCount(account.id, 1, iso, trx);
+    enqueueFanOut(jobs, newId);
   });
   const created = await ctx.repos.statuses.getById(newId);
   if (!created) throw new Error("the new boost vanished");

@@ -2,9 +2,11 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status, Visibility } from "../../db/repositories/statuses.ts";
 import type { User } from "../../db/repositories/users.ts";
+import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { defaultPrivacy } from "../../policies/accounts.ts";
+import { enqueueFanOut } from "../feeds/fan-out.ts";
 import { prepareStatusMedia } from "../media/status-media.ts";
 import { checkLength, composeText } from "./compose.ts";
 import { isVisible } from "./views.ts";
@@ -72,7 +74,7 @@ export async function createStatus(
   const id = ctx.ids.next();
   const visibility = input.visibility ?? defaultPrivacy(account, user);
   const { uri, url } = statusUris(ctx, account, id);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transactionWithJobs(ctx, async (trx, jobs) => {
     await ctx.repos.statuses.insert(
       {
         id,
@@ -109,6 +111,7 @@ export async function createStatus(
       await ctx.repos.statuses.addToCounter(parent.id, "replies_count", 1, trx);
     }
     await ctx.repos.statuses.addToAccountCount(account.id, 1, iso, trx);
+    enqueueFanOut(jobs, id);
   });
   await ctx.repos.media.attachToStatus(
     media.map((m) => m.id),

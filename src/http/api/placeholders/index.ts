@@ -94,6 +94,13 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/media/:id", note: "MediaAttachment; 206 while processing" },
   { method: "PUT", path: "/api/v1/media/:id", note: "description, focus, thumbnail" },
   { method: "DELETE", path: "/api/v1/media/:id", note: "unattached uploads" },
+  { method: "GET", path: "/api/v1/timelines/home", note: "materialised home feed, Link" },
+  { method: "GET", path: "/api/v1/timelines/public", note: "`local`, `remote`, `only_media`, Link" },
+  {
+    method: "GET",
+    path: "/api/v1/timelines/tag/:hashtag",
+    note: "`any[]`, `all[]`, `none[]`, `local`, `remote`, `only_media`, Link",
+  },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */

@@ -3,9 +3,6 @@ import type { Placeholder } from "./types.ts";
 
 /** 1.3 Timelines, 1.6 Favourites and bookmarks, 1.19 Markers, 1.20 Conversations. */
 export const timelineRows: Placeholder[] = [
-  get("/api/v1/timelines/home", user("read:statuses"), page(20)),
-  get("/api/v1/timelines/public", opt("read:statuses"), page(20)),
-  get("/api/v1/timelines/tag/:hashtag", opt("read:statuses"), page(20)),
   get("/api/v1/timelines/link", opt("read:statuses"), page(20)),
   get("/api/v1/timelines/list/:list_id", user("read:lists"), none()),
 

@@ -1,0 +1,78 @@
+import { type Kysely, sql } from "kysely";
+import type { IdWindow } from "../../http/pagination.ts";
+import type { DB } from "../schema.ts";
+import { applyWindow, idWindowOrder } from "./statuses.ts";
+
+/** All SQL on `feeds`, the materialised home timelines. */
+export class FeedsRepository {
+  readonly #db: Kysely<DB>;
+  constructor(db: Kysely<DB>) {
+    this.#db = db;
+  }
+
+  /**
+   * Puts a live status into the home feeds that should get it, in one statement: its author's;
+   * for public, unlisted and private posts the author's local followers (a boost only for those
+   * whose follow shows boosts); for direct posts the mentioned local accounts. A boost is left
+   * out of a feed that already holds the boosted post or another boost of it. Running it twice
+   * changes nothing. Answers how many entries were added.
+   */
+  async fanOut(statusId: string, db: Kysely<DB> = this.#db): Promise<number> {
+    const r = await sql`INSERT INTO feeds (account_id, status_id, reblog_of_id)
+      SELECT r.account_id, s.id, s.reblog_of_id
+      FROM statuses s
+      JOIN (
+        SELECT a.account_id FROM statuses a WHERE a.id = ${statusId}
+        UNION
+        SELECT f.account_id FROM statuses fs
+          JOIN follows f ON f.target_account_id = fs.account_id
+          JOIN accounts fa ON fa.id = f.account_id
+          WHERE fs.id = ${statusId} AND fs.visibility <> 'direct' AND fa.domain IS NULL
+            AND (fs.reblog_of_id IS NULL OR f.show_reblogs = TRUE)
+        UNION
+        SELECT m.account_id FROM statuses ms
+          JOIN mentions m ON m.status_id = ms.id
+          JOIN accounts ma ON ma.id = m.account_id
+          WHERE ms.id = ${statusId} AND ms.visibility = 'direct' AND ma.domain IS NULL
+      ) r ON 1 = 1
+      WHERE s.id = ${statusId} AND s.deleted_at IS NULL
+        AND (s.reblog_of_id IS NULL OR NOT EXISTS (
+          SELECT 1 FROM feeds x WHERE x.account_id = r.account_id
+            AND (x.status_id = s.reblog_of_id OR x.reblog_of_id = s.reblog_of_id)))
+      ON CONFLICT (account_id, status_id) DO NOTHING`.execute(db);
+    return Number(r.numAffectedRows ?? 0);
+  }
+
+  /** Trims the feeds holding `statusId` to their newest `cap` entries. */
+  async trimFeedsOf(statusId: string, cap: number, db: Kysely<DB> = this.#db): Promise<void> {
+    await sql`DELETE FROM feeds
+      WHERE account_id IN (SELECT h.account_id FROM feeds h WHERE h.status_id = ${statusId})
+        AND status_id < (SELECT k.status_id FROM feeds k WHERE k.account_id = feeds.account_id
+          ORDER BY k.status_id DESC LIMIT 1 OFFSET ${cap - 1})`.execute(db);
+  }
+
+  /** Takes a status out of every feed. */
+  async removeStatus(statusId: string, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.deleteFrom("feeds").where("status_id", "=", statusId).execute();
+  }
+
+  /** One page of an account's feed: status ids, newest first. */
+  async page(accountId: string, window: IdWindow): Promise<string[]> {
+    let q = this.#db.selectFrom("feeds").select("status_id").where("account_id", "=", accountId);
+    q = applyWindow(q, "status_id", window);
+    const rows = await q.orderBy("status_id", idWindowOrder(window)).limit(window.limit).execute();
+    return rows
+      .map((r) => String(r.status_id))
+      .sort((a, b) => (BigInt(a) < BigInt(b) ? 1 : BigInt(a) > BigInt(b) ? -1 : 0));
+  }
+
+  /** How many entries an account's feed holds. */
+  async count(accountId: string): Promise<number> {
+    const r = await this.#db
+      .selectFrom("feeds")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("account_id", "=", accountId)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+}

@@ -1,0 +1,57 @@
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import {
+  homeTimeline,
+  type PublicTimelineOptions,
+  publicTimeline,
+  type TimelinePage,
+  tagTimeline,
+} from "../../../../services/feeds/timelines.ts";
+import { statusesJson } from "../../../../services/statuses/views.ts";
+import { currentAccount, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
+import { type PageParams, pageParams, setLinkHeader } from "../../../pagination.ts";
+import { asArray, readParams } from "../../../params.ts";
+import type { HonoEnv } from "../../../types.ts";
+import { boolish, validate } from "../../../validate.ts";
+
+const optionalBool = z.preprocess((v) => (v === "" || v === null ? undefined : v), boolish.optional());
+const publicSchema = z.object({ local: optionalBool, remote: optionalBool, only_media: optionalBool });
+
+function publicOptions(params: unknown): PublicTimelineOptions {
+  const p = validate(publicSchema, params);
+  return { local: p.local ?? false, remote: p.remote ?? false, onlyMedia: p.only_media ?? false };
+}
+
+const names = (v: unknown): string[] =>
+  (asArray(v) ?? []).filter((x): x is string => typeof x === "string" && x.trim() !== "");
+
+async function answer(c: Context<HonoEnv>, page: PageParams, result: TimelinePage, viewerId: string | undefined) {
+  setLinkHeader(c, page, result.rows.length, result.rows[0]?.id, result.rows.at(-1)?.id);
+  return c.json(await statusesJson(c.env.ctx, result.visible, viewerId));
+}
+
+/** The home, public and hashtag timelines. */
+export function timelineRoutes(app: Hono<HonoEnv>): void {
+  app.get("/api/v1/timelines/home", requireUser("read", "read:statuses"), async (c) => {
+    const page = pageParams(c, 20, 40);
+    const viewerId = currentAccount(c).id;
+    return answer(c, page, await homeTimeline(c.env.ctx, viewerId, page), viewerId);
+  });
+
+  app.get("/api/v1/timelines/public", optionalToken("read", "read:statuses"), async (c) => {
+    const page = pageParams(c, 20, 40);
+    const opts = publicOptions(await readParams(c));
+    const viewerId = viewerAccount(c)?.id;
+    return answer(c, page, await publicTimeline(c.env.ctx, viewerId, opts, page), viewerId);
+  });
+
+  app.get("/api/v1/timelines/tag/:hashtag", optionalToken("read", "read:statuses"), async (c) => {
+    const page = pageParams(c, 20, 40);
+    const params = await readParams(c);
+    const opts = publicOptions(params);
+    const viewerId = viewerAccount(c)?.id;
+    const tags = { any: names(params.any), all: names(params.all), none: names(params.none) };
+    const result = await tagTimeline(c.env.ctx, viewerId, c.req.param("hashtag"), tags, opts, page);
+    return answer(c, page, result, viewerId);
+  });
+}

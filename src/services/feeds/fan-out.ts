@@ -1,0 +1,27 @@
+import type { AppContext } from "../../context.ts";
+import type { JobBatch } from "../../infra/queue/after-commit.ts";
+
+/** Home feeds keep their newest entries only (Mastodon's cap). */
+export const FEED_CAP = 800;
+
+export const FAN_OUT_JOB = "feeds.fan-out";
+
+export interface FanOutPayload {
+  statusId: string;
+}
+
+/** Adds the fan-out of a new status (post or boost) to the jobs run after its transaction commits. */
+export function enqueueFanOut(jobs: JobBatch, statusId: string): void {
+  jobs.add(FAN_OUT_JOB, { statusId } satisfies FanOutPayload, { dedupeKey: `${FAN_OUT_JOB}:${statusId}` });
+}
+
+/**
+ * The `feeds.fan-out` job: one set-based insert into every home feed that should show the status
+ * (see `FeedsRepository.fanOut`), then those feeds trimmed to `FEED_CAP`. Idempotent; a status
+ * deleted before the job runs reaches no feed.
+ */
+export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Promise<void> {
+  if (typeof payload?.statusId !== "string") return;
+  await ctx.repos.feeds.fanOut(payload.statusId);
+  await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP);
+}

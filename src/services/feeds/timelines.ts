@@ -1,0 +1,69 @@
+import type { AppContext } from "../../context.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+import type { IdWindow } from "../../http/pagination.ts";
+import { filterVisible } from "../statuses/views.ts";
+
+/** Mastodon reads at most this many tags per `any[]`, `all[]` and `none[]`. */
+const TAGS_PER_MODE = 4;
+
+/** A page of a timeline: `rows` are what the page window found (for the Link header), `visible` what the viewer sees. */
+export interface TimelinePage {
+  rows: { id: string }[];
+  visible: Status[];
+}
+
+export interface PublicTimelineOptions {
+  local: boolean;
+  remote: boolean;
+  onlyMedia: boolean;
+}
+
+/** `GET /api/v1/timelines/public`: public posts (no boosts, no replies to others), local or remote. */
+export async function publicTimeline(
+  ctx: AppContext,
+  viewerId: string | undefined,
+  opts: PublicTimelineOptions,
+  window: IdWindow,
+): Promise<TimelinePage> {
+  const rows = await ctx.repos.statuses.publicTimelinePage(opts, window);
+  return { rows, visible: await filterVisible(ctx, rows, viewerId) };
+}
+
+const tagName = (v: string): string => v.normalize("NFKC").replace(/^#/, "").trim().toLowerCase();
+
+/**
+ * `GET /api/v1/timelines/tag/:hashtag`: public posts with the tag or one of `any`, with every tag
+ * of `all` and none of `none`. An unknown tag (or an unknown one in `all`) gives an empty page.
+ */
+export async function tagTimeline(
+  ctx: AppContext,
+  viewerId: string | undefined,
+  tag: string,
+  tags: { any: string[]; all: string[]; none: string[] },
+  opts: PublicTimelineOptions,
+  window: IdWindow,
+): Promise<TimelinePage> {
+  const any = [tagName(tag), ...tags.any.slice(0, TAGS_PER_MODE).map(tagName)];
+  const all = tags.all.slice(0, TAGS_PER_MODE).map(tagName);
+  const none = tags.none.slice(0, TAGS_PER_MODE).map(tagName);
+  const ids = await ctx.repos.statuses.tagIdsByName([...any, ...all, ...none]);
+  const main = ids.get(any[0]);
+  if (main === undefined || all.some((n) => !ids.has(n))) return { rows: [], visible: [] };
+  const pick = (names: string[]) => [...new Set(names.flatMap((n) => ids.get(n) ?? []))];
+  const rows = await ctx.repos.statuses.publicTimelinePage(
+    { ...opts, tags: { anyTagIds: pick(any), allTagIds: pick(all), noneTagIds: pick(none) } },
+    window,
+  );
+  return { rows, visible: await filterVisible(ctx, rows, viewerId) };
+}
+
+/**
+ * `GET /api/v1/timelines/home`: the viewer's materialised feed, each entry checked again against
+ * the visibility rules (follows and deletions change after fan-out).
+ */
+export async function homeTimeline(ctx: AppContext, viewerId: string, window: IdWindow): Promise<TimelinePage> {
+  const ids = await ctx.repos.feeds.page(viewerId, window);
+  const found = new Map((await ctx.repos.statuses.getByIds(ids)).map((s) => [s.id, s]));
+  const statuses = ids.flatMap((id) => found.get(id) ?? []);
+  return { rows: ids.map((id) => ({ id })), visible: await filterVisible(ctx, statuses, viewerId) };
+}
