@@ -161,13 +161,21 @@ describe("timelines: home feed, fan-out on write", () => {
   it("feeds are capped: the oldest entries are trimmed", async () => {
     assert.equal(FEED_CAP, 800);
     const erin = await s.createUser("erin");
+    const frank = await s.createUser("frank");
+    await follow(frank, erin);
     const posted: string[] = [];
     for (let i = 0; i < 5; i++) posted.push((await post(erin, { status: `cap ${i}` })).id);
+    await waitFor(frank, posted[4]);
     await waitFor(erin, posted[4]);
     await drain();
     assert.equal(await s.ctx.repos.feeds.count(erin.account.id), 5);
+    const own = (await post(frank, { status: "frank's own" })).id;
+    await waitFor(frank, own);
     await s.ctx.repos.feeds.trimFeedsOf(posted[4], 3);
     assert.deepEqual(ids((await home(erin)).body), [posted[4], posted[3], posted[2]]);
+    assert.deepEqual(ids((await home(frank)).body), [own, posted[4], posted[3]]);
+    // Other feeds are left alone.
+    assert.ok((await s.ctx.repos.feeds.count(alice.account.id)) > 3);
   });
 
   it("scopes: 401 without a token, 403 without read:statuses, 422 for an app token", async () => {

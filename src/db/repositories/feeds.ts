@@ -43,12 +43,19 @@ export class FeedsRepository {
     return Number(r.numAffectedRows ?? 0);
   }
 
-  /** Trims the feeds holding `statusId` to their newest `cap` entries. */
+  /**
+   * Trims the feeds holding `statusId` to their newest `cap` entries: one ranked pass over those
+   * feeds (through the primary key), deleting only the entries ranked past the cap.
+   */
   async trimFeedsOf(statusId: string, cap: number, db: Kysely<DB> = this.#db): Promise<void> {
-    await sql`DELETE FROM feeds
-      WHERE account_id IN (SELECT h.account_id FROM feeds h WHERE h.status_id = ${statusId})
-        AND status_id < (SELECT k.status_id FROM feeds k WHERE k.account_id = feeds.account_id
-          ORDER BY k.status_id DESC LIMIT 1 OFFSET ${cap - 1})`.execute(db);
+    await sql`DELETE FROM feeds WHERE (account_id, status_id) IN (
+      SELECT ranked.account_id, ranked.status_id FROM (
+        SELECT f.account_id, f.status_id,
+          ROW_NUMBER() OVER (PARTITION BY f.account_id ORDER BY f.status_id DESC) AS position
+        FROM feeds f
+        WHERE f.account_id IN (SELECT h.account_id FROM feeds h WHERE h.status_id = ${statusId})
+      ) ranked
+      WHERE ranked.position > ${cap})`.execute(db);
   }
 
   /** Takes a status out of every feed. */
