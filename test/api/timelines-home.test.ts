@@ -133,6 +133,25 @@ describe("timelines: home feed, fan-out on write", () => {
     assert.ok(ids((await home(bob)).body).includes(priv.id));
   });
 
+  it("a reply to someone else reaches only followers who follow them too, or are them", async () => {
+    const davePost = await post(dave, { status: "dave again" });
+    const bobPost = await post(bob, { status: "bob here" });
+    await follow(carol, dave);
+    const toDave = await post(alice, { status: "@dave indeed", in_reply_to_id: davePost.id });
+    const toBob = await post(alice, { status: "@bob sure", in_reply_to_id: bobPost.id });
+    const toSelf = await post(alice, { status: "and more", in_reply_to_id: toBob.id });
+    await waitFor(bob, toSelf.id);
+    await waitFor(carol, toSelf.id);
+    await drain();
+    const bobHome = ids((await home(bob, "?limit=40")).body);
+    assert.ok(!bobHome.includes(toDave.id));
+    assert.ok(bobHome.includes(toBob.id));
+    const carolHome = ids((await home(carol, "?limit=40")).body);
+    assert.ok(carolHome.includes(toDave.id));
+    assert.ok(!carolHome.includes(toBob.id));
+    assert.ok(ids((await home(alice, "?limit=40")).body).includes(toDave.id));
+  });
+
   it("pages with max_id/since_id/min_id/limit and Link headers, also when empty", async () => {
     const posted: string[] = [];
     for (let i = 0; i < 4; i++) posted.push((await post(dave, { status: `page ${i}` })).id);

@@ -13,7 +13,8 @@ export class FeedsRepository {
   /**
    * Puts a live status into the home feeds that should get it, in one statement: its author's;
    * for public, unlisted and private posts the author's local followers (a boost only for those
-   * whose follow shows boosts); for direct posts the mentioned local accounts. A boost is left
+   * whose follow shows boosts, and a reply to someone else only for those who follow them too, or
+   * are them, as Mastodon's home filter does); for direct posts the mentioned local accounts. A boost is left
    * out of a feed that already holds the boosted post or another boost of it. Running it twice
    * changes nothing. Answers how many entries were added.
    */
@@ -29,6 +30,10 @@ export class FeedsRepository {
           JOIN accounts fa ON fa.id = f.account_id
           WHERE fs.id = ${statusId} AND fs.visibility <> 'direct' AND fa.domain IS NULL
             AND (fs.reblog_of_id IS NULL OR f.show_reblogs = TRUE)
+            AND (fs.in_reply_to_account_id IS NULL OR fs.in_reply_to_account_id = fs.account_id
+              OR fs.in_reply_to_account_id = f.account_id
+              OR EXISTS (SELECT 1 FROM follows rf WHERE rf.account_id = f.account_id
+                AND rf.target_account_id = fs.in_reply_to_account_id))
         UNION
         SELECT m.account_id FROM statuses ms
           JOIN mentions m ON m.status_id = ms.id
