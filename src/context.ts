@@ -11,7 +11,9 @@ import { FollowsRepository } from "./db/repositories/follows.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
 import { JobsRepository } from "./db/repositories/jobs.ts";
 import { KvRepository } from "./db/repositories/kv.ts";
+import { MarkersRepository } from "./db/repositories/markers.ts";
 import { MediaRepository } from "./db/repositories/media.ts";
+import { NotificationsRepository } from "./db/repositories/notifications.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
@@ -46,6 +48,8 @@ export interface Repositories {
   feeds: FeedsRepository;
   media: MediaRepository;
   jobs: JobsRepository;
+  notifications: NotificationsRepository;
+  markers: MarkersRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -108,6 +112,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     feeds: new FeedsRepository(db),
     media: new MediaRepository(db),
     jobs: new JobsRepository(db, database.dialect),
+    notifications: new NotificationsRepository(db),
+    markers: new MarkersRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

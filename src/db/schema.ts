@@ -305,6 +305,27 @@ export interface FollowsTable {
   updated_at: Timestamp;
 }
 
+export interface NotificationsTable {
+  id: string;
+  account_id: string;
+  from_account_id: string;
+  type: string;
+  status_id: Nullable<string>;
+  activity_id: string;
+  group_key: string;
+  created_at: Timestamp;
+}
+
+export interface MarkersTable {
+  id: string;
+  account_id: string;
+  timeline: string;
+  last_read_id: string;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   accounts: AccountsTable;
   users: UsersTable;
@@ -329,6 +350,8 @@ export interface DB {
   conversation_mutes: ConversationMutesTable;
   follows: FollowsTable;
   feeds: FeedsTable;
+  notifications: NotificationsTable;
+  markers: MarkersTable;
 }
 
 /** A home feed entry: `status_id` (a post or a boost) is in `account_id`'s home timeline. */

@@ -3,7 +3,9 @@ import type { AppContext } from "../context.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
+import { markerRoutes } from "./api/v1/markers/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
+import { notificationRoutes } from "./api/v1/notifications/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
@@ -67,6 +69,8 @@ export function createApp(): Hono<HonoEnv> {
   instanceRoutes(app);
   statusRoutes(app);
   mediaRoutes(app);
+  notificationRoutes(app);
+  markerRoutes(app);
   timelineRoutes(app);
   webRoutes(app);
   staticRoutes(app);

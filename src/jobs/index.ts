@@ -1,6 +1,7 @@
 import type { JobQueue } from "../infra/queue/interface.ts";
 import type { Scheduler } from "../infra/scheduler/scheduler.ts";
 import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
+import { createNotifications } from "../services/notifications/create.ts";
 
 /**
  * Every job handler, registered by name in each process that runs workers. A feature adds its
@@ -8,6 +9,7 @@ import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
  */
 export function registerJobHandlers(queue: JobQueue): void {
   queue.register(FAN_OUT_JOB, fanOutStatus);
+  queue.register("notifications.create", createNotifications);
 }
 
 /** Every periodic task; the scheduler runs each in one process only. */

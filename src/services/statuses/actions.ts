@@ -35,7 +35,7 @@ async function undoTarget(ctx: AppContext, id: string, viewerId: string, hadRow:
 
 export async function favourite(ctx: AppContext, account: Account, id: string): Promise<Status> {
   const status = await target(ctx, id, account.id);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transactionWithJobs(ctx, async (trx, jobs) => {
     const row = {
       id: ctx.ids.next(),
       account_id: account.id,
@@ -44,6 +44,8 @@ export async function favourite(ctx: AppContext, account: Account, id: string): 
     };
     if (await ctx.repos.statusInteractions.add("favourites", row, trx)) {
       await ctx.repos.statuses.addToCounter(status.id, "favourites_count", 1, trx);
+      const job = { type: "favourite", statusId: status.id, activityId: row.id, fromAccountId: account.id };
+      if (status.accountId !== account.id) jobs.add("notifications.create", job);
     }
   });
   return (await ctx.repos.statuses.getById(status.id)) ?? status;
@@ -54,6 +56,7 @@ export async function unfavourite(ctx: AppContext, account: Account, id: string)
     return ctx.db.transaction().execute(async (trx) => {
       const removed = await ctx.repos.statusInteractions.remove("favourites", account.id, s.id, trx);
       if (removed) await ctx.repos.statuses.addToCounter(s.id, "favourites_count", -1, trx);
+      if (removed) await ctx.repos.notifications.deleteFrom("favourite", account.id, s.id, trx);
       return removed;
     });
   });
@@ -152,6 +155,7 @@ export async function reblog(
       trx,
     );
     await ctx.repos.statuses.addToCounter(original.id, "reblogs_count", 1, trx);
+    if (original.accountId !== account.id) jobs.add("notifications.create", { type: "reblog", statusId: newId });
     await ctx.repos.statuses.addToAccountCount(account.id, 1, iso, trx);
     enqueueFanOut(jobs, newId);
   });

@@ -101,6 +101,9 @@ export async function createStatus(
       composed.mentions.map((a) => ({ id: ctx.ids.next(), status_id: id, account_id: a.id, created_at: iso })),
       trx,
     );
+    if (composed.mentions.some((a) => a.id !== account.id)) {
+      jobs.add("notifications.create", { type: "mention", statusId: id });
+    }
     const tags = await ctx.repos.statuses.findOrCreateTags(composed.tags, () => ctx.ids.next(), iso, trx);
     await ctx.repos.statuses.setStatusTags(
       id,

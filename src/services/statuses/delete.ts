@@ -31,9 +31,11 @@ export async function deleteStatus(ctx: AppContext, account: Account, status: St
     const current = await ctx.repos.statuses.getById(status.id, trx);
     if (!current || current.deletedAt !== null) return;
     await tombstone(ctx, current, iso, trx);
-    for (const reblog of await ctx.repos.statuses.liveReblogsOf(status.id, trx)) {
+    const reblogs = await ctx.repos.statuses.liveReblogsOf(status.id, trx);
+    for (const reblog of reblogs) {
       await tombstone(ctx, reblog, iso, trx);
     }
+    await ctx.repos.notifications.deleteForStatuses([status.id, ...reblogs.map((r) => r.id)], trx);
   });
   return (await ctx.repos.statuses.getById(status.id)) ?? status;
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
+import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { prepareStatusMedia } from "../media/status-media.ts";
@@ -40,7 +41,7 @@ export async function editStatus(
   const sensitive = input.sensitive ?? (spoilerText !== "" ? true : status.sensitive);
   const language = input.language && isLanguageCode(input.language) ? input.language : status.language;
   const already = new Set((await ctx.repos.statuses.mentionsOf([status.id])).get(status.id) ?? []);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transactionWithJobs(ctx, async (trx, jobs) => {
     const repo = ctx.repos.statuses;
     if (status.editedAt === null) {
       await repo.insertEdit(
@@ -57,9 +58,11 @@ export async function editStatus(
         trx,
       );
     }
+    const editId = ctx.ids.next();
+    jobs.add("notifications.create", { type: "update", statusId: status.id, activityId: editId });
     await repo.insertEdit(
       {
-        id: ctx.ids.next(),
+        id: editId,
         status_id: status.id,
         account_id: account.id,
         text,

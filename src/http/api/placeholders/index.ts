@@ -94,6 +94,13 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/media/:id", note: "MediaAttachment; 206 while processing" },
   { method: "PUT", path: "/api/v1/media/:id", note: "description, focus, thumbnail" },
   { method: "DELETE", path: "/api/v1/media/:id", note: "unattached uploads" },
+  { method: "GET", path: "/api/v1/notifications", note: "`types[]`, `exclude_types[]`, `account_id`, Link" },
+  { method: "GET", path: "/api/v1/notifications/:id", note: "one notification" },
+  { method: "POST", path: "/api/v1/notifications/clear", note: "delete all" },
+  { method: "POST", path: "/api/v1/notifications/:id/dismiss", note: "delete one" },
+  { method: "GET", path: "/api/v1/notifications/unread_count", note: "newer than the notifications marker" },
+  { method: "GET", path: "/api/v1/markers", note: "home and notifications positions" },
+  { method: "POST", path: "/api/v1/markers", note: "save positions; 409 on a concurrent update" },
   { method: "GET", path: "/api/v1/timelines/home", note: "materialised home feed, Link" },
   { method: "GET", path: "/api/v1/timelines/public", note: "`local`, `remote`, `only_media`, Link" },
   {

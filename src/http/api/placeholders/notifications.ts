@@ -14,13 +14,8 @@ const unreadCount = (c: Context<HonoEnv>) => {
 const READ = user("read:notifications");
 const WRITE = user("write:notifications");
 
-/** 1.4 Notifications (v1, requests, policy) and grouped notifications (v2). None exists yet. */
+/** 1.4 Notification requests, policy and grouped notifications (v2); v1 notifications are built. */
 export const notificationRows: Placeholder[] = [
-  get("/api/v1/notifications", READ, page(40)),
-  get("/api/v1/notifications/:id", READ, none()),
-  post("/api/v1/notifications/clear", WRITE, empty(), { note: "`{}` (there is nothing to clear)" }),
-  post("/api/v1/notifications/:id/dismiss", WRITE, none()),
-  get("/api/v1/notifications/unread_count", READ, json(unreadCount), { note: "`{count: 0}`" }),
   get("/api/v1/notifications/requests", READ, page(40)),
   get("/api/v1/notifications/requests/:id", READ, none()),
   post("/api/v1/notifications/requests/:id/accept", WRITE, none()),

@@ -1,13 +1,10 @@
-import { del, get, json, none, opt, page, post, unavailable, user } from "./dsl.ts";
+import { del, get, none, opt, page, post, user } from "./dsl.ts";
 import type { Placeholder } from "./types.ts";
 
 /** 1.3 Timelines, 1.6 Favourites and bookmarks, 1.19 Markers, 1.20 Conversations. */
 export const timelineRows: Placeholder[] = [
   get("/api/v1/timelines/link", opt("read:statuses"), page(20)),
   get("/api/v1/timelines/list/:list_id", user("read:lists"), none()),
-
-  get("/api/v1/markers", user("read:statuses"), json({}), { note: "`{}` (no position saved)" }),
-  post("/api/v1/markers", user("write:statuses"), unavailable()),
 
   get("/api/v1/conversations", user("read:statuses"), page(20)),
   del("/api/v1/conversations/:id", user("write:conversations"), none()),

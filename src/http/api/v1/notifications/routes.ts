@@ -1,0 +1,61 @@
+import type { Context, Hono } from "hono";
+import type { NotificationFilter } from "../../../../db/repositories/notifications.ts";
+import { notFound } from "../../../../lib/errors.ts";
+import { isId } from "../../../../lib/ids.ts";
+import { notificationsJson } from "../../../../services/notifications/views.ts";
+import { currentAccount, requireUser } from "../../../middleware/auth.ts";
+import { pageParams, setLinkHeader } from "../../../pagination.ts";
+import { asArray, readParams } from "../../../params.ts";
+import type { HonoEnv } from "../../../types.ts";
+
+const READ = ["read", "read:notifications"];
+const WRITE = ["write", "write:notifications"];
+
+const strings = (v: unknown): string[] | undefined => asArray(v)?.filter((x): x is string => typeof x === "string");
+
+/** `types[]`, `exclude_types[]` and `account_id` of a list or count. */
+async function filterOf(c: Context<HonoEnv>): Promise<NotificationFilter> {
+  const p = await readParams(c);
+  const accountId = typeof p.account_id === "string" && isId(p.account_id) ? p.account_id : undefined;
+  return { types: strings(p.types), excludeTypes: strings(p.exclude_types), fromAccountId: accountId };
+}
+
+/** 1.4 Notifications, v1. */
+export function notificationRoutes(app: Hono<HonoEnv>): void {
+  app.get("/api/v1/notifications", requireUser(...READ), async (c) => {
+    const ctx = c.env.ctx;
+    const page = pageParams(c, 40, 80);
+    const viewerId = currentAccount(c).id;
+    const rows = await ctx.repos.notifications.page(viewerId, await filterOf(c), page);
+    setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
+    return c.json(await notificationsJson(ctx, rows, viewerId));
+  });
+
+  app.get("/api/v1/notifications/unread_count", requireUser(...READ), async (c) => {
+    const ctx = c.env.ctx;
+    const { limit } = pageParams(c, 100, 1000);
+    const viewerId = currentAccount(c).id;
+    const [marker] = await ctx.repos.markers.list(viewerId, ["notifications"]);
+    const count = await ctx.repos.notifications.countAfter(viewerId, marker?.lastReadId, await filterOf(c), limit);
+    return c.json({ count });
+  });
+
+  app.post("/api/v1/notifications/clear", requireUser(...WRITE), async (c) => {
+    await c.env.ctx.repos.notifications.clear(currentAccount(c).id);
+    return c.json({});
+  });
+
+  app.get("/api/v1/notifications/:id{[0-9]+}", requireUser(...READ), async (c) => {
+    const ctx = c.env.ctx;
+    const viewerId = currentAccount(c).id;
+    const n = await ctx.repos.notifications.get(viewerId, c.req.param("id"));
+    const [json] = n ? await notificationsJson(ctx, [n], viewerId) : [];
+    if (!json) throw notFound();
+    return c.json(json);
+  });
+
+  app.post("/api/v1/notifications/:id{[0-9]+}/dismiss", requireUser(...WRITE), async (c) => {
+    if (!(await c.env.ctx.repos.notifications.dismiss(currentAccount(c).id, c.req.param("id")))) throw notFound();
+    return c.json({});
+  });
+}

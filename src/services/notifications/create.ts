@@ -1,0 +1,91 @@
+import type { AppContext } from "../../context.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+import { isVisible } from "../statuses/views.ts";
+
+/** The types this server creates so far. */
+export type NotificationType = "mention" | "favourite" | "reblog" | "update";
+
+/**
+ * The payload of a `notifications.create` job. `statusId` is the post (for `reblog`: the boost);
+ * `activityId` is what caused it (a favourite's or an edit's id; a post's or boost's own id by
+ * default); `fromAccountId` is given for favourites.
+ */
+export interface CreateNotificationsJob {
+  type: NotificationType;
+  statusId: string;
+  activityId?: string;
+  fromAccountId?: string;
+}
+
+/** Types that Mastodon groups in v2 (same type and post within a window share a `group_key`). */
+const GROUPED = new Set(["favourite", "reblog"]);
+
+function groupKey(type: string, statusId: string, id: string, at: Date): string {
+  if (!GROUPED.has(type)) return `ungrouped-${id}`;
+  return `${type}-${statusId}-${Math.floor(at.getTime() / 3600_000)}`;
+}
+
+/** Who a job notifies about which post, and from whom. */
+async function recipients(
+  ctx: AppContext,
+  job: CreateNotificationsJob,
+): Promise<{ status: Status; from: string; to: string[] } | undefined> {
+  const status = await ctx.repos.statuses.getById(job.statusId);
+  if (!status || status.deletedAt !== null) return undefined;
+  switch (job.type) {
+    case "mention": {
+      const mentioned = (await ctx.repos.statuses.mentionsOf([status.id])).get(status.id) ?? [];
+      return { status, from: status.accountId, to: mentioned };
+    }
+    case "favourite": {
+      const from = job.fromAccountId;
+      if (from === undefined) return undefined;
+      // An undone favourite notifies nobody.
+      if (!(await ctx.repos.statusInteractions.which("favourites", from, [status.id])).has(status.id)) return undefined;
+      return { status, from, to: [status.accountId] };
+    }
+    case "reblog": {
+      if (status.reblogOfId === null) return undefined;
+      const original = await ctx.repos.statuses.getById(status.reblogOfId);
+      if (!original || original.deletedAt !== null) return undefined;
+      return { status: original, from: status.accountId, to: [original.accountId] };
+    }
+    case "update": {
+      const boosts = await ctx.repos.statuses.liveReblogsOf(status.id);
+      return { status, from: status.accountId, to: [...new Set(boosts.map((b) => b.accountId))] };
+    }
+  }
+}
+
+/**
+ * The `notifications.create` job: notifies local accounts, never the one who acted, only about
+ * posts they may see, and once per cause (the job may run twice).
+ */
+export async function createNotifications(ctx: AppContext, job: CreateNotificationsJob): Promise<void> {
+  const found = await recipients(ctx, job);
+  if (!found) return;
+  const { status, from } = found;
+  const candidates = found.to.filter((id) => id !== from);
+  if (candidates.length === 0) return;
+  const locals = (await ctx.repos.accounts.getByIds(candidates)).filter((a) => a.domain === null);
+  for (const account of locals) {
+    if (!(await isVisible(ctx, status, account.id))) continue;
+    // A muted thread's mentions are not notified (Mastodon).
+    if (job.type === "mention" && status.conversationId !== null) {
+      const muted = await ctx.repos.statusInteractions.mutedConversations(account.id, [status.conversationId]);
+      if (muted.size > 0) continue;
+    }
+    const now = new Date();
+    const id = ctx.ids.next(now);
+    await ctx.repos.notifications.insert({
+      id,
+      account_id: account.id,
+      from_account_id: from,
+      type: job.type,
+      status_id: status.id,
+      activity_id: job.activityId ?? job.statusId,
+      group_key: groupKey(job.type, status.id, id, now),
+      created_at: now.toISOString(),
+    });
+  }
+}
