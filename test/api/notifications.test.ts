@@ -99,6 +99,21 @@ describe("notifications (v1)", () => {
     assert.ok(!(await notes(bob)).some((n) => n.type === "reblog" && n.status.id === st.id));
   });
 
+  it("an edit that adds a mention notifies the newly mentioned account once", async () => {
+    const hal = await s.createUser("hal");
+    const st = await post(alice, { status: "hello @bob" });
+    const edit = (text: string) =>
+      s.request(`/api/v1/statuses/${st.id}`, { method: "PUT", token: alice.token, json: { status: text } });
+    assert.equal((await edit("hello @bob and @hal")).status, 200);
+    assert.equal((await edit("hello @bob and @hal again")).status, 200);
+    const got = (await notes(hal)).filter((n) => n.status?.id === st.id);
+    assert.deepEqual(
+      got.map((n) => n.type),
+      ["mention"],
+    );
+    assert.equal((await notes(bob)).filter((n) => n.type === "mention" && n.status?.id === st.id).length, 1);
+  });
+
   it("deleting a status removes its notifications", async () => {
     const st = await post(alice, { status: "@carol soon gone" });
     await act(carol, st.id, "favourite");

@@ -86,12 +86,14 @@ export async function editStatus(
       },
       trx,
     );
+    const added = composed.mentions.filter((a) => !already.has(a.id));
     await repo.insertMentions(
-      composed.mentions
-        .filter((a) => !already.has(a.id))
-        .map((a) => ({ id: ctx.ids.next(), status_id: status.id, account_id: a.id, created_at: iso })),
+      added.map((a) => ({ id: ctx.ids.next(), status_id: status.id, account_id: a.id, created_at: iso })),
       trx,
     );
+    // Newly mentioned accounts are notified (the job notifies each account once per post).
+    if (added.some((a) => a.id !== account.id))
+      jobs.add("notifications.create", { type: "mention", statusId: status.id });
     const tags = await repo.findOrCreateTags(composed.tags, () => ctx.ids.next(), iso, trx);
     await repo.setStatusTags(
       status.id,
