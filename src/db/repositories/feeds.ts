@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
-import { applyWindow, idWindowOrder } from "./statuses.ts";
+import { applyWindow, idWindowOrder } from "./id-window.ts";
 
 /** All SQL on `feeds`, the materialised home timelines. */
 export class FeedsRepository {

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB, NotificationsTable } from "../schema.ts";
-import { applyWindow, idWindowOrder, sortDesc } from "./statuses.ts";
+import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
 
 export interface Notification {
   id: string;

@@ -1,6 +1,10 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB, StatusesTable } from "../schema.ts";
+import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+import { type Reader, visibleCondition } from "./status-visibility.ts";
+
+export { applyWindow, idWindowOrder, type Reader, sortDesc, visibleCondition };
 
 export type Visibility = "public" | "unlisted" | "private" | "direct";
 
@@ -66,16 +70,6 @@ export function toStatus(r: Selectable<StatusesTable>): Status {
 export type StatusInsert = Insertable<StatusesTable>;
 export type StatusUpdate = Updateable<StatusesTable>;
 type Counter = "replies_count" | "reblogs_count" | "favourites_count";
-
-/** Who reads a list: the account (if any) whose follows and mentions open private and direct posts. */
-export interface Reader {
-  accountId?: string;
-}
-
-/** Applies Mastodon's id window (max_id/since_id/min_id) on `column`; newest first unless min_id pages forward. */
-export function idWindowOrder(window: IdWindow): "asc" | "desc" {
-  return window.minId !== undefined && window.maxId === undefined ? "asc" : "desc";
-}
 
 /** All SQL on `statuses`, `status_edits`, `mentions`, `tags` and `statuses_tags`. */
 export class StatusesRepository {
@@ -496,31 +490,4 @@ export class StatusesRepository {
       .execute();
     return rows.map(toStatus);
   }
-}
-
-/**
- * SQL twin of `canSeeStatus` (policies/statuses.ts) on `statuses`: public and unlisted posts for
- * everyone; the reader's own posts; private posts for followers; private and direct posts for the
- * accounts they mention.
- */
-export function visibleCondition(reader: Reader) {
-  const viewer = reader.accountId;
-  if (viewer === undefined) return sql<boolean>`statuses.visibility IN ('public', 'unlisted')`;
-  return sql<boolean>`(statuses.visibility IN ('public', 'unlisted') OR statuses.account_id = ${viewer}
-    OR (statuses.visibility = 'private' AND EXISTS (SELECT 1 FROM follows WHERE follows.account_id = ${viewer}
-      AND follows.target_account_id = statuses.account_id))
-    OR EXISTS (SELECT 1 FROM mentions WHERE mentions.status_id = statuses.id AND mentions.account_id = ${viewer}))`;
-}
-
-export function applyWindow<Q extends { where: (...args: any[]) => any }>(q: Q, column: string, w: IdWindow): Q {
-  let out = q;
-  if (w.maxId !== undefined) out = out.where(column, "<", w.maxId);
-  if (w.sinceId !== undefined) out = out.where(column, ">", w.sinceId);
-  if (w.minId !== undefined) out = out.where(column, ">", w.minId);
-  return out;
-}
-
-/** Newest first, whatever order the query used. */
-export function sortDesc<T extends { id: string }>(rows: T[]): T[] {
-  return rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? 1 : BigInt(a.id) > BigInt(b.id) ? -1 : 0));
 }

@@ -1,0 +1,20 @@
+import { sql } from "kysely";
+
+/** Who reads a list: the account (if any) whose follows and mentions open private and direct posts. */
+export interface Reader {
+  accountId?: string;
+}
+
+/**
+ * SQL twin of `canSeeStatus` (policies/statuses.ts) on `statuses`: public and unlisted posts for
+ * everyone; the reader's own posts; private posts for followers; private and direct posts for the
+ * accounts they mention.
+ */
+export function visibleCondition(reader: Reader) {
+  const viewer = reader.accountId;
+  if (viewer === undefined) return sql<boolean>`statuses.visibility IN ('public', 'unlisted')`;
+  return sql<boolean>`(statuses.visibility IN ('public', 'unlisted') OR statuses.account_id = ${viewer}
+    OR (statuses.visibility = 'private' AND EXISTS (SELECT 1 FROM follows WHERE follows.account_id = ${viewer}
+      AND follows.target_account_id = statuses.account_id))
+    OR EXISTS (SELECT 1 FROM mentions WHERE mentions.status_id = statuses.id AND mentions.account_id = ${viewer}))`;
+}
