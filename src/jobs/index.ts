@@ -1,6 +1,7 @@
 import type { JobQueue } from "../infra/queue/interface.ts";
 import type { Scheduler } from "../infra/scheduler/scheduler.ts";
 import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
+import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { createNotifications } from "../services/notifications/create.ts";
 
 /**
@@ -18,5 +19,9 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   // Dead jobs stay two weeks for operators to look at.
   scheduler.every("jobs.purge-dead", 3600_000, async (ctx) => {
     await ctx.queue.purgeDead(new Date(Date.now() - 14 * 86400_000));
+  });
+  // Uploads never attached to a post are removed after a day (rows and files).
+  scheduler.every("media.purge-unattached", 3600_000, async (ctx) => {
+    await purgeUnattachedMedia(ctx);
   });
 }

@@ -37,4 +37,31 @@ describe("background roles in a test server", () => {
     await waitFor(async () => (await rows()).length === 1, 5000, "the purge");
     assert.deepEqual(await rows(), [{ key: "test:kept", value: "y" }]);
   });
+
+  it("removes uploads left unattached for over a day, periodically", async () => {
+    const { default: sharp } = await import("sharp");
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#123456" } })
+      .png()
+      .toBuffer();
+    const alice = await server.createUser("uploader");
+    const upload = async () => {
+      const form = new FormData();
+      form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "a.png");
+      const r = await server.request("/api/v1/media", { token: alice.token, multipart: form });
+      assert.equal(r.status, 200);
+      return r.body.id as string;
+    };
+    const old = await upload();
+    const recent = await upload();
+    const dayAndMore = new Date(Date.now() - 25 * 3600_000).toISOString();
+    await server.ctx.db
+      .updateTable("media_attachments")
+      .set({ created_at: dayAndMore })
+      .where("id", "=", old)
+      .execute();
+    await (await createScheduler(server.ctx)).runSoon("media.purge-unattached");
+    const status = async (id: string) => (await server.request(`/api/v1/media/${id}`, { token: alice.token })).status;
+    await waitFor(async () => (await status(old)) === 404, 5000, "the media purge");
+    assert.equal(await status(recent), 200);
+  });
 });
