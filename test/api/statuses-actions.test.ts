@@ -18,12 +18,7 @@ describe("statuses: favourite, boost, bookmark, mute, pin", () => {
     alice = await s.createUser("alice");
     bob = await s.createUser("bob");
     carol = await s.createUser("carol");
-    await s.ctx.repos.follows.insert({
-      id: s.ctx.ids.next(),
-      account_id: bob.account.id,
-      target_account_id: alice.account.id,
-      created_at: new Date().toISOString(),
-    });
+    await s.follow(bob, alice);
   });
   after(() => s.close());
 
@@ -119,12 +114,7 @@ describe("statuses: favourite, boost, bookmark, mute, pin", () => {
       assert.equal((await act(bob, priv.id, "unbookmark")).status, 200);
       assert.equal((await act(bob, priv.id, "favourite")).status, 404);
     } finally {
-      await s.ctx.repos.follows.insert({
-        id: s.ctx.ids.next(),
-        account_id: bob.account.id,
-        target_account_id: alice.account.id,
-        created_at: new Date().toISOString(),
-      });
+      await s.follow(bob, alice);
     }
   });
 

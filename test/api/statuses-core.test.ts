@@ -26,12 +26,7 @@ describe("statuses: post, read, edit, delete, threads", () => {
     bob = await s.createUser("bob");
     carol = await s.createUser("carol");
     // bob follows alice; carol does not.
-    await s.ctx.repos.follows.insert({
-      id: s.ctx.ids.next(),
-      account_id: bob.account.id,
-      target_account_id: alice.account.id,
-      created_at: new Date().toISOString(),
-    });
+    await s.follow(bob, alice);
   });
   after(() => s.close());
 

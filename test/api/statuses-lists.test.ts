@@ -20,12 +20,7 @@ describe("statuses: account statuses, favourites, bookmarks, tags, masto", () =>
     alice = await s.createUser("alice");
     bob = await s.createUser("bob");
     carol = await s.createUser("carol");
-    await s.ctx.repos.follows.insert({
-      id: s.ctx.ids.next(),
-      account_id: bob.account.id,
-      target_account_id: alice.account.id,
-      created_at: new Date().toISOString(),
-    });
+    await s.follow(bob, alice);
   });
   after(() => s.close());
 
@@ -82,12 +77,7 @@ describe("statuses: account statuses, favourites, bookmarks, tags, masto", () =>
     try {
       assert.deepEqual(ids((await s.request("/api/v1/favourites", { token: bob.token })).body), [pub.id]);
     } finally {
-      await s.ctx.repos.follows.insert({
-        id: s.ctx.ids.next(),
-        account_id: bob.account.id,
-        target_account_id: alice.account.id,
-        created_at: new Date().toISOString(),
-      });
+      await s.follow(bob, alice);
     }
     const bm = await s.request("/api/v1/bookmarks", { token: bob.token });
     assert.deepEqual(ids(bm.body), [pub.id]);

@@ -22,12 +22,7 @@ describe("timelines: public and hashtag", () => {
     s = await startTestServer({});
     alice = await s.createUser("alice");
     bob = await s.createUser("bob");
-    await s.ctx.repos.follows.insert({
-      id: s.ctx.ids.next(),
-      account_id: bob.account.id,
-      target_account_id: alice.account.id,
-      created_at: new Date().toISOString(),
-    });
+    await s.follow(bob, alice);
     const now = new Date().toISOString();
     const remoteId = s.ctx.ids.next();
     await s.ctx.repos.accounts.insert({

@@ -47,6 +47,8 @@ export interface TestServer {
     username: string,
     opts?: { role?: string; confirmed?: boolean; approved?: boolean; scopes?: string },
   ): Promise<TestUser>;
+  /** Records that `follower` follows `target` (the follow endpoints come with the social graph). */
+  follow(follower: { account: Account }, target: { account: Account }): Promise<void>;
   /** An app token (client_credentials) with the given scopes. */
   appToken(scopes?: string): Promise<string>;
   close(): Promise<void>;
@@ -154,6 +156,14 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       const scopes = (opts.scopes ?? "read write follow push profile").split(" ");
       const { accessToken } = await issueToken(ctx, { applicationId: app.id, userId: created.user.id, scopes });
       return { account: created.account, user: created.user, password: created.password, token: accessToken };
+    },
+    async follow(follower, target) {
+      await ctx.repos.follows.insert({
+        id: ctx.ids.next(),
+        account_id: follower.account.id,
+        target_account_id: target.account.id,
+        created_at: new Date().toISOString(),
+      });
     },
     async appToken(scopes = "read") {
       const { application } = await createApplication(ctx, {

@@ -18,3 +18,6 @@ export function visibleCondition(reader: Reader) {
       AND follows.target_account_id = statuses.account_id))
     OR EXISTS (SELECT 1 FROM mentions WHERE mentions.status_id = statuses.id AND mentions.account_id = ${viewer}))`;
 }
+
+/** Statuses with at least one media attachment (`only_media`). */
+export const hasMediaCondition = sql<boolean>`EXISTS (SELECT 1 FROM media_attachments WHERE media_attachments.status_id = statuses.id)`;

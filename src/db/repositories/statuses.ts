@@ -2,7 +2,7 @@ import { type Insertable, type Kysely, type Selectable, sql, type Updateable } f
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB, StatusesTable } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
-import { type Reader, visibleCondition } from "./status-visibility.ts";
+import { hasMediaCondition, type Reader, visibleCondition } from "./status-visibility.ts";
 
 export { applyWindow, idWindowOrder, type Reader, sortDesc, visibleCondition };
 
@@ -387,13 +387,7 @@ export class StatusesRepository {
     }
     if (opts.excludeReblogs) q = q.where("statuses.reblog_of_id", "is", null);
     if (opts.onlyMedia) {
-      q = q.where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom("media_attachments")
-            .select("media_attachments.id")
-            .whereRef("media_attachments.status_id", "=", "statuses.id"),
-        ),
-      );
+      q = q.where(hasMediaCondition);
     }
     if (opts.tagged !== undefined) {
       const tag = opts.tagged.toLowerCase();
@@ -446,13 +440,7 @@ export class StatusesRepository {
     if (opts.local) q = q.where(sql<boolean>`statuses.local = TRUE`);
     if (opts.remote) q = q.where(sql<boolean>`statuses.local = FALSE`);
     if (opts.onlyMedia) {
-      q = q.where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom("media_attachments")
-            .select("media_attachments.id")
-            .whereRef("media_attachments.status_id", "=", "statuses.id"),
-        ),
-      );
+      q = q.where(hasMediaCondition);
     }
     const tags = opts.tags;
     if (tags === undefined) {
