@@ -2,6 +2,7 @@ import type { JobQueue } from "../infra/queue/interface.ts";
 import type { Scheduler } from "../infra/scheduler/scheduler.ts";
 import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
+import { MEDIA_PROCESS_JOB, processMediaJob, resumeStalledMediaProcessing } from "../services/media/process-job.ts";
 import { createNotifications } from "../services/notifications/create.ts";
 
 /**
@@ -11,6 +12,7 @@ import { createNotifications } from "../services/notifications/create.ts";
 export function registerJobHandlers(queue: JobQueue): void {
   queue.register(FAN_OUT_JOB, fanOutStatus);
   queue.register("notifications.create", createNotifications);
+  queue.register(MEDIA_PROCESS_JOB, processMediaJob);
 }
 
 /** Every periodic task; the scheduler runs each in one process only. */
@@ -23,5 +25,9 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   // Uploads never attached to a post are removed after a day (rows and files).
   scheduler.every("media.purge-unattached", 3600_000, async (ctx) => {
     await purgeUnattachedMedia(ctx);
+  });
+  // Uploads whose processing job was never enqueued (a crash right after storing them) get one.
+  scheduler.every("media.resume-processing", 10 * 60_000, async (ctx) => {
+    await resumeStalledMediaProcessing(ctx);
   });
 }

@@ -150,6 +150,24 @@ export class MediaRepository {
     await this.#db.deleteFrom("media_attachments").where("id", "=", id).execute();
   }
 
+  /**
+   * Uploads still waiting for background processing (`queued` or `in_progress`) whose row has
+   * not changed since `updatedBeforeIso`, among ids from `sinceId` on (a range of the primary key,
+   * not a scan of the table).
+   */
+  async listStalledProcessing(sinceId: string, updatedBeforeIso: string, limit: number): Promise<MediaAttachment[]> {
+    const rows = await this.#db
+      .selectFrom("media_attachments")
+      .selectAll()
+      .where("id", ">=", sinceId)
+      .where("processing", "in", ["queued", "in_progress"])
+      .where("updated_at", "<", updatedBeforeIso)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map(toMediaAttachment);
+  }
+
   /** Uploads never attached to a status (nor to a scheduled one) created before `beforeIso`. */
   async listUnattachedBefore(beforeIso: string, limit: number): Promise<MediaAttachment[]> {
     const rows = await this.#db

@@ -1,3 +1,4 @@
+import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { MediaAttachment } from "../../db/repositories/media.ts";
@@ -5,15 +6,12 @@ import { ApiError } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { MEDIA_LIMITS } from "../../lib/limits.ts";
 import { avTools } from "./av-tools.ts";
-import {
-  type EncodedFile,
-  type ProcessedMedia,
-  previewOf,
-  processAv,
-  processImage,
-  videoPreview,
-} from "./process-media.ts";
+import { deleteKeys, mediaFolder, putAll } from "./files.ts";
+import { enqueueMediaProcessing } from "./process-job.ts";
+import { type EncodedFile, type ProcessedMedia, previewOf, processAv, processImage } from "./process-media.ts";
 import { type SniffedType, sniffMediaType } from "./sniff.ts";
+
+const logger = getLogger(["gannet", "media"]);
 
 const MiB = 1024 * 1024;
 const DAY = 24 * 60 * 60 * 1000;
@@ -26,33 +24,6 @@ export interface MediaInput {
 }
 
 const NOT_FOUND = "Record not found";
-
-export const mediaFolder = (id: string): string => `media_attachments/files/${id}`;
-
-/** Stores files, deleting those already stored when one fails, so a failure leaves nothing. */
-async function putAll(ctx: AppContext, files: [string, EncodedFile][]): Promise<void> {
-  const done: string[] = [];
-  try {
-    for (const [key, f] of files) {
-      await ctx.blobs.put(key, f.data, f.contentType);
-      done.push(key);
-    }
-  } catch (e) {
-    await deleteKeys(ctx, done);
-    throw e;
-  }
-}
-
-async function deleteKeys(ctx: AppContext, keys: (string | null | undefined)[]): Promise<void> {
-  for (const key of keys) {
-    if (!key) continue;
-    try {
-      await ctx.blobs.delete(key);
-    } catch {
-      // A stray file is left for an operator; the row is what clients see.
-    }
-  }
-}
 
 function checkSize(bytes: Uint8Array, sniffed: SniffedType): void {
   const limit = sniffed.kind === "image" ? MEDIA_LIMITS.imageSizeLimit : MEDIA_LIMITS.videoSizeLimit;
@@ -89,10 +60,11 @@ function focusColumns(focus: MediaInput["focus"]): { focus_x: number | null; foc
 }
 
 /**
- * `POST /api/v1/media` and `/api/v2/media`. Images are processed before answering. Video and
- * audio are stored at once; with `delayAv` their probing (ffprobe, preview frame) finishes after
- * the answer, in this process, and the attachment reads as processing until then.
- * TODO(queue): the delayed step belongs in the job queue once it exists (a `media.process` job).
+ * `POST /api/v1/media` and `/api/v2/media`. Images are processed before answering, on both
+ * versions (as Mastodon does). Video and audio are checked before answering (type, size, and
+ * with ffprobe their container and limits); with `delayAv` (v2) the rest (probing again, the
+ * preview frame) is a durable `media.process` job and the upload reads as processing until it
+ * is done.
  */
 export async function createMediaAttachment(
   ctx: AppContext,
@@ -115,7 +87,7 @@ export async function createMediaAttachment(
     processed = await processImage(bytes, sniffed, tools);
   } else {
     const original = { data: bytes, contentType: sniffed.contentType, extension: sniffed.extension };
-    // Probing is quick and decides whether the upload is accepted; the preview frame can wait.
+    // Probing is quick and refuses what ffprobe cannot read at once; the preview frame can wait.
     delayed = opts.delayAv;
     const rest = await processAv(bytes, sniffed, await avTools(ctx), { preview: !delayed });
     processed = { original, ...rest } as ProcessedMedia;
@@ -143,7 +115,7 @@ export async function createMediaAttachment(
       ...focusColumns(input.focus),
       blurhash: processed.blurhash ?? thumb?.blurhash ?? null,
       meta: JSON.stringify(processed.meta),
-      processing: delayed ? "in_progress" : "complete",
+      processing: delayed ? "queued" : "complete",
       created_at: now,
       updated_at: now,
     });
@@ -154,41 +126,18 @@ export async function createMediaAttachment(
     );
     throw e;
   }
-  // Read back before the delayed step starts, so the answer shows the upload as processing.
+  // Read back before the job can start, so the answer shows the upload as processing.
   const media = await ctx.repos.media.getById(id);
   if (!media) throw new ApiError(404, NOT_FOUND);
-  if (delayed) void finishAvProcessing(ctx, id, bytes, sniffed);
-  return media;
-}
-
-/** The delayed half of a video upload: its preview frame; then `complete` (or `failed`). */
-async function finishAvProcessing(ctx: AppContext, id: string, bytes: Uint8Array, sniffed: SniffedType): Promise<void> {
-  let smallKey: string | null = null;
-  try {
-    const current = await ctx.repos.media.getById(id);
-    if (!current) return;
-    const patch: Parameters<typeof ctx.repos.media.update>[1] = { processing: "complete" };
-    const small = current.type === "video" ? await videoPreview(bytes, sniffed, await avTools(ctx)) : null;
-    if (small) {
-      smallKey = `${mediaFolder(id)}/small.${small.file.extension}`;
-      await ctx.blobs.put(smallKey, small.file.data, small.file.contentType);
-      patch.small_key = smallKey;
-      patch.blurhash = current.blurhash ?? small.blurhash;
-      patch.meta = JSON.stringify({ ...current.meta, small: small.dims });
-    }
-    if (!(await ctx.repos.media.getById(id))) {
-      await deleteKeys(ctx, [smallKey]);
-      return;
-    }
-    await ctx.repos.media.update(id, { ...patch, updated_at: new Date().toISOString() });
-  } catch {
-    await deleteKeys(ctx, [smallKey]);
+  if (delayed) {
     try {
-      await ctx.repos.media.update(id, { processing: "failed", updated_at: new Date().toISOString() });
-    } catch {
-      // The server is shutting down; the upload stays "in progress" and is purged as unattached.
+      await enqueueMediaProcessing(ctx, id);
+    } catch (e) {
+      // The upload is stored: the periodic resume task enqueues it again.
+      logger.error("Cannot enqueue processing of media attachment {id}: {error}", { id, error: e });
     }
   }
+  return media;
 }
 
 /**

@@ -239,7 +239,10 @@ function avMeta(p: AvProbe, small: Dimensions | null): Record<string, unknown> {
   return JSON.parse(JSON.stringify(meta));
 }
 
-/** A video's first frame as its preview, or null when ffmpeg is missing or cannot read it. */
+/**
+ * A video's first frame as its preview, or null when ffmpeg is not installed. A video whose
+ * container ffprobe read but whose first frame ffmpeg cannot decode is corrupt: refused (422).
+ */
 export async function videoPreview(
   bytes: Uint8Array,
   sniffed: SniffedType,
@@ -249,7 +252,7 @@ export async function videoPreview(
   try {
     return await withTempFile(bytes, sniffed.extension, async (path) => previewOf(await extractFrame(tools, path)));
   } catch {
-    return null;
+    throw unprocessable();
   }
 }
 

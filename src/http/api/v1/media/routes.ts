@@ -78,7 +78,7 @@ async function mediaInput(c: Context<HonoEnv>): Promise<MediaInput> {
   const params = await readParams(c);
   return {
     file: await fileParam(params.file, "file", true),
-    thumbnail: await fileParam(params.thumbnail, "thumbnail", false),
+    thumbnail: await fileParam(params.thumbnail, "thumbnail", true),
     description: descriptionParam(params.description),
     focus: focusParam(params.focus),
   };

@@ -1,0 +1,123 @@
+import { getLogger } from "@logtape/logtape";
+import type { AppContext } from "../../context.ts";
+import type { MediaAttachment, MediaUpdate } from "../../db/repositories/media.ts";
+import type { JobInfo } from "../../infra/queue/interface.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { idAtTime, isId } from "../../lib/ids.ts";
+import { avTools } from "./av-tools.ts";
+import { deleteKeys, mediaFolder } from "./files.ts";
+import { processAv } from "./process-media.ts";
+import { sniffMediaType } from "./sniff.ts";
+
+const logger = getLogger(["gannet", "media"]);
+
+/**
+ * The background half of a `POST /api/v2/media` video or audio upload (Mastodon's
+ * PostProcessMediaWorker). The original file is stored and the row is `queued` before the job is
+ * enqueued, so the job needs only the id: after a crash or a restart it runs again from the
+ * stored file.
+ */
+export const MEDIA_PROCESS_JOB = "media.process";
+
+/** Mastodon retries once; a third run covers a worker that died mid-way. */
+const ATTEMPTS = 3;
+const DAY = 24 * 60 * 60 * 1000;
+
+export interface MediaProcessPayload {
+  id: string;
+}
+
+const pending = (m: MediaAttachment): boolean => m.processing === "queued" || m.processing === "in_progress";
+
+/** Enqueues processing of an upload; a job already waiting for it makes this a no-op. */
+export async function enqueueMediaProcessing(ctx: AppContext, id: string): Promise<void> {
+  const payload: MediaProcessPayload = { id };
+  await ctx.queue.enqueue(MEDIA_PROCESS_JOB, payload, { dedupeKey: `${MEDIA_PROCESS_JOB}:${id}`, attempts: ATTEMPTS });
+}
+
+/** A file that no run can process (corrupt, missing, not video or audio): the upload fails. */
+class Unprocessable extends Error {}
+
+/**
+ * Probes the stored file again (duration, sizes, frame rate: the meta is recomputed), makes a
+ * video's preview from its first frame, then marks the upload `complete`. Idempotent: an upload
+ * that is gone, complete or failed is left alone, and the preview is written under the same key
+ * on every run. A corrupt file (ffprobe or ffmpeg cannot read it), or the last attempt failing,
+ * ends the upload `failed` with all its files deleted: `GET /api/v1/media/:id` then answers 422,
+ * as Mastodon does, and a status cannot use it.
+ */
+export async function processMediaJob(ctx: AppContext, payload: MediaProcessPayload, job: JobInfo): Promise<void> {
+  const id = payload?.id;
+  if (!isId(id)) return;
+  const media = await ctx.repos.media.getById(id);
+  if (!media || !pending(media)) return;
+  if (media.processing === "queued") {
+    await ctx.repos.media.update(id, { processing: "in_progress", updated_at: new Date().toISOString() });
+  }
+  let written: string | null = null;
+  try {
+    const blob = media.fileKey ? await ctx.blobs.get(media.fileKey) : undefined;
+    if (!blob) throw new Unprocessable("its file is missing");
+    const sniffed = sniffMediaType(blob.data);
+    if (!sniffed || sniffed.kind === "image") throw new Unprocessable("its file is no video or audio");
+    let processed: Awaited<ReturnType<typeof processAv>>;
+    try {
+      processed = await processAv(blob.data, sniffed, await avTools(ctx), { preview: true });
+    } catch (e) {
+      if (e instanceof ApiError) throw new Unprocessable(e.message);
+      throw e;
+    }
+    const patch: MediaUpdate = {
+      processing: "complete",
+      type: processed.type,
+      meta: JSON.stringify(processed.meta),
+      updated_at: new Date().toISOString(),
+    };
+    if (processed.small) {
+      written = `${mediaFolder(id)}/small.${processed.small.extension}`;
+      await ctx.blobs.put(written, processed.small.data, processed.small.contentType);
+      patch.small_key = written;
+      patch.blurhash = processed.blurhash ?? media.blurhash;
+    }
+    await ctx.repos.media.update(id, patch);
+    // Deleted while this ran: its row took the other files with it; the preview goes too.
+    if (!(await ctx.repos.media.getById(id))) await deleteKeys(ctx, [written]);
+  } catch (e) {
+    const lastTry = e instanceof Unprocessable || job.attempt >= job.maxAttempts;
+    if (!lastTry) throw e;
+    logger.warn("Media attachment {id} could not be processed: {error}", { id, error: e });
+    await failMediaAttachment(ctx, id, [written]);
+  }
+}
+
+/** Marks an upload `failed` and deletes every file it had (and `extra`, written by the failed run). */
+async function failMediaAttachment(ctx: AppContext, id: string, extra: (string | null)[]): Promise<void> {
+  const current = await ctx.repos.media.getById(id);
+  if (current) {
+    await ctx.repos.media.update(id, {
+      processing: "failed",
+      file_key: null,
+      small_key: null,
+      thumbnail_key: null,
+      thumbnail_content_type: null,
+      updated_at: new Date().toISOString(),
+    });
+  }
+  await deleteKeys(ctx, [current?.fileKey, current?.smallKey, current?.thumbnailKey, ...extra]);
+}
+
+/**
+ * Enqueues processing again for uploads of the last day still `queued` or `in_progress` after
+ * `stalledMs` (the process died between storing an upload and enqueueing its job, or the job was
+ * lost with a Redis that was flushed). Answers how many were enqueued again.
+ */
+export async function resumeStalledMediaProcessing(ctx: AppContext, stalledMs = 10 * 60_000): Promise<number> {
+  const now = Date.now();
+  const stalled = await ctx.repos.media.listStalledProcessing(
+    idAtTime(new Date(now - DAY)),
+    new Date(now - stalledMs).toISOString(),
+    500,
+  );
+  for (const media of stalled) await enqueueMediaProcessing(ctx, media.id);
+  return stalled.length;
+}
