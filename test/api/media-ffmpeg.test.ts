@@ -63,11 +63,20 @@ describe("media attachments with ffprobe and ffmpeg", () => {
   let alice: TestUser;
   let tools: string;
   const oldPath = process.env.PATH;
-  const upload = (file: Uint8Array, version = 1) => {
+  const upload = (file: Uint8Array, version = 1, thumbnail?: Uint8Array) => {
     const f = new FormData();
     f.append("file", new Blob([new Uint8Array(file)]), "upload.bin");
+    if (thumbnail) f.append("thumbnail", new Blob([new Uint8Array(thumbnail)]), "thumb.bin");
     return s.request(`/api/v${version}/media`, { method: "POST", token: alice.token, multipart: f });
   };
+  const marked = (marker: string) => new Uint8Array(Buffer.concat([MP4, Buffer.from(marker)]));
+  const thumbnailPng = () =>
+    sharp({ create: { width: 200, height: 100, channels: 3, background: "#ffcc00" } })
+      .png()
+      .toBuffer();
+  /** The files stored for one attachment. */
+  const filesOf = (id: string) =>
+    readdir(join(s.ctx.config.dataDir, "media", "media_attachments", "files", id)).catch(() => [] as string[]);
   const poll = async (id: string) => {
     let r = await s.request(`/api/v1/media/${id}`, { token: alice.token });
     for (let i = 0; i < 100 && r.status === 206; i++) {
@@ -95,9 +104,12 @@ describe("media attachments with ffprobe and ffmpeg", () => {
       join(tools, "ffprobe"),
       `#!/bin/sh\n${last}\nif grep -q BROKEN "$last"; then echo "invalid data" >&2; exit 1; fi\nif grep -q HUGE "$last"; then cat "${tools}/huge.json"; exit 0; fi\nif grep -q FAST "$last"; then cat "${tools}/fast.json"; exit 0; fi\ncase "$last" in\n  *.wav|*.mp3) cat "${tools}/audio.json" ;;\n  *) cat "${tools}/video.json" ;;\nesac\n`,
     );
+    // Frame extraction: fails for a file containing NOFRAME; for one containing GATE, waits
+    // until the test creates the file `open`, so a test sees the upload while it is processed.
+    const input = 'in=""; prev=""; for a in "$@"; do [ "$prev" = "-i" ] && in="$a"; prev="$a"; done';
     await writeFile(
       join(tools, "ffmpeg"),
-      `#!/bin/sh\n${last}\ncase "$*" in\n  *frames:v*) cat "${tools}/frame.png" ;;\n  *libx264*) cp "${tools}/clip.mp4" "$last" ;;\n  *) exit 1 ;;\nesac\n`,
+      `#!/bin/sh\n${last}\n${input}\ncase "$*" in\n  *frames:v*)\n    if grep -q NOFRAME "$in"; then echo "decode error" >&2; exit 1; fi\n    if grep -q GATE "$in"; then while [ ! -f "${tools}/open" ]; do sleep 0.02; done; fi\n    cat "${tools}/frame.png" ;;\n  *libx264*) cp "${tools}/clip.mp4" "$last" ;;\n  *) exit 1 ;;\nesac\n`,
     );
     await chmod(join(tools, "ffprobe"), 0o755);
     await chmod(join(tools, "ffmpeg"), 0o755);
@@ -110,6 +122,7 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     process.env.PATH = oldPath;
     await rm(tools, { recursive: true, force: true });
   });
+  const openGate = () => writeFile(join(tools, "open"), "");
 
   it("reads a video's metadata and makes a preview from its first frame", async () => {
     const r = await upload(MP4);
@@ -187,5 +200,91 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     const fast = await upload(new Uint8Array(Buffer.concat([MP4, Buffer.from("FAST")])));
     assert.equal(fast.status, 422);
     assert.match(fast.body.error, /240fps videos are not supported/);
+  });
+
+  it("answers 206 while the job runs, then 200 with the preview; a status cannot use it meanwhile", async () => {
+    await rm(join(tools, "open"), { force: true });
+    try {
+      const r = await upload(marked("GATE"), 2);
+      assert.equal(r.status, 202);
+      assert.equal(r.body.type, "video");
+      assert.equal(r.body.url, null);
+      const during = await s.request(`/api/v1/media/${r.body.id}`, { token: alice.token });
+      assert.equal(during.status, 206);
+      assert.equal(during.body.url, null);
+      const put = await s.request(`/api/v1/media/${r.body.id}`, {
+        method: "PUT",
+        token: alice.token,
+        json: { description: "while processing" },
+      });
+      assert.equal(put.status, 206);
+      assert.equal(put.body.description, "while processing");
+      const post = await s.request("/api/v1/statuses", {
+        method: "POST",
+        token: alice.token,
+        json: { status: "too soon", media_ids: [r.body.id] },
+      });
+      assert.equal(post.status, 422);
+      assert.match(post.body.error, /not finished processing/);
+      await openGate();
+      const done = await poll(r.body.id);
+      assert.equal(done.status, 200);
+      assert.match(done.body.url, /\/original\.mp4$/);
+      assert.match(done.body.preview_url, /\/small\.jpg$/);
+      assert.equal(done.body.description, "while processing");
+      assert.equal(done.body.meta.size, "320x240");
+      const posted = await s.request("/api/v1/statuses", {
+        method: "POST",
+        token: alice.token,
+        json: { status: "now", media_ids: [r.body.id] },
+      });
+      assert.equal(posted.status, 200);
+      assert.equal(posted.body.media_attachments[0].id, r.body.id);
+    } finally {
+      await openGate();
+    }
+  });
+
+  it("ends a video ffmpeg cannot decode as failed in the background (422), with no file left", async () => {
+    // v1 refuses it at once.
+    assert.equal((await upload(marked("NOFRAME"))).status, 422);
+    const r = await upload(marked("NOFRAME"), 2, await thumbnailPng());
+    assert.equal(r.status, 202);
+    assert.match(r.body.preview_url, /\/thumbnail\.jpg$/);
+    const failed = await poll(r.body.id);
+    assert.equal(failed.status, 422);
+    assert.equal(failed.body.error, "Error processing thumbnail for uploaded media");
+    assert.deepEqual(await filesOf(r.body.id), []);
+    assert.equal((await fetch(r.body.preview_url)).status, 404);
+    const path = `/api/v1/media/${r.body.id}`;
+    assert.equal(
+      (await s.request(path, { method: "PUT", token: alice.token, json: { description: "x" } })).status,
+      422,
+    );
+    const post = await s.request("/api/v1/statuses", {
+      method: "POST",
+      token: alice.token,
+      json: { status: "broken", media_ids: [r.body.id] },
+    });
+    assert.equal(post.status, 422);
+    // Deleting it still works (Mastodon's destroy skips the processing check).
+    assert.equal((await s.request(path, { method: "DELETE", token: alice.token })).status, 200);
+    assert.equal(await s.ctx.repos.media.getById(r.body.id), undefined);
+  });
+
+  it("keeps a custom thumbnail as a video's preview; the blurhash comes from its first frame", async () => {
+    const r = await upload(MP4, 1, await thumbnailPng());
+    assert.equal(r.status, 200);
+    assert.match(r.body.preview_url, /\/thumbnail\.jpg$/);
+    assert.deepEqual((await filesOf(r.body.id)).sort(), ["original.mp4", "small.jpg", "thumbnail.jpg"]);
+    const frameOnly = await upload(MP4);
+    assert.equal(r.body.blurhash, frameOnly.body.blurhash);
+    const v2 = await upload(MP4, 2, await thumbnailPng());
+    assert.equal(v2.status, 202);
+    const done = await poll(v2.body.id);
+    assert.equal(done.status, 200);
+    assert.match(done.body.preview_url, /\/thumbnail\.jpg$/);
+    assert.equal(done.body.blurhash, frameOnly.body.blurhash);
+    assert.deepEqual((await filesOf(v2.body.id)).sort(), ["original.mp4", "small.jpg", "thumbnail.jpg"]);
   });
 });

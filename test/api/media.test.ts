@@ -5,6 +5,7 @@ import { delimiter, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
 import { purgeUnattachedMedia } from "../../src/services/media/media-attachments.ts";
+import { processMediaJob, resumeStalledMediaProcessing } from "../../src/services/media/process-job.ts";
 import { prepareStatusMedia, removeStatusMedia } from "../../src/services/media/status-media.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
@@ -94,6 +95,17 @@ describe("media attachments", () => {
       ).n,
     );
   const mediaDir = () => join(s.ctx.config.dataDir, "media", "media_attachments");
+  const filesOf = async (id: string) => (await filesUnder(join(mediaDir(), "files", id))).sort();
+  const poll = async (id: string) => {
+    let r = await s.request(`/api/v1/media/${id}`, { token: alice.token });
+    for (let i = 0; i < 100 && r.status === 206; i++) {
+      await new Promise((res) => setTimeout(res, 20));
+      r = await s.request(`/api/v1/media/${id}`, { token: alice.token });
+    }
+    return r;
+  };
+  const job = (attempt = 1) => ({ id: "1", name: "media.process", attempt, maxAttempts: 3 });
+  const hourAgo = () => new Date(Date.now() - 3600_000).toISOString();
 
   before(async () => {
     s = await startTestServer();
@@ -428,5 +440,191 @@ describe("media attachments", () => {
     assert.equal((await fetchRaw(kept.body.url)).status, 200);
     const left = await s.ctx.db.selectFrom("media_attachments").select("status_id").execute();
     assert.ok(left.every((row) => row.status_id !== null));
+  });
+
+  it("without ffmpeg stores video as uploaded on v2: 202, then 200 with no preview but a custom thumbnail", async (t) => {
+    if (ffprobe) return t.skip("ffprobe is installed: the stand-in MP4 is refused");
+    const r = await upload({ file: mp4() }, 2);
+    assert.equal(r.status, 202);
+    assert.equal(r.body.type, "video");
+    assert.equal(r.body.url, null);
+    const done = await poll(r.body.id);
+    assert.equal(done.status, 200);
+    assert.match(done.body.url, /\/original\.mp4$/);
+    assert.equal(done.body.preview_url, null);
+    assert.equal(done.body.blurhash, null);
+    assert.deepEqual(done.body.meta, {});
+    assert.equal((await fetchRaw(done.body.url)).type, "video/mp4");
+
+    const thumb = await upload({ file: mp4(), thumbnail: await image(64, 32, "#00aa00").png().toBuffer() }, 2);
+    assert.equal(thumb.status, 202);
+    const withThumb = await poll(thumb.body.id);
+    assert.equal(withThumb.status, 200);
+    assert.match(withThumb.body.preview_url, /\/thumbnail\.jpg$/);
+    assert.equal(typeof withThumb.body.blurhash, "string");
+    assert.deepEqual(await filesOf(thumb.body.id), ["original.mp4", "thumbnail.jpg"]);
+    const replaced = await s.request(`/api/v1/media/${thumb.body.id}`, {
+      method: "PUT",
+      token: alice.token,
+      multipart: form({ thumbnail: await image(40, 40, "#aa0000").png().toBuffer() }),
+    });
+    assert.equal(replaced.status, 200);
+    assert.notEqual(replaced.body.preview_url, withThumb.body.preview_url);
+    assert.equal((await filesOf(thumb.body.id)).length, 2);
+  });
+
+  it("runs media.process again after a crash: resumed when never enqueued, idempotent when run twice", async () => {
+    const r = await upload({ file: wav(2) }, 2);
+    assert.equal(r.status, 202);
+    const done = await poll(r.body.id);
+    assert.equal(done.status, 200);
+    const id = r.body.id as string;
+
+    // The process died after storing the upload and before enqueueing its job.
+    await s.ctx.repos.media.update(id, { processing: "queued", updated_at: new Date().toISOString() });
+    assert.equal(await resumeStalledMediaProcessing(s.ctx), 0, "a recent upload is not stalled yet");
+    await s.ctx.repos.media.update(id, { updated_at: hourAgo() });
+    assert.equal(await resumeStalledMediaProcessing(s.ctx), 1);
+    const resumed = await poll(id);
+    assert.equal(resumed.status, 200);
+    assert.deepEqual(resumed.body, done.body);
+
+    // The worker died mid-way: the job runs again, and a run after it changes nothing.
+    await s.ctx.repos.media.update(id, { processing: "in_progress", updated_at: hourAgo() });
+    await processMediaJob(s.ctx, { id }, job());
+    const once = await s.ctx.repos.media.getById(id);
+    await processMediaJob(s.ctx, { id }, job(2));
+    assert.deepEqual(await s.ctx.repos.media.getById(id), once);
+    assert.equal(once?.processing, "complete");
+    assert.deepEqual((await s.request(`/api/v1/media/${id}`, { token: alice.token })).body, done.body);
+    assert.deepEqual(await filesOf(id), ["original.wav"]);
+    // Unknown, deleted or malformed ids are done with at once.
+    await processMediaJob(s.ctx, { id: "12345" }, job());
+    await processMediaJob(s.ctx, { id: "x" } as { id: string }, job());
+    const stalled = await s.ctx.repos.media.listStalledProcessing("0", new Date().toISOString(), 1000);
+    assert.ok(!stalled.some((m) => m.id === id), "a complete upload is never resumed");
+  });
+
+  it("retries media.process on a passing failure and ends the upload failed, files deleted, on its last try", async () => {
+    const r = await upload({ file: wav(1), thumbnail: await image(30, 30).png().toBuffer() }, 2);
+    const id = r.body.id as string;
+    assert.equal((await poll(id)).status, 200);
+    await s.ctx.repos.media.update(id, { processing: "queued" });
+    const blobs = s.ctx.blobs;
+    const get = blobs.get;
+    blobs.get = async () => {
+      throw new Error("disk unavailable");
+    };
+    try {
+      await assert.rejects(processMediaJob(s.ctx, { id }, job(1)), /disk unavailable/);
+      assert.equal((await s.ctx.repos.media.getById(id))?.processing, "in_progress");
+      assert.deepEqual(await filesOf(id), ["original.wav", "thumbnail.jpg"]);
+      await processMediaJob(s.ctx, { id }, job(3));
+    } finally {
+      blobs.get = get;
+    }
+    const failed = await s.request(`/api/v1/media/${id}`, { token: alice.token });
+    assert.equal(failed.status, 422);
+    assert.equal(failed.body.error, "Error processing thumbnail for uploaded media");
+    assert.deepEqual(await filesOf(id), []);
+    const row = await s.ctx.repos.media.getById(id);
+    assert.equal(row?.processing, "failed");
+    assert.equal(row?.fileKey, null);
+    assert.equal(row?.thumbnailKey, null);
+
+    // An upload whose stored file is gone fails at once: no retry can bring it back.
+    const gone = await upload({ file: wav(1) }, 2);
+    assert.equal((await poll(gone.body.id)).status, 200);
+    const row2 = await s.ctx.repos.media.getById(gone.body.id);
+    await s.ctx.repos.media.update(gone.body.id, { processing: "queued" });
+    await s.ctx.blobs.delete(row2?.fileKey ?? "");
+    await processMediaJob(s.ctx, { id: gone.body.id }, job(1));
+    assert.equal((await s.request(`/api/v1/media/${gone.body.id}`, { token: alice.token })).status, 422);
+  });
+
+  it("serves stored files with their type, a long immutable cache and no sniffing; 404 otherwise", async () => {
+    const r = await upload({ file: await image(20, 10).png().toBuffer() });
+    for (const url of [r.body.url, r.body.preview_url]) {
+      const res = await fetch(url);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("cache-control"), "public, max-age=31536000, immutable");
+      assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+      assert.match(res.headers.get("content-security-policy") ?? "", /sandbox/);
+      await res.arrayBuffer();
+    }
+    assert.equal((await fetch(r.body.url)).headers.get("content-type"), "image/png");
+    assert.equal((await fetch(r.body.preview_url)).headers.get("content-type"), "image/jpeg");
+    const wavUp = await upload({ file: wav(1) });
+    assert.equal((await fetchRaw(wavUp.body.url)).type, "audio/wav");
+    for (const path of [
+      `/system/media_attachments/files/${r.body.id}/missing.png`,
+      "/system/..%2F..%2F..%2Fetc%2Fpasswd",
+      "/system/%2e%2e/secret.key",
+    ]) {
+      assert.equal((await fetchRaw(`${s.url}${path}`)).status, 404, path);
+    }
+  });
+
+  it("takes data URIs for the file and the thumbnail, in JSON and in forms; refuses a bad one", async () => {
+    const png = await image(16, 8).png().toBuffer();
+    const thumb = await image(32, 32, "#ff00ff").jpeg().toBuffer();
+    const audio = await s.request("/api/v2/media", {
+      method: "POST",
+      token: alice.token,
+      json: {
+        file: `data:audio/wav;base64,${Buffer.from(wav(1)).toString("base64")}`,
+        thumbnail: `data:image/jpeg;base64,${thumb.toString("base64")}`,
+      },
+    });
+    assert.equal(audio.status, 202);
+    assert.match(audio.body.preview_url, /\/thumbnail\.jpg$/);
+    const form = await s.request("/api/v2/media", {
+      method: "POST",
+      token: alice.token,
+      form: { file: `data:image/png;base64,${png.toString("base64")}`, description: "from a form" },
+    });
+    assert.equal(form.status, 200);
+    assert.equal(form.body.meta.original.size, "16x8");
+    assert.equal(form.body.description, "from a form");
+    const rows = await rowCount();
+    for (const file of ["data:image/png;base64,!!!!", "not a data uri", `data:text/plain,${"hello"}`]) {
+      const r = await s.request("/api/v1/media", { method: "POST", token: alice.token, json: { file } });
+      assert.equal(r.status, 422, file);
+    }
+    assert.equal(await rowCount(), rows);
+  });
+
+  it("enforces the size limits the instance configuration announces, per kind of file", async () => {
+    const instance = await s.request("/api/v2/instance");
+    const limits = instance.body.configuration.media_attachments;
+    const png = await image(4, 4).png().toBuffer();
+    const tooBig = new Uint8Array(limits.image_size_limit + 1);
+    tooBig.set(png);
+    const r = await upload({ file: tooBig });
+    assert.equal(r.status, 422);
+    assert.match(r.body.error, new RegExp(`less than ${limits.image_size_limit / 1024 / 1024} MB`));
+    // Audio past the image limit is within the video and audio one.
+    assert.ok(limits.video_size_limit > limits.image_size_limit);
+    const seconds = Math.ceil((limits.image_size_limit + 1) / 16000);
+    const big = await upload({ file: wav(seconds) });
+    assert.equal(big.status, 200);
+    assert.equal(big.body.type, "audio");
+    await s.request(`/api/v1/media/${big.body.id}`, { method: "DELETE", token: alice.token });
+  });
+
+  it("goes by the bytes, not by the name or type the client declares", async () => {
+    const f = new FormData();
+    f.append("file", new Blob([await image(10, 10).png().toBuffer()], { type: "video/mp4" }), "clip.mp4");
+    const r = await s.request("/api/v2/media", { method: "POST", token: alice.token, multipart: f });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.type, "image");
+    assert.match(r.body.url, /\/original\.png$/);
+    assert.equal((await fetchRaw(r.body.url)).type, "image/png");
+    const g = new FormData();
+    g.append("file", new Blob([new Uint8Array(wav(1))], { type: "image/png" }), "photo.png");
+    const a = await s.request("/api/v1/media", { method: "POST", token: alice.token, multipart: g });
+    assert.equal(a.status, 200);
+    assert.equal(a.body.type, "audio");
+    assert.equal((await fetchRaw(a.body.url)).type, "audio/wav");
   });
 });
