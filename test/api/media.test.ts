@@ -542,7 +542,7 @@ describe("media attachments", () => {
     assert.equal((await s.request(`/api/v1/media/${gone.body.id}`, { token: alice.token })).status, 422);
   });
 
-  it("serves stored files with their type, a long immutable cache and no sniffing; 404 otherwise", async () => {
+  it("serves stored files with their type, a long immutable cache, no sniffing and byte ranges; 404 otherwise", async () => {
     const r = await upload({ file: await image(20, 10).png().toBuffer() });
     for (const url of [r.body.url, r.body.preview_url]) {
       const res = await fetch(url);
@@ -555,7 +555,38 @@ describe("media attachments", () => {
     assert.equal((await fetch(r.body.url)).headers.get("content-type"), "image/png");
     assert.equal((await fetch(r.body.preview_url)).headers.get("content-type"), "image/jpeg");
     const wavUp = await upload({ file: wav(1) });
-    assert.equal((await fetchRaw(wavUp.body.url)).type, "audio/wav");
+    const whole = await fetchRaw(wavUp.body.url);
+    assert.equal(whole.type, "audio/wav");
+    // Byte ranges, which browsers need to seek (and Safari to play at all).
+    const ranged = async (range: string) => {
+      const res = await fetch(wavUp.body.url, { headers: { range } });
+      return { status: res.status, headers: res.headers, data: new Uint8Array(await res.arrayBuffer()) };
+    };
+    const size = whole.data.byteLength;
+    const first = await ranged("bytes=0-9");
+    assert.equal(first.status, 206);
+    assert.equal(first.headers.get("content-range"), `bytes 0-9/${size}`);
+    assert.equal(first.headers.get("content-type"), "audio/wav");
+    assert.deepEqual(first.data, whole.data.subarray(0, 10));
+    const tail = await ranged("bytes=-4");
+    assert.equal(tail.status, 206);
+    assert.deepEqual(tail.data, whole.data.subarray(size - 4));
+    const open = await ranged(`bytes=${size - 2}-`);
+    assert.equal(open.headers.get("content-range"), `bytes ${size - 2}-${size - 1}/${size}`);
+    assert.equal(open.data.byteLength, 2);
+    const past = await ranged(`bytes=${size}-`);
+    assert.equal(past.status, 416);
+    assert.equal(past.headers.get("content-range"), `bytes */${size}`);
+    for (const ignored of ["bytes=5-1", "bytes=0-1,4-5", "items=0-1", "nonsense"]) {
+      const r2 = await ranged(ignored);
+      assert.equal(r2.status, 200, ignored);
+      assert.equal(r2.data.byteLength, size);
+    }
+    assert.equal((await fetch(wavUp.body.url)).headers.get("accept-ranges"), "bytes");
+    const head = await fetch(wavUp.body.url, { method: "HEAD" });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get("content-type"), "audio/wav");
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
     for (const path of [
       `/system/media_attachments/files/${r.body.id}/missing.png`,
       "/system/..%2F..%2F..%2Fetc%2Fpasswd",

@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import { blobResponse } from "../../infra/blobs/serve.ts";
 import { sharpOf } from "../../lib/sharp.ts";
 import { MISSING_AVATAR, MISSING_HEADER } from "../../serializers/account.ts";
 import type { HonoEnv } from "../types.ts";
@@ -16,12 +17,8 @@ export function staticRoutes(app: Hono<HonoEnv>): void {
     const key = decodeURIComponent(c.req.path.slice("/system/".length));
     const blob = await c.env.ctx.blobs.get(key);
     if (!blob) return c.json({ error: "Record not found" }, 404);
-    return c.body(blob.data as Uint8Array<ArrayBuffer>, 200, {
-      "Content-Type": blob.contentType,
-      "Cache-Control": "public, max-age=31536000, immutable",
-      "X-Content-Type-Options": "nosniff",
-      "Content-Security-Policy": "default-src 'none'; sandbox",
-    });
+    const res = blobResponse(blob, c.req.header("range"));
+    return c.body(res.body as Uint8Array<ArrayBuffer>, res.status, res.headers);
   });
   for (const path of [MISSING_AVATAR, MISSING_HEADER]) {
     app.get(path, async (c) =>
