@@ -658,4 +658,19 @@ describe("media attachments", () => {
     assert.equal(a.body.type, "audio");
     assert.equal((await fetchRaw(a.body.url)).type, "audio/wav");
   });
+
+  it("scales an image beyond the instance's pixel limit down to it", async () => {
+    const instance = await s.request("/api/v2/instance");
+    const limit = instance.body.configuration.media_attachments.image_matrix_limit as number;
+    const width = 8000;
+    const height = Math.ceil(limit / width) + 10;
+    const r = await upload({ file: await image(width, height).png({ compressionLevel: 1 }).toBuffer() });
+    assert.equal(r.status, 200);
+    const { width: w, height: h } = r.body.meta.original;
+    assert.ok(w * h <= limit, `${w}x${h} is within ${limit} pixels`);
+    assert.ok(w < width && w > width * 0.99);
+    const stored = await sharp((await fetchRaw(r.body.url)).data).metadata();
+    assert.equal(stored.width, w);
+    assert.equal(stored.height, h);
+  });
 });
