@@ -583,6 +583,15 @@ describe("media attachments", () => {
       assert.equal(r2.data.byteLength, size);
     }
     assert.equal((await fetch(wavUp.body.url)).headers.get("accept-ranges"), "bytes");
+    // Larger files are streamed in chunks, whole or in part.
+    const long = wav(20);
+    const longUp = await upload({ file: long });
+    const longWhole = await fetchRaw(longUp.body.url);
+    assert.deepEqual(longWhole.data, long);
+    const middle = await fetch(longUp.body.url, { headers: { range: "bytes=200000-300000" } });
+    assert.equal(middle.status, 206);
+    assert.equal(middle.headers.get("content-length"), "100001");
+    assert.deepEqual(new Uint8Array(await middle.arrayBuffer()), long.subarray(200000, 300001));
     const head = await fetch(wavUp.body.url, { method: "HEAD" });
     assert.equal(head.status, 200);
     assert.equal(head.headers.get("content-type"), "audio/wav");
@@ -591,6 +600,8 @@ describe("media attachments", () => {
       `/system/media_attachments/files/${r.body.id}/missing.png`,
       "/system/..%2F..%2F..%2Fetc%2Fpasswd",
       "/system/%2e%2e/secret.key",
+      "/system/%E0%A4%A",
+      `/system/media_attachments/files/${r.body.id}`,
     ]) {
       assert.equal((await fetchRaw(`${s.url}${path}`)).status, 404, path);
     }

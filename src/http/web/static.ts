@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import { blobResponse } from "../../infra/blobs/serve.ts";
+import { serveBlob } from "../../infra/blobs/serve.ts";
 import { sharpOf } from "../../lib/sharp.ts";
 import { MISSING_AVATAR, MISSING_HEADER } from "../../serializers/account.ts";
 import type { HonoEnv } from "../types.ts";
@@ -14,11 +14,15 @@ export function staticRoutes(app: Hono<HonoEnv>): void {
     ));
 
   app.get("/system/*", async (c) => {
-    const key = decodeURIComponent(c.req.path.slice("/system/".length));
-    const blob = await c.env.ctx.blobs.get(key);
-    if (!blob) return c.json({ error: "Record not found" }, 404);
-    const res = blobResponse(blob, c.req.header("range"));
-    return c.body(res.body as Uint8Array<ArrayBuffer>, res.status, res.headers);
+    let key: string;
+    try {
+      key = decodeURIComponent(c.req.path.slice("/system/".length));
+    } catch {
+      return c.json({ error: "Record not found" }, 404);
+    }
+    const res = await serveBlob(c.env.ctx.blobs, key, c.req.header("range"));
+    if (!res) return c.json({ error: "Record not found" }, 404);
+    return c.body(res.body as ReadableStream | Uint8Array<ArrayBuffer>, res.status, res.headers);
   });
   for (const path of [MISSING_AVATAR, MISSING_HEADER]) {
     app.get(path, async (c) =>

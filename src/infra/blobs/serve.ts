@@ -1,12 +1,15 @@
+import type { BlobStore } from "./interface.ts";
+
 /**
  * The HTTP answer for a stored file (`GET /system/<key>`): its type, a long immutable cache (a
  * key never changes content: a replaced file gets a new key), no sniffing, no script, and byte
- * ranges, which browsers need to seek in video and audio (Safari plays none without them).
+ * ranges, which browsers need to seek in video and audio (Safari plays none without them). The
+ * body is streamed from the store, so a large video is never held in memory.
  */
 export interface BlobResponse {
   status: 200 | 206 | 416;
   headers: Record<string, string>;
-  body: Uint8Array;
+  body: ReadableStream<Uint8Array> | Uint8Array;
 }
 
 const BASE_HEADERS = {
@@ -29,31 +32,32 @@ export function parseRange(header: string | undefined, size: number): [number, n
   if (a === "" && b === "") return undefined;
   if (a === "") {
     const suffix = Number(b);
-    if (suffix === 0) return "unsatisfiable";
-    return size === 0 ? "unsatisfiable" : [Math.max(0, size - suffix), size - 1];
+    if (suffix === 0 || size === 0) return "unsatisfiable";
+    return [Math.max(0, size - suffix), size - 1];
   }
   const first = Number(a);
-  const last = b === "" ? size - 1 : Math.min(Number(b), size - 1);
   if (b !== "" && Number(b) < first) return undefined;
   if (first >= size) return "unsatisfiable";
-  return [first, last];
+  return [first, b === "" ? size - 1 : Math.min(Number(b), size - 1)];
 }
 
-export function blobResponse(
-  blob: { data: Uint8Array; contentType: string },
+/** The answer for `key`, or undefined when no such file is stored. */
+export async function serveBlob(
+  store: BlobStore,
+  key: string,
   rangeHeader: string | undefined,
-): BlobResponse {
-  const size = blob.data.byteLength;
-  const headers: Record<string, string> = { "Content-Type": blob.contentType, ...BASE_HEADERS };
+): Promise<BlobResponse | undefined> {
+  const info = await store.stat(key);
+  if (!info) return undefined;
+  const { size } = info;
+  const headers: Record<string, string> = { "Content-Type": info.contentType, ...BASE_HEADERS };
   const range = parseRange(rangeHeader, size);
   if (range === "unsatisfiable") {
     return { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}` }, body: new Uint8Array(0) };
   }
-  if (!range) return { status: 200, headers, body: blob.data };
-  const [first, last] = range;
-  return {
-    status: 206,
-    headers: { ...headers, "Content-Range": `bytes ${first}-${last}/${size}` },
-    body: blob.data.subarray(first, last + 1),
-  };
+  if (size === 0) return { status: 200, headers: { ...headers, "Content-Length": "0" }, body: new Uint8Array(0) };
+  const [first, last] = range ?? [0, size - 1];
+  headers["Content-Length"] = String(last - first + 1);
+  if (range) headers["Content-Range"] = `bytes ${first}-${last}/${size}`;
+  return { status: range ? 206 : 200, headers, body: store.stream(key, first, last) };
 }
