@@ -12,12 +12,19 @@ const png = async (color = "#3366ff", size = 32) =>
       .png()
       .toBuffer(),
   );
-const gif = async () =>
-  new Uint8Array(
-    await sharp({ create: { width: 24, height: 24, channels: 3, background: "#ff0000" } })
-      .gif()
+/** An animated GIF: a red frame, then a blue one. */
+const gif = async () => {
+  const frame = (background: string) =>
+    sharp({ create: { width: 24, height: 24, channels: 4, background } })
+      .png()
+      .toBuffer();
+  const frames = [await frame("#ff0000"), await frame("#0000ff")];
+  return new Uint8Array(
+    await sharp(frames, { join: { animated: true } })
+      .gif({ delay: [100, 100] })
       .toBuffer(),
   );
+};
 
 const shortcodes = (emojis: { shortcode: string }[]) => emojis.map((e) => e.shortcode).sort();
 
@@ -93,9 +100,18 @@ describe("custom emojis", () => {
       const still = await get(e.static_url);
       assert.equal(still.status, 200);
       assert.equal(still.headers.get("content-type"), "image/png");
-      const meta = await sharp(new Uint8Array(await still.arrayBuffer())).metadata();
+      const stillBytes = new Uint8Array(await still.arrayBuffer());
+      const meta = await sharp(stillBytes).metadata();
       assert.equal(meta.format, "png");
       assert.equal(meta.width, e.shortcode === "party" ? 24 : 32);
+      if (e.shortcode === "party") {
+        // The animation is served as uploaded; the static image is its first (red) frame.
+        const original = new Uint8Array(await image.arrayBuffer());
+        assert.equal((await sharp(original, { animated: true }).metadata()).pages, 2);
+        assert.equal(meta.pages ?? 1, 1);
+        const { data } = await sharp(stillBytes).raw().toBuffer({ resolveWithObject: true });
+        assert.deepEqual([...data.subarray(0, 3)], [255, 0, 0]);
+      }
     }
   });
 
@@ -178,6 +194,26 @@ describe("custom emojis", () => {
     const status = await post({ status: "plain" });
     assert.deepEqual(status.body.emojis, []);
     assert.deepEqual(shortcodes(status.body.account.emojis), want);
+  });
+
+  it("loads the emojis of a whole list in one query for statuses and one for accounts", async () => {
+    for (let i = 0; i < 5; i++) await post({ status: `post ${i} :blobcat: :party:` });
+    const repo = s.ctx.repos.customEmojis;
+    const original = repo.findEnabled.bind(repo);
+    let calls = 0;
+    repo.findEnabled = (queries) => {
+      calls++;
+      return original(queries);
+    };
+    try {
+      const r = await s.request(`/api/v1/accounts/${alice.account.id}/statuses?limit=5`, { token: alice.token });
+      assert.equal(r.status, 200);
+      assert.equal(r.body.length, 5);
+      for (const st of r.body) assert.deepEqual(shortcodes(st.emojis), ["blobcat", "party"]);
+      assert.equal(calls, 2);
+    } finally {
+      repo.findEnabled = original;
+    }
   });
 
   it("refuses bad emojis with a 422 and stores nothing", async () => {
