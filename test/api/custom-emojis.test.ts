@@ -246,6 +246,28 @@ describe("custom emojis", () => {
     assert.equal(await countRows(), rows);
   });
 
+  it("keeps shortcodes unique per domain; a remote emoji never stands in for a local one", async () => {
+    const now = new Date().toISOString();
+    const row = (shortcode: string, domain: string | null) => ({
+      id: s.ctx.ids.next(),
+      shortcode,
+      domain,
+      image_remote_url: `https://remote.example/emoji/${shortcode}.png`,
+      created_at: now,
+      updated_at: now,
+    });
+    assert.equal(await s.ctx.repos.customEmojis.insert(row("blobcat", null)), false);
+    assert.equal(await s.ctx.repos.customEmojis.insert(row("blobcat", "remote.example")), true);
+    assert.equal(await s.ctx.repos.customEmojis.insert(row("blobcat", "remote.example")), false);
+    assert.equal(await s.ctx.repos.customEmojis.insert(row("remoteonly", "remote.example")), true);
+    const r = await post({ status: ":blobcat: :remoteonly:" });
+    assert.equal(r.body.emojis.length, 1);
+    assert.ok(r.body.emojis[0].url.startsWith(s.ctx.config.baseUrl));
+    const list = await s.request("/api/v1/custom_emojis");
+    assert.ok(!list.body.some((e: { shortcode: string }) => e.shortcode === "remoteonly"));
+    assert.equal(list.body.filter((e: { shortcode: string }) => e.shortcode === "blobcat").length, 1);
+  });
+
   it("stops carrying a deleted emoji, whose files go", async () => {
     const r = await post({ status: "bye :party:" });
     const emoji = r.body.emojis[0];
