@@ -12,12 +12,18 @@ import {
   type RoleChanges,
   roleNameProblem,
 } from "../services/admin/roles.ts";
+import { shortcodeProblem } from "../services/custom-emojis/shortcodes.ts";
 import {
   ACCOUNTS_CREATE_USAGE,
   ACCOUNTS_DELETE_USAGE,
   ACCOUNTS_LIST_USAGE,
   ACCOUNTS_MODIFY_USAGE,
   ACCOUNTS_USAGE,
+  EMOJI_ADD_USAGE,
+  EMOJI_DELETE_USAGE,
+  EMOJI_IMPORT_USAGE,
+  EMOJI_LIST_USAGE,
+  EMOJI_USAGE,
   JOBS_LIST_USAGE,
   JOBS_USAGE,
   ROLES_CREATE_USAGE,
@@ -51,7 +57,11 @@ export type Command =
   | { kind: "roles-modify"; name: string; changes: RoleChanges; allowAdministrator: boolean }
   | { kind: "roles-delete"; name: string }
   | { kind: "tokens-create"; username: string; scopes: string[] }
-  | { kind: "jobs-list" };
+  | { kind: "jobs-list" }
+  | { kind: "emoji-add"; shortcode: string; file: string; category?: string; unlisted: boolean }
+  | { kind: "emoji-import"; dir: string; category?: string; unlisted: boolean }
+  | { kind: "emoji-list" }
+  | { kind: "emoji-delete"; shortcode: string };
 
 export const DEFAULT_TOKEN_SCOPES = "read write follow push";
 
@@ -70,6 +80,10 @@ const SUBCOMMAND_USAGE: Record<string, string> = {
   "roles delete": ROLES_DELETE_USAGE,
   "tokens create": TOKENS_CREATE_USAGE,
   "jobs list": JOBS_LIST_USAGE,
+  "emoji add": EMOJI_ADD_USAGE,
+  "emoji import": EMOJI_IMPORT_USAGE,
+  "emoji list": EMOJI_LIST_USAGE,
+  "emoji delete": EMOJI_DELETE_USAGE,
 };
 
 const GROUP_USAGE: Record<string, string> = {
@@ -77,6 +91,7 @@ const GROUP_USAGE: Record<string, string> = {
   roles: ROLES_USAGE,
   tokens: TOKENS_USAGE,
   jobs: JOBS_USAGE,
+  emoji: EMOJI_USAGE,
 };
 
 /** Strict parsing of one subcommand's arguments; parseArgs' own messages name the bad option. */
@@ -133,6 +148,10 @@ export function parseCommand(argv: readonly string[]): Command {
     "roles delete": parseRolesDelete,
     "tokens create": parseTokensCreate,
     "jobs list": parseJobsList,
+    "emoji add": parseEmojiAdd,
+    "emoji import": parseEmojiImport,
+    "emoji list": parseEmojiList,
+    "emoji delete": parseEmojiDelete,
   };
   try {
     return parsers[`${group} ${action}`](rest, usage);
@@ -256,6 +275,67 @@ function parseJobsList(args: string[], usage: string): Command {
   const { positionals } = parseStrict(args, {}, usage);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, usage);
   return { kind: "jobs-list" };
+}
+
+const EMOJI_OPTIONS: Options = { category: { type: "string" }, unlisted: { type: "boolean" } };
+
+/** The positionals named in `names`, exactly that many. */
+function positionalsAs(positionals: string[], names: string[], usage: string): string[] {
+  if (positionals.length < names.length) throw new UsageError(`missing ${names[positionals.length]}`, usage);
+  if (positionals.length > names.length) {
+    throw new UsageError(`unexpected argument "${positionals[names.length]}"`, usage);
+  }
+  for (const [i, p] of positionals.entries()) {
+    if (p === "") throw new UsageError(`${names[i]} must not be empty`, usage);
+  }
+  return positionals;
+}
+
+function emojiShortcode(value: string, usage: string): string {
+  const problem = shortcodeProblem(value);
+  if (problem) throw new UsageError(`SHORTCODE "${value}": ${problem.toLowerCase()}`, usage);
+  return value;
+}
+
+function emojiCategory(value: unknown, usage: string): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (value.trim() === "") throw new UsageError("--category needs a name", usage);
+  return value.trim();
+}
+
+function parseEmojiAdd(args: string[], usage: string): Command {
+  const { values, positionals } = parseStrict(args, EMOJI_OPTIONS, usage);
+  const [shortcode, file] = positionalsAs(positionals, ["SHORTCODE", "FILE"], usage) as [string, string];
+  return {
+    kind: "emoji-add",
+    shortcode: emojiShortcode(shortcode, usage),
+    file,
+    category: emojiCategory(values.category, usage),
+    unlisted: values.unlisted === true,
+  };
+}
+
+function parseEmojiImport(args: string[], usage: string): Command {
+  const { values, positionals } = parseStrict(args, EMOJI_OPTIONS, usage);
+  const [dir] = positionalsAs(positionals, ["DIR"], usage) as [string];
+  return {
+    kind: "emoji-import",
+    dir,
+    category: emojiCategory(values.category, usage),
+    unlisted: values.unlisted === true,
+  };
+}
+
+function parseEmojiList(args: string[], usage: string): Command {
+  const { positionals } = parseStrict(args, {}, usage);
+  positionalsAs(positionals, [], usage);
+  return { kind: "emoji-list" };
+}
+
+function parseEmojiDelete(args: string[], usage: string): Command {
+  const { positionals } = parseStrict(args, {}, usage);
+  const [shortcode] = positionalsAs(positionals, ["SHORTCODE"], usage) as [string];
+  return { kind: "emoji-delete", shortcode };
 }
 
 function parseRolesList(args: string[], usage: string): Command {

@@ -2,6 +2,7 @@ import { configure, defaultTextFormatter, type LogRecord } from "@logtape/logtap
 import type { Config } from "../config/index.ts";
 import { type AppContext, createContext } from "../context.ts";
 import { accountsCreate, accountsDelete, accountsList, accountsModify } from "./commands/accounts.ts";
+import { emojiAdd, emojiDelete, emojiImport, emojiList } from "./commands/emoji.ts";
 import { jobsList } from "./commands/jobs.ts";
 import { rolesCreate, rolesDelete, rolesList, rolesModify } from "./commands/roles.ts";
 import { tokensCreate } from "./commands/tokens.ts";
@@ -33,6 +34,14 @@ async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Prom
       return tokensCreate(ctx, cmd, io);
     case "jobs-list":
       return jobsList(ctx, io);
+    case "emoji-add":
+      return emojiAdd(ctx, cmd, io);
+    case "emoji-import":
+      return emojiImport(ctx, cmd, io);
+    case "emoji-list":
+      return emojiList(ctx, io);
+    case "emoji-delete":
+      return emojiDelete(ctx, cmd, io);
   }
 }
 

@@ -122,6 +122,50 @@ then the jobs whose last run failed (retrying or dead), most recent first, with 
 
 export const JOBS_USAGE = JOBS_LIST_USAGE;
 
+const EMOJI_RULES = `A shortcode is two or more letters, digits or underscores; case matters (:Blob: and :blob:
+are two emojis). Images are PNG, GIF or WebP (animated ones too), at most 256 KiB each.
+`;
+
+export const EMOJI_ADD_USAGE = `Usage: gannet emoji add SHORTCODE FILE [--category NAME] [--unlisted]
+
+Adds a custom emoji from an image file and prints OK; posts and profiles then show :SHORTCODE:
+as the image.
+  --category NAME  group it under this name in clients' emoji pickers
+  --unlisted       keep it out of the picker (GET /api/v1/custom_emojis); it still works in text
+
+${EMOJI_RULES}`;
+
+export const EMOJI_IMPORT_USAGE = `Usage: gannet emoji import DIR [--category NAME] [--unlisted]
+
+Adds every .png, .gif and .webp file directly in DIR as a custom emoji named after the file
+(blobcat.png becomes :blobcat:), then prints how many were imported, skipped (a name that is not
+a shortcode, or a shortcode already taken) and failed (a bad image); each skip and failure is
+explained on stderr. Exits 1 when any file failed.
+  --category NAME  group them under this name in clients' emoji pickers
+  --unlisted       keep them out of the picker
+
+${EMOJI_RULES}`;
+
+export const EMOJI_LIST_USAGE = `Usage: gannet emoji list
+
+Prints one tab-separated line per local custom emoji after a header line: shortcode, category,
+listed (shown in the picker: yes or no), disabled (yes or no), content type, size in bytes, URL.
+`;
+
+export const EMOJI_DELETE_USAGE = `Usage: gannet emoji delete SHORTCODE
+
+Deletes a custom emoji and its image files and prints OK. Posts that use it show :SHORTCODE:
+as text again.
+`;
+
+export const EMOJI_USAGE = `Usage: gannet emoji add SHORTCODE FILE [--category NAME] [--unlisted]
+       gannet emoji import DIR [--category NAME] [--unlisted]
+       gannet emoji list
+       gannet emoji delete SHORTCODE
+
+Run "gannet help emoji add" (or import, list, delete) for the details.
+`;
+
 export const USAGE = `Usage: gannet COMMAND [options]
 
 Commands:
@@ -139,6 +183,10 @@ Commands:
   roles delete NAME
   tokens create USERNAME [--scopes "read write follow push"]
   jobs list
+  emoji add SHORTCODE FILE [--category NAME] [--unlisted]
+  emoji import DIR [--category NAME] [--unlisted]
+  emoji list
+  emoji delete SHORTCODE
   help [COMMAND]
 
 Run "gannet help accounts create" (or any command with --help) for its options.

@@ -326,6 +326,25 @@ export interface MarkersTable {
   updated_at: Timestamp;
 }
 
+export interface CustomEmojisTable {
+  id: string;
+  /** Case-sensitive; unique per domain. */
+  shortcode: string;
+  /** null for local emojis. */
+  domain: Nullable<string>;
+  image_key: Nullable<string>;
+  static_key: Nullable<string>;
+  image_content_type: Nullable<string>;
+  image_file_size: ColumnType<string | number | null, number | null | undefined, number | null>;
+  image_remote_url: Nullable<string>;
+  uri: Nullable<string>;
+  category: Nullable<string>;
+  visible_in_picker: Generated<DbBool>;
+  disabled: Generated<DbBool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   accounts: AccountsTable;
   users: UsersTable;
@@ -352,6 +371,7 @@ export interface DB {
   feeds: FeedsTable;
   notifications: NotificationsTable;
   markers: MarkersTable;
+  custom_emojis: CustomEmojisTable;
 }
 
 /** A home feed entry: `status_id` (a post or a boost) is in `account_id`'s home timeline. */

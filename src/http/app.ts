@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { AppContext } from "../context.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
+import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { markerRoutes } from "./api/v1/markers/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
@@ -72,6 +73,7 @@ export function createApp(): Hono<HonoEnv> {
   notificationRoutes(app);
   markerRoutes(app);
   timelineRoutes(app);
+  customEmojiRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

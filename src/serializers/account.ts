@@ -1,8 +1,10 @@
 import type { Account } from "../db/repositories/accounts.ts";
+import type { CustomEmoji } from "../db/repositories/custom-emojis.ts";
 import type { Role } from "../db/repositories/roles.ts";
 import type { User } from "../db/repositories/users.ts";
 import { midnight } from "../lib/time.ts";
 import { defaultPrivacy } from "../policies/accounts.ts";
+import { serializeCustomEmoji } from "./custom-emoji.ts";
 
 /** What the Account serializer needs besides the row; loaded by the caller, never queried here. */
 export interface AccountView {
@@ -11,6 +13,8 @@ export interface AccountView {
   role?: Role;
   /** The account this one moved to. */
   moved?: AccountView;
+  /** The enabled custom emojis its display name, bio and fields name. */
+  emojis?: CustomEmoji[];
 }
 
 export interface MediaUrls {
@@ -66,7 +70,7 @@ export function serializeAccount(view: AccountView, urls: MediaUrls): Record<str
     statuses_count: suspended ? 0 : a.statusesCount,
     last_status_at: a.lastStatusAt ? a.lastStatusAt.slice(0, 10) : null,
     hide_collections: a.hideCollections,
-    emojis: [],
+    emojis: suspended ? [] : (view.emojis ?? []).map((e) => serializeCustomEmoji(e, urls.blobUrl)),
     roles: view.role?.highlighted ? [{ id: view.role.id, name: view.role.name, color: view.role.color }] : [],
     fields: suspended ? [] : a.fields,
   };

@@ -1,5 +1,7 @@
+import type { CustomEmoji } from "../db/repositories/custom-emojis.ts";
 import type { MediaAttachment } from "../db/repositories/media.ts";
 import type { Status } from "../db/repositories/statuses.ts";
+import { serializeCustomEmoji } from "./custom-emoji.ts";
 import { type BlobUrl, serializeMediaAttachment } from "./media-attachment.ts";
 
 export interface MentionView {
@@ -29,6 +31,8 @@ export interface StatusView {
   tags: { name: string; displayName: string }[];
   application: { name: string; website: string | null } | null;
   media: MediaAttachment[];
+  /** The enabled custom emojis its text and content warning name. */
+  emojis?: CustomEmoji[];
   viewer?: StatusViewerFlags;
 }
 
@@ -79,7 +83,7 @@ export function serializeStatus(view: StatusView, opts: StatusSerializeOptions):
   out.media_attachments = view.media.map((m) => serializeMediaAttachment(m, opts.blobUrl));
   out.mentions = view.mentions.map((m) => ({ id: m.id, username: m.username, url: m.url, acct: m.acct }));
   out.tags = view.tags.map((t) => ({ name: t.displayName, url: tagUrl(opts.baseUrl, t.name) }));
-  out.emojis = [];
+  out.emojis = (view.emojis ?? []).map((e) => serializeCustomEmoji(e, opts.blobUrl));
   out.quote = null;
   out.quote_approval = { automatic: [], manual: [], current_user: "denied" };
   out.card = null;
@@ -92,10 +96,12 @@ export function serializeStatusSource(s: Status): Record<string, unknown> {
   return { id: s.id, text: s.text, spoiler_text: s.spoilerText };
 }
 
-/** One StatusEdit. */
+/** One StatusEdit, with the custom emojis that version names. */
 export function serializeStatusEdit(
   edit: { content: string; spoilerText: string; sensitive: boolean; createdAt: string },
   account: Record<string, unknown>,
+  emojis: readonly CustomEmoji[],
+  blobUrl: BlobUrl,
 ): Record<string, unknown> {
   return {
     content: edit.content,
@@ -104,6 +110,6 @@ export function serializeStatusEdit(
     created_at: edit.createdAt,
     account,
     media_attachments: [],
-    emojis: [],
+    emojis: emojis.map((e) => serializeCustomEmoji(e, blobUrl)),
   };
 }

@@ -8,6 +8,7 @@ import {
   serializeAccount,
   serializeCredentialAccount,
 } from "../../serializers/account.ts";
+import { accountEmojiSource, loadEmojis } from "../custom-emojis/views.ts";
 
 export function mediaUrls(ctx: AppContext): MediaUrls {
   return { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
@@ -23,12 +24,20 @@ export async function loadAccountViews(ctx: AppContext, accounts: readonly Accou
   const roleByAccount = new Map<string, string>(users.map((u) => [u.accountId, u.roleId]));
   const movedIds = [...new Set(accounts.map((a) => a.movedToAccountId).filter((x): x is string => x !== null))];
   const moved = new Map((await ctx.repos.accounts.getByIds(movedIds)).map((a) => [a.id, a]));
+  const all = [...accounts, ...moved.values()];
+  const emojis = await loadEmojis(ctx, all.map(accountEmojiSource));
+  const emojisOf = new Map(all.map((a, i) => [a.id, emojis[i]]));
   const views: AccountView[] = [];
   for (const account of accounts) {
     const roleId = roleByAccount.get(account.id);
     const role = roleId ? await ctx.roles.get(roleId) : undefined;
     const m = account.movedToAccountId ? moved.get(account.movedToAccountId) : undefined;
-    views.push({ account, role, moved: m ? { account: m } : undefined });
+    views.push({
+      account,
+      role,
+      moved: m ? { account: m, emojis: emojisOf.get(m.id) } : undefined,
+      emojis: emojisOf.get(account.id),
+    });
   }
   return views;
 }
@@ -52,13 +61,15 @@ export async function credentialAccountJson(
   const fullRole = (await ctx.roles.get(user.roleId)) ?? (await ctx.roles.get("-99"));
   if (!fullRole) throw new Error("the everyone role is missing");
   const moved = account.movedToAccountId ? await ctx.repos.accounts.getById(account.movedToAccountId) : undefined;
+  const [emojis, movedEmojis] = await loadEmojis(ctx, [account, ...(moved ? [moved] : [])].map(accountEmojiSource));
   return serializeCredentialAccount(
     {
       account,
       user,
       role: fullRole,
       fullRole,
-      moved: moved ? { account: moved } : undefined,
+      emojis,
+      moved: moved ? { account: moved, emojis: movedEmojis } : undefined,
       followRequestsCount: 0,
     },
     mediaUrls(ctx),

@@ -6,6 +6,7 @@ import { canPin, canSeeStatus } from "../../policies/statuses.ts";
 import { acctOf } from "../../serializers/account.ts";
 import { type MentionView, type StatusView, serializeStatus } from "../../serializers/status.ts";
 import { accountsJson } from "../accounts/views.ts";
+import { loadEmojis, statusEmojiSource } from "../custom-emojis/views.ts";
 
 /** The viewer's account id, when signed in. */
 export type ViewerId = string | undefined;
@@ -79,7 +80,14 @@ export async function loadStatusViews(
   const accounts = await ctx.repos.accounts.getByIds(accountIds);
   const byId = new Map<string, Account>(accounts.map((a) => [a.id, a]));
   const authors = accounts.filter((a) => all.some((s) => s.accountId === a.id));
-  const json = await accountsJson(ctx, authors);
+  const [json, emojis] = await Promise.all([
+    accountsJson(ctx, authors),
+    loadEmojis(
+      ctx,
+      all.map((s) => statusEmojiSource(s, byId.get(s.accountId))),
+    ),
+  ]);
+  const emojisOf = new Map(all.map((s, i) => [s.id, emojis[i]]));
   const authorJson = new Map<string, Record<string, unknown>>(authors.map((a, i) => [a.id, json[i]]));
 
   let flags: ((s: Status) => StatusView["viewer"]) | undefined;
@@ -113,6 +121,7 @@ export async function loadStatusViews(
     tags: tags.get(s.id) ?? [],
     application: s.applicationId ? (apps.get(s.applicationId) ?? null) : null,
     media: media.filter((m) => m.statusId === s.id),
+    emojis: emojisOf.get(s.id),
     viewer: flags?.(s),
   });
   return statuses.map((s) => view(s, s.reblogOfId ? originals.get(s.reblogOfId) : undefined));

@@ -27,7 +27,7 @@ function search(c: Context<HonoEnv>): Record<string, unknown> {
 /** Trends are offset-paginated and carry a `Link` header even when empty. */
 const trends = (def: number): Answer => offset(def, def * 2, true);
 
-/** 1.14 Search, 1.15 Trends, 1.17 Custom emojis, 1.18 Announcements, 1.27 Misc, 1.30 streaming health. */
+/** 1.14 Search, 1.15 Trends, 1.18 Announcements, 1.27 Misc, 1.30 streaming health. */
 export const discoveryRows: Placeholder[] = [
   get("/api/v2/search", opt("read:search"), json(search), {
     note: "`{accounts: [], statuses: [], hashtags: []}`; `resolve`/`offset` need a user (401)",
@@ -38,8 +38,6 @@ export const discoveryRows: Placeholder[] = [
   get("/api/v1/trends", pub(), trends(10)),
   get("/api/v1/trends/statuses", pub(), trends(20)),
   get("/api/v1/trends/links", pub(), trends(10)),
-
-  get("/api/v1/custom_emojis", pub(), list()),
 
   get("/api/v1/announcements", signedIn(), list()),
   post("/api/v1/announcements/:id/dismiss", user("write:accounts"), none()),

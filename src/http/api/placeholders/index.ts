@@ -24,7 +24,7 @@ export const AREAS: readonly Area[] = [
   { title: "Follow requests, blocks, mutes, domain blocks, reports", rows: socialRows },
   { title: "Lists and filters", rows: listFilterRows },
   { title: "Tags and media", rows: tagMediaRows },
-  { title: "Search, trends, custom emojis, announcements, misc", rows: discoveryRows },
+  { title: "Search, trends, announcements, misc", rows: discoveryRows },
   { title: "Web Push, collections, experimental", rows: pushCollectionRows },
   { title: "Admin API", rows: adminRows },
 ];
@@ -108,6 +108,7 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
     path: "/api/v1/timelines/tag/:hashtag",
     note: "`any[]`, `all[]`, `none[]`, `local`, `remote`, `only_media`, Link",
   },
+  { method: "GET", path: "/api/v1/custom_emojis", note: "local emojis shown in the picker (`gannet emoji`)" },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */

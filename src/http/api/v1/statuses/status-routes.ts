@@ -4,6 +4,7 @@ import { ApiError } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
 import { serializeStatusEdit, serializeStatusSource } from "../../../../serializers/status.ts";
 import { accountJson } from "../../../../services/accounts/views.ts";
+import { loadEmojis } from "../../../../services/custom-emojis/views.ts";
 import { createStatus, REPLY_NOT_FOUND } from "../../../../services/statuses/create.ts";
 import { deleteStatus, releaseStatusMedia } from "../../../../services/statuses/delete.ts";
 import { editStatus } from "../../../../services/statuses/edit.ts";
@@ -115,7 +116,13 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     const account = author ? await accountJson(ctx, author) : {};
     const edits = await ctx.repos.statuses.editsOf(status.id);
     const versions = edits.length > 0 ? edits : [{ ...status, createdAt: status.createdAt }];
-    return c.json(versions.map((v) => serializeStatusEdit(v, account)));
+    const domain = author?.domain ?? null;
+    const emojis = await loadEmojis(
+      ctx,
+      versions.map((v) => ({ domain, texts: [v.spoilerText, v.text] })),
+    );
+    const blobUrl = (key: string) => ctx.blobs.url(key);
+    return c.json(versions.map((v, i) => serializeStatusEdit(v, account, emojis[i] ?? [], blobUrl)));
   });
 
   app.get("/api/v1/statuses/:id{[0-9]+}/source", requireToken("read", "read:statuses"), async (c) => {

@@ -1,0 +1,132 @@
+import type { Insertable, Kysely, Selectable } from "kysely";
+import type { CustomEmojisTable, DB } from "../schema.ts";
+
+/** A custom emoji row with booleans normalised. */
+export interface CustomEmoji {
+  id: string;
+  shortcode: string;
+  /** null for local emojis. */
+  domain: string | null;
+  imageKey: string | null;
+  staticKey: string | null;
+  imageContentType: string | null;
+  imageFileSize: number | null;
+  imageRemoteUrl: string | null;
+  uri: string | null;
+  category: string | null;
+  visibleInPicker: boolean;
+  disabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type CustomEmojiInsert = Insertable<CustomEmojisTable>;
+
+/** Shortcodes wanted from one domain (null: local). */
+export interface ShortcodeQuery {
+  domain: string | null;
+  shortcodes: readonly string[];
+}
+
+function toEmoji(r: Selectable<CustomEmojisTable>): CustomEmoji {
+  return {
+    id: String(r.id),
+    shortcode: r.shortcode,
+    domain: r.domain,
+    imageKey: r.image_key,
+    staticKey: r.static_key,
+    imageContentType: r.image_content_type,
+    imageFileSize: r.image_file_size === null ? null : Number(r.image_file_size),
+    imageRemoteUrl: r.image_remote_url,
+    uri: r.uri,
+    category: r.category,
+    visibleInPicker: Boolean(r.visible_in_picker),
+    disabled: Boolean(r.disabled),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** All SQL on `custom_emojis`. Shortcodes compare case-sensitively, as in Mastodon. */
+export class CustomEmojisRepository {
+  readonly #db: Kysely<DB>;
+  constructor(db: Kysely<DB>) {
+    this.#db = db;
+  }
+
+  async getLocal(shortcode: string): Promise<CustomEmoji | undefined> {
+    const r = await this.#db
+      .selectFrom("custom_emojis")
+      .selectAll()
+      .where("domain", "is", null)
+      .where("shortcode", "=", shortcode)
+      .executeTakeFirst();
+    return r ? toEmoji(r) : undefined;
+  }
+
+  /** Every local emoji (the CLI's listing), by category then shortcode. */
+  async listLocal(): Promise<CustomEmoji[]> {
+    const rows = await this.#db
+      .selectFrom("custom_emojis")
+      .selectAll()
+      .where("domain", "is", null)
+      .orderBy("shortcode")
+      .execute();
+    return rows.map(toEmoji);
+  }
+
+  /** What `GET /api/v1/custom_emojis` lists: local, enabled, shown in the picker (Mastodon's `listed`). */
+  async listListed(): Promise<CustomEmoji[]> {
+    const rows = await this.#db
+      .selectFrom("custom_emojis")
+      .selectAll()
+      .where("domain", "is", null)
+      .where("disabled", "=", false)
+      .where("visible_in_picker", "=", true)
+      .orderBy("shortcode")
+      .execute();
+    return rows.map(toEmoji);
+  }
+
+  /** The enabled emojis among the shortcodes wanted from each domain, in one query. */
+  async findEnabled(queries: readonly ShortcodeQuery[]): Promise<CustomEmoji[]> {
+    const wanted = queries.filter((q) => q.shortcodes.length > 0);
+    if (wanted.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom("custom_emojis")
+      .selectAll()
+      .where("disabled", "=", false)
+      .where((eb) =>
+        eb.or(
+          wanted.map((q) =>
+            eb.and([
+              q.domain === null ? eb("domain", "is", null) : eb("domain", "=", q.domain),
+              eb("shortcode", "in", [...q.shortcodes]),
+            ]),
+          ),
+        ),
+      )
+      .execute();
+    return rows.map(toEmoji);
+  }
+
+  /** Inserts a row; false when the shortcode is taken in that domain (unique index). */
+  async insert(row: CustomEmojiInsert): Promise<boolean> {
+    const r = await this.#db
+      .insertInto("custom_emojis")
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
+  async setDisabled(id: string, disabled: boolean, at: string): Promise<void> {
+    await this.#db.updateTable("custom_emojis").set({ disabled, updated_at: at }).where("id", "=", id).execute();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const r = await this.#db.deleteFrom("custom_emojis").where("id", "=", id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+}
