@@ -3,6 +3,12 @@ import type { Scheduler } from "../infra/scheduler/scheduler.ts";
 import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { createNotifications } from "../services/notifications/create.ts";
+import { expirePoll, POLL_EXPIRY_JOB } from "../services/polls/expiry.ts";
+import {
+  PUBLISH_JOB,
+  publishScheduledStatus,
+  queueDueScheduledStatuses,
+} from "../services/scheduled-statuses/publish.ts";
 
 /**
  * Every job handler, registered by name in each process that runs workers. A feature adds its
@@ -11,6 +17,8 @@ import { createNotifications } from "../services/notifications/create.ts";
 export function registerJobHandlers(queue: JobQueue): void {
   queue.register(FAN_OUT_JOB, fanOutStatus);
   queue.register("notifications.create", createNotifications);
+  queue.register(POLL_EXPIRY_JOB, expirePoll);
+  queue.register(PUBLISH_JOB, publishScheduledStatus);
 }
 
 /** Every periodic task; the scheduler runs each in one process only. */
@@ -23,5 +31,9 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   // Uploads never attached to a post are removed after a day (rows and files).
   scheduler.every("media.purge-unattached", 3600_000, async (ctx) => {
     await purgeUnattachedMedia(ctx);
+  });
+  // Scheduled statuses whose own job was lost are published by this sweep, a minute late at most.
+  scheduler.every("scheduled-statuses.sweep", 60_000, async (ctx) => {
+    await queueDueScheduledStatuses(ctx);
   });
 }

@@ -1,6 +1,7 @@
 import type { MediaAttachment } from "../db/repositories/media.ts";
 import type { Status } from "../db/repositories/statuses.ts";
 import { type BlobUrl, serializeMediaAttachment } from "./media-attachment.ts";
+import { type PollView, serializePoll } from "./poll.ts";
 
 export interface MentionView {
   id: string;
@@ -29,6 +30,7 @@ export interface StatusView {
   tags: { name: string; displayName: string }[];
   application: { name: string; website: string | null } | null;
   media: MediaAttachment[];
+  poll: PollView | null;
   viewer?: StatusViewerFlags;
 }
 
@@ -83,7 +85,7 @@ export function serializeStatus(view: StatusView, opts: StatusSerializeOptions):
   out.quote = null;
   out.quote_approval = { automatic: [], manual: [], current_user: "denied" };
   out.card = null;
-  out.poll = null;
+  out.poll = view.poll ? serializePoll(view.poll) : null;
   return out;
 }
 
@@ -94,16 +96,20 @@ export function serializeStatusSource(s: Status): Record<string, unknown> {
 
 /** One StatusEdit. */
 export function serializeStatusEdit(
-  edit: { content: string; spoilerText: string; sensitive: boolean; createdAt: string },
+  edit: { content: string; spoilerText: string; sensitive: boolean; createdAt: string; pollOptions?: string[] | null },
   account: Record<string, unknown>,
 ): Record<string, unknown> {
-  return {
+  const out: Record<string, unknown> = {
     content: edit.content,
     spoiler_text: edit.spoilerText,
     sensitive: edit.sensitive,
     created_at: edit.createdAt,
     account,
-    media_attachments: [],
-    emojis: [],
   };
+  // The poll's options at that version (Mastodon's StatusEdit `poll`), when it had one.
+  if (edit.pollOptions && edit.pollOptions.length > 0)
+    out.poll = { options: edit.pollOptions.map((title) => ({ title })) };
+  out.media_attachments = [];
+  out.emojis = [];
+  return out;
 }
