@@ -44,7 +44,7 @@ export async function vote(ctx: AppContext, pollId: string, accountId: string, c
       if (errors.length > 0) throw new ApiError(422, `Validation failed: ${errors.join(", ")}`);
       chosen.push(choice);
       rows.push({
-        id: ctx.ids.next(now),
+        id: ctx.ids.next(),
         poll_id: poll.id,
         account_id: accountId,
         choice,

@@ -76,7 +76,7 @@ export async function scheduleStatus(
   const { media, poll } = await checkStatusInput(ctx, account, input);
   await checkSchedule(ctx, account.id, at);
   const now = new Date();
-  const id = ctx.ids.next(now);
+  const id = ctx.ids.next();
   const params: Record<string, unknown> = {
     poll: poll ? pollParamsJson(poll) : null,
     text: input.text,

@@ -104,7 +104,7 @@ export async function createStatus(
   const id = ctx.ids.next();
   const visibility = input.visibility ?? defaultPrivacy(account, user);
   const { uri, url } = statusUris(ctx, account, id);
-  const pollId = poll ? ctx.ids.next(now) : null;
+  const pollId = poll ? ctx.ids.next() : null;
   await transactionWithJobs(ctx, async (trx, jobs) => {
     await ctx.repos.statuses.insert(
       {
