@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createScheduler } from "../../src/infra/scheduler/scheduler.ts";
 import { purgeUnattachedMedia } from "../../src/services/media/media-attachments.ts";
 import { queueDueScheduledStatuses } from "../../src/services/scheduled-statuses/publish.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
@@ -357,6 +358,14 @@ describe("scheduled statuses", () => {
     assert.ok(texts.includes("<p>swept</p>"));
     assert.ok(!texts.includes("<p>reply</p>"));
     assert.equal(await queueDueScheduledStatuses(s.ctx), 0);
+    // The sweep is a registered periodic task.
+    const c = await schedule(alice, { status: "by the scheduler" });
+    await makeDue(c.id);
+    await (await createScheduler(s.ctx)).runSoon("scheduled-statuses.sweep");
+    const end = Date.now() + 10_000;
+    while ((await s.ctx.repos.scheduledStatuses.getById(c.id)) && Date.now() < end) await sleep(20);
+    await settled();
+    assert.ok((await statusesOf(alice)).some((x) => x.content === "<p>by the scheduler</p>"));
   });
 
   it("cancelling releases the media to the ordinary unattached uploads", async () => {
