@@ -48,8 +48,11 @@ async function checkSchedule(ctx: AppContext, accountId: string, at: Date, excep
  * already past; the caller decides that.)
  */
 export function parseScheduledAt(v: string): Date {
-  const t = Date.parse(v);
-  if (!/^\d{4}-\d\d-\d\d/.test(v.trim()) || Number.isNaN(t)) {
+  const text = v.trim();
+  // A time without a zone is UTC, as Ruby reads it (JavaScript would take the server's zone).
+  const zoned = /[T ]\d\d:\d\d/.test(text) && !/(Z|[+-]\d\d:?\d\d)$/i.test(text) ? `${text}Z` : text;
+  const t = Date.parse(zoned.replace(" ", "T"));
+  if (!/^\d{4}-\d\d-\d\d/.test(text) || Number.isNaN(t)) {
     throw new ApiError(422, "Validation failed: Scheduled at is invalid");
   }
   return new Date(t);
