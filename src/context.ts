@@ -16,7 +16,9 @@ import { MarkersRepository } from "./db/repositories/markers.ts";
 import { MediaRepository } from "./db/repositories/media.ts";
 import { NotificationsRepository } from "./db/repositories/notifications.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
+import { PollsRepository } from "./db/repositories/polls.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
+import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
@@ -52,6 +54,8 @@ export interface Repositories {
   notifications: NotificationsRepository;
   markers: MarkersRepository;
   customEmojis: CustomEmojisRepository;
+  polls: PollsRepository;
+  scheduledStatuses: ScheduledStatusesRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -117,6 +121,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     notifications: new NotificationsRepository(db),
     markers: new MarkersRepository(db),
     customEmojis: new CustomEmojisRepository(db),
+    polls: new PollsRepository(db, database.dialect),
+    scheduledStatuses: new ScheduledStatusesRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

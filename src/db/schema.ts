@@ -252,6 +252,8 @@ export interface StatusEditsTable {
   content: string;
   spoiler_text: string;
   sensitive: DbBool;
+  /** JSON array of the poll's option titles at that version, or null without a poll. */
+  poll_options: Nullable<string>;
   created_at: Timestamp;
 }
 
@@ -372,6 +374,41 @@ export interface DB {
   notifications: NotificationsTable;
   markers: MarkersTable;
   custom_emojis: CustomEmojisTable;
+  polls: PollsTable;
+  poll_votes: PollVotesTable;
+  scheduled_statuses: ScheduledStatusesTable;
+}
+
+/** A status's poll (`statuses.poll_id` points back at it). */
+export interface PollsTable {
+  id: string;
+  account_id: string;
+  status_id: string;
+  expires_at: Nullable<Timestamp>;
+  /** JSON array of option titles. */
+  options: string;
+  multiple: Generated<DbBool>;
+  hide_totals: Generated<DbBool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One chosen option (an index into the poll's options) of one voter. */
+export interface PollVotesTable {
+  id: string;
+  poll_id: string;
+  account_id: string;
+  choice: number;
+  created_at: Timestamp;
+}
+
+export interface ScheduledStatusesTable {
+  id: string;
+  account_id: string;
+  scheduled_at: Timestamp;
+  /** JSON: the ScheduledStatus `params`. */
+  params: string;
+  created_at: Timestamp;
 }
 
 /** A home feed entry: `status_id` (a post or a boost) is in `account_id`'s home timeline. */

@@ -7,6 +7,8 @@ import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { markerRoutes } from "./api/v1/markers/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
 import { notificationRoutes } from "./api/v1/notifications/routes.ts";
+import { pollRoutes } from "./api/v1/polls/routes.ts";
+import { scheduledStatusRoutes } from "./api/v1/scheduled-statuses/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
@@ -74,6 +76,8 @@ export function createApp(): Hono<HonoEnv> {
   markerRoutes(app);
   timelineRoutes(app);
   customEmojiRoutes(app);
+  pollRoutes(app);
+  scheduledStatusRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

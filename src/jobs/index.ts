@@ -4,6 +4,12 @@ import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { MEDIA_PROCESS_JOB, processMediaJob, resumeStalledMediaProcessing } from "../services/media/process-job.ts";
 import { createNotifications } from "../services/notifications/create.ts";
+import { expirePoll, POLL_EXPIRY_JOB } from "../services/polls/expiry.ts";
+import {
+  PUBLISH_JOB,
+  publishScheduledStatus,
+  queueDueScheduledStatuses,
+} from "../services/scheduled-statuses/publish.ts";
 
 /**
  * Every job handler, registered by name in each process that runs workers. A feature adds its
@@ -13,6 +19,8 @@ export function registerJobHandlers(queue: JobQueue): void {
   queue.register(FAN_OUT_JOB, fanOutStatus);
   queue.register("notifications.create", createNotifications);
   queue.register(MEDIA_PROCESS_JOB, processMediaJob);
+  queue.register(POLL_EXPIRY_JOB, expirePoll);
+  queue.register(PUBLISH_JOB, publishScheduledStatus);
 }
 
 /** Every periodic task; the scheduler runs each in one process only. */
@@ -29,5 +37,9 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   // Uploads whose processing job was never enqueued (a crash right after storing them) get one.
   scheduler.every("media.resume-processing", 10 * 60_000, async (ctx) => {
     await resumeStalledMediaProcessing(ctx);
+  });
+  // Scheduled statuses whose own job was lost are published by this sweep, a minute late at most.
+  scheduler.every("scheduled-statuses.sweep", 60_000, async (ctx) => {
+    await queueDueScheduledStatuses(ctx);
   });
 }

@@ -3,6 +3,7 @@ import type { MediaAttachment } from "../db/repositories/media.ts";
 import type { Status } from "../db/repositories/statuses.ts";
 import { serializeCustomEmoji } from "./custom-emoji.ts";
 import { type BlobUrl, serializeMediaAttachment } from "./media-attachment.ts";
+import { type PollView, serializePoll } from "./poll.ts";
 
 export interface MentionView {
   id: string;
@@ -33,6 +34,7 @@ export interface StatusView {
   media: MediaAttachment[];
   /** The enabled custom emojis its text and content warning name. */
   emojis?: CustomEmoji[];
+  poll: PollView | null;
   viewer?: StatusViewerFlags;
 }
 
@@ -87,7 +89,7 @@ export function serializeStatus(view: StatusView, opts: StatusSerializeOptions):
   out.quote = null;
   out.quote_approval = { automatic: [], manual: [], current_user: "denied" };
   out.card = null;
-  out.poll = null;
+  out.poll = view.poll ? serializePoll(view.poll) : null;
   return out;
 }
 
@@ -98,18 +100,22 @@ export function serializeStatusSource(s: Status): Record<string, unknown> {
 
 /** One StatusEdit, with the custom emojis that version names. */
 export function serializeStatusEdit(
-  edit: { content: string; spoilerText: string; sensitive: boolean; createdAt: string },
+  edit: { content: string; spoilerText: string; sensitive: boolean; createdAt: string; pollOptions?: string[] | null },
   account: Record<string, unknown>,
   emojis: readonly CustomEmoji[],
   blobUrl: BlobUrl,
 ): Record<string, unknown> {
-  return {
+  const out: Record<string, unknown> = {
     content: edit.content,
     spoiler_text: edit.spoilerText,
     sensitive: edit.sensitive,
     created_at: edit.createdAt,
     account,
-    media_attachments: [],
-    emojis: emojis.map((e) => serializeCustomEmoji(e, blobUrl)),
   };
+  // The poll's options at that version (Mastodon's StatusEdit `poll`), when it had one.
+  if (edit.pollOptions && edit.pollOptions.length > 0)
+    out.poll = { options: edit.pollOptions.map((title) => ({ title })) };
+  out.media_attachments = [];
+  out.emojis = emojis.map((e) => serializeCustomEmoji(e, blobUrl));
+  return out;
 }

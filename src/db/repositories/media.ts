@@ -168,6 +168,44 @@ export class MediaRepository {
     return rows.map(toMediaAttachment);
   }
 
+  /** Ties the account's unattached uploads among `ids` to a scheduled status (kept until it is published). */
+  async attachToScheduledStatus(
+    ids: readonly string[],
+    scheduledStatusId: string,
+    accountId: string,
+    db: Kysely<DB> = this.#db,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    await db
+      .updateTable("media_attachments")
+      .set({ scheduled_status_id: scheduledStatusId, updated_at: new Date().toISOString() })
+      .where("id", "in", [...ids])
+      .where("account_id", "=", accountId)
+      .where("status_id", "is", null)
+      .execute();
+  }
+
+  /** Unties the uploads of a scheduled status (published or cancelled). */
+  async releaseScheduledStatus(scheduledStatusId: string, db: Kysely<DB> = this.#db): Promise<void> {
+    await db
+      .updateTable("media_attachments")
+      .set({ scheduled_status_id: null, updated_at: new Date().toISOString() })
+      .where("scheduled_status_id", "=", scheduledStatusId)
+      .execute();
+  }
+
+  /** The uploads of the given scheduled statuses, in id order. */
+  async listByScheduledStatuses(ids: readonly string[]): Promise<MediaAttachment[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom("media_attachments")
+      .selectAll()
+      .where("scheduled_status_id", "in", [...ids])
+      .orderBy("id")
+      .execute();
+    return rows.map(toMediaAttachment);
+  }
+
   /** Uploads never attached to a status (nor to a scheduled one) created before `beforeIso`. */
   async listUnattachedBefore(beforeIso: string, limit: number): Promise<MediaAttachment[]> {
     const rows = await this.#db

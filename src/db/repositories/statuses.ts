@@ -311,6 +311,8 @@ export class StatusesRepository {
       content: string;
       spoiler_text: string;
       sensitive: boolean;
+      /** JSON array of the poll's options at that version, or null. */
+      poll_options: string | null;
       created_at: string;
     },
     db: Kysely<DB>,
@@ -330,6 +332,7 @@ export class StatusesRepository {
       content: r.content,
       spoilerText: r.spoiler_text,
       sensitive: Boolean(r.sensitive),
+      pollOptions: r.poll_options === null ? null : (JSON.parse(r.poll_options) as string[]),
       createdAt: r.created_at,
     }));
   }

@@ -3,12 +3,12 @@ import type { Status } from "../../db/repositories/statuses.ts";
 import { isVisible } from "../statuses/views.ts";
 
 /** The types this server creates so far. */
-export type NotificationType = "mention" | "favourite" | "reblog" | "update";
+export type NotificationType = "mention" | "favourite" | "reblog" | "update" | "poll";
 
 /**
  * The payload of a `notifications.create` job. `statusId` is the post (for `reblog`: the boost);
- * `activityId` is what caused it (a favourite's or an edit's id; a post's or boost's own id by
- * default); `fromAccountId` is given for favourites.
+ * `activityId` is what caused it (a favourite's, an edit's or a poll's id; a post's or boost's
+ * own id by default); `fromAccountId` is given for favourites.
  */
 export interface CreateNotificationsJob {
   type: NotificationType;
@@ -54,6 +54,12 @@ async function recipients(
       const boosts = await ctx.repos.statuses.liveReblogsOf(status.id);
       return { status, from: status.accountId, to: [...new Set(boosts.map((b) => b.accountId))] };
     }
+    case "poll": {
+      // The poll's end: its author and every voter (`activityId` is the poll).
+      if (job.activityId === undefined || status.pollId !== job.activityId) return undefined;
+      const voters = await ctx.repos.polls.voterIds(job.activityId);
+      return { status, from: status.accountId, to: [status.accountId, ...voters] };
+    }
   }
 }
 
@@ -65,7 +71,8 @@ export async function createNotifications(ctx: AppContext, job: CreateNotificati
   const found = await recipients(ctx, job);
   if (!found) return;
   const { status, from } = found;
-  const candidates = found.to.filter((id) => id !== from);
+  // The author is told of their own poll's end (Mastodon makes that one exception).
+  const candidates = found.to.filter((id) => id !== from || job.type === "poll");
   if (candidates.length === 0) return;
   const locals = (await ctx.repos.accounts.getByIds(candidates)).filter((a) => a.domain === null);
   for (const account of locals) {

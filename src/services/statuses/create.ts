@@ -1,13 +1,17 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
+import type { MediaAttachment } from "../../db/repositories/media.ts";
 import type { Status, Visibility } from "../../db/repositories/statuses.ts";
 import type { User } from "../../db/repositories/users.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { isId } from "../../lib/ids.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { defaultPrivacy } from "../../policies/accounts.ts";
 import { enqueueFanOut } from "../feeds/fan-out.ts";
 import { prepareStatusMedia } from "../media/status-media.ts";
+import { enqueuePollExpiry } from "../polls/expiry.ts";
+import { type PollInput, validatePoll } from "../polls/poll-input.ts";
 import { checkLength, composeText } from "./compose.ts";
 import { isVisible } from "./views.ts";
 
@@ -22,8 +26,19 @@ export interface CreateStatusInput {
   inReplyToId?: string;
   applicationId: string | null;
   mediaIds?: string[];
+  poll?: PollInput;
   idempotencyKey?: string;
 }
+
+/** What a new post (or a scheduled one) needs once its input is checked. */
+export interface CheckedStatusInput {
+  media: MediaAttachment[];
+  parent: Status | undefined;
+  poll: { options: string[]; expiresIn: number; multiple: boolean; hideTotals: boolean } | undefined;
+}
+
+/** Mastodon's message when media and a poll come together (PostStatusService#validate_media!). */
+export const MEDIA_WITH_POLL = "Cannot attach more than 4 files";
 
 export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
 
@@ -41,6 +56,32 @@ function postingLanguage(ctx: AppContext, user: User, asked: string | undefined)
 }
 
 /**
+ * The checks of a new post, in Mastodon's order: media (at most 4, none beside a poll), length,
+ * blank text, the poll's options and duration, the post replied to. Stores nothing.
+ */
+export async function checkStatusInput(
+  ctx: AppContext,
+  account: Account,
+  input: CreateStatusInput,
+): Promise<CheckedStatusInput> {
+  if (input.poll && (input.mediaIds?.length ?? 0) > 0) throw new ApiError(422, MEDIA_WITH_POLL);
+  const media = await prepareStatusMedia(ctx, account.id, input.mediaIds ?? []);
+  checkLength(input.text, input.spoilerText);
+  if (input.text.trim() === "" && media.length === 0) throw new ApiError(422, "Validation failed: Text can't be blank");
+  const poll = input.poll ? { ...input.poll, ...validatePoll(input.poll) } : undefined;
+  let parent: Status | undefined;
+  if (input.inReplyToId !== undefined) {
+    parent = isId(input.inReplyToId) ? await ctx.repos.statuses.getById(input.inReplyToId) : undefined;
+    // A reply to a boost answers the boosted post.
+    if (parent?.reblogOfId) parent = await ctx.repos.statuses.getById(parent.reblogOfId);
+    if (!parent || parent.deletedAt !== null || !(await isVisible(ctx, parent, account.id))) {
+      throw new ApiError(404, REPLY_NOT_FOUND);
+    }
+  }
+  return { media, parent, poll };
+}
+
+/**
  * `POST /api/v1/statuses`: stores a post with its mentions and hashtags in one transaction. The
  * same `Idempotency-Key` from the same account within an hour gives back the first post.
  */
@@ -53,27 +94,17 @@ export async function createStatus(
   const idemKey = input.idempotencyKey ? `idempotency:status:${account.id}:${input.idempotencyKey}` : undefined;
   if (idemKey) {
     const previous = await ctx.repos.kv.get(idemKey, new Date().toISOString());
-    const status = previous ? await ctx.repos.statuses.getById(previous) : undefined;
+    const status = previous && isId(previous) ? await ctx.repos.statuses.getById(previous) : undefined;
     if (status) return status;
   }
-  checkLength(input.text, input.spoilerText);
-  const media = await prepareStatusMedia(ctx, account.id, input.mediaIds ?? []);
-  if (input.text.trim() === "" && media.length === 0) throw new ApiError(422, "Validation failed: Text can't be blank");
-  let parent: Status | undefined;
-  if (input.inReplyToId !== undefined) {
-    parent = await ctx.repos.statuses.getById(input.inReplyToId);
-    // A reply to a boost answers the boosted post.
-    if (parent?.reblogOfId) parent = await ctx.repos.statuses.getById(parent.reblogOfId);
-    if (!parent || parent.deletedAt !== null || !(await isVisible(ctx, parent, account.id))) {
-      throw new ApiError(404, REPLY_NOT_FOUND);
-    }
-  }
+  const { media, parent, poll } = await checkStatusInput(ctx, account, input);
   const composed = await composeText(ctx, input.text);
   const now = new Date();
   const iso = now.toISOString();
   const id = ctx.ids.next();
   const visibility = input.visibility ?? defaultPrivacy(account, user);
   const { uri, url } = statusUris(ctx, account, id);
+  const pollId = poll ? ctx.ids.next() : null;
   await transactionWithJobs(ctx, async (trx, jobs) => {
     await ctx.repos.statuses.insert(
       {
@@ -92,11 +123,29 @@ export async function createStatus(
         language: postingLanguage(ctx, user, input.language),
         local: true,
         application_id: input.applicationId,
+        poll_id: pollId,
         created_at: iso,
         updated_at: iso,
       },
       trx,
     );
+    if (poll && pollId) {
+      const expiresAt = new Date(now.getTime() + poll.expiresIn * 1000);
+      await ctx.repos.polls.insert(
+        {
+          id: pollId,
+          account_id: account.id,
+          status_id: id,
+          expires_at: expiresAt.toISOString(),
+          options: poll.options,
+          multiple: poll.multiple,
+          hide_totals: poll.hideTotals,
+          created_at: iso,
+        },
+        trx,
+      );
+      enqueuePollExpiry(jobs, pollId, expiresAt);
+    }
     await ctx.repos.statuses.insertMentions(
       composed.mentions.map((a) => ({ id: ctx.ids.next(), status_id: id, account_id: a.id, created_at: iso })),
       trx,

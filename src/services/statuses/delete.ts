@@ -48,3 +48,8 @@ export async function releaseStatusMedia(ctx: AppContext, statusId: string, dele
   if (deleteMedia) await removeStatusMedia(ctx, [statusId]);
   else await ctx.repos.media.detachFromStatus(statusId);
 }
+
+/** After a delete has been answered (the redraft JSON shows the poll): the poll and its votes go. */
+export async function removeStatusPoll(ctx: AppContext, status: Status): Promise<void> {
+  if (status.pollId !== null) await ctx.repos.polls.delete(status.pollId);
+}

@@ -5,7 +5,10 @@ import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { prepareStatusMedia } from "../media/status-media.ts";
+import { enqueuePollExpiry } from "../polls/expiry.ts";
+import { cleanOptions, type PollInput, validatePoll } from "../polls/poll-input.ts";
 import { checkLength, composeText } from "./compose.ts";
+import { MEDIA_WITH_POLL } from "./create.ts";
 
 export interface EditStatusInput {
   text?: string;
@@ -14,12 +17,16 @@ export interface EditStatusInput {
   language?: string;
   /** The full new list of attachments; undefined keeps them. */
   mediaIds?: string[];
+  /** The poll after the edit: none removes the post's poll, as Mastodon's edit does. */
+  poll?: PollInput;
 }
 
 /**
  * `PUT /api/v1/statuses/:id`: changes the text, content warning, sensitivity and language of the
  * author's own post and records the edit (the first edit also records the original version).
  * Newly mentioned accounts are added; earlier mentions stay so nobody loses a post they saw.
+ * A poll is replaced by the one given (its closing time counted again from now; changed options
+ * or `multiple` forget every vote, as Mastodon does) or removed when none is given.
  */
 export async function editStatus(
   ctx: AppContext,
@@ -35,7 +42,10 @@ export async function editStatus(
   const media =
     input.mediaIds === undefined ? undefined : await prepareStatusMedia(ctx, account.id, input.mediaIds, status.id);
   const hasMedia = media ? media.length > 0 : (await ctx.repos.media.listByStatuses([status.id])).length > 0;
+  if (input.poll && hasMedia) throw new ApiError(422, MEDIA_WITH_POLL);
   if (text.trim() === "" && !hasMedia) throw new ApiError(422, "Validation failed: Text can't be blank");
+  const poll = input.poll ? { ...input.poll, ...validatePoll(input.poll) } : undefined;
+  const previousPoll = status.pollId ? await ctx.repos.polls.getById(status.pollId) : undefined;
   const composed = await composeText(ctx, text);
   const iso = new Date().toISOString();
   const sensitive = input.sensitive ?? (spoilerText !== "" ? true : status.sensitive);
@@ -53,10 +63,38 @@ export async function editStatus(
           content: status.content,
           spoiler_text: status.spoilerText,
           sensitive: status.sensitive,
+          poll_options: previousPoll ? JSON.stringify(previousPoll.options) : null,
           created_at: status.createdAt,
         },
         trx,
       );
+    }
+    let pollId: string | null = null;
+    if (poll) {
+      const expiresAt = new Date(Date.now() + poll.expiresIn * 1000);
+      const row = {
+        expires_at: expiresAt.toISOString(),
+        options: poll.options,
+        multiple: poll.multiple,
+        hide_totals: poll.hideTotals,
+      };
+      if (previousPoll) {
+        pollId = previousPoll.id;
+        const changed =
+          JSON.stringify(cleanOptions(previousPoll.options)) !== JSON.stringify(poll.options) ||
+          previousPoll.multiple !== poll.multiple;
+        if (changed) await ctx.repos.polls.deleteVotes(pollId, trx);
+        await ctx.repos.polls.update(pollId, { ...row, updated_at: iso }, trx);
+      } else {
+        pollId = ctx.ids.next();
+        await ctx.repos.polls.insert(
+          { id: pollId, account_id: account.id, status_id: status.id, ...row, created_at: iso },
+          trx,
+        );
+      }
+      enqueuePollExpiry(jobs, pollId, expiresAt);
+    } else if (previousPoll) {
+      await ctx.repos.polls.delete(previousPoll.id, trx);
     }
     const editId = ctx.ids.next();
     jobs.add("notifications.create", { type: "update", statusId: status.id, activityId: editId });
@@ -69,6 +107,7 @@ export async function editStatus(
         content: composed.content,
         spoiler_text: spoilerText,
         sensitive,
+        poll_options: poll ? JSON.stringify(poll.options) : null,
         created_at: iso,
       },
       trx,
@@ -81,6 +120,7 @@ export async function editStatus(
         spoiler_text: spoilerText,
         sensitive,
         language,
+        poll_id: pollId,
         edited_at: iso,
         updated_at: iso,
       },

@@ -7,6 +7,7 @@ import { acctOf } from "../../serializers/account.ts";
 import { type MentionView, type StatusView, serializeStatus } from "../../serializers/status.ts";
 import { accountsJson } from "../accounts/views.ts";
 import { loadEmojis, statusEmojiSource } from "../custom-emojis/views.ts";
+import { loadPollViews } from "../polls/views.ts";
 
 /** The viewer's account id, when signed in. */
 export type ViewerId = string | undefined;
@@ -69,11 +70,12 @@ export async function loadStatusViews(
   const originals = new Map((await ctx.repos.statuses.getByIds(reblogIds)).map((s) => [s.id, s]));
   const all = [...statuses, ...originals.values()];
   const allIds = unique(all.map((s) => s.id));
-  const [mentions, tags, apps, media] = await Promise.all([
+  const [mentions, tags, apps, media, polls] = await Promise.all([
     ctx.repos.statuses.mentionsOf(allIds),
     ctx.repos.statuses.tagsOf(allIds),
     ctx.repos.statuses.applicationsOf(unique(all.map((s) => s.applicationId))),
     ctx.repos.media.listByStatuses(allIds),
+    loadPollViews(ctx, unique(all.map((s) => s.pollId)), viewerId),
   ]);
   const mentionedIds = unique([...mentions.values()].flat());
   const accountIds = unique([...all.map((s) => s.accountId), ...mentionedIds]);
@@ -122,6 +124,7 @@ export async function loadStatusViews(
     application: s.applicationId ? (apps.get(s.applicationId) ?? null) : null,
     media: media.filter((m) => m.statusId === s.id),
     emojis: emojisOf.get(s.id),
+    poll: s.pollId === null ? null : (polls.get(s.pollId) ?? null),
     viewer: flags?.(s),
   });
   return statuses.map((s) => view(s, s.reblogOfId ? originals.get(s.reblogOfId) : undefined));

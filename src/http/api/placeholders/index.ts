@@ -65,7 +65,7 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   },
   { method: "GET", path: "/api/v2/instance", note: "Instance" },
   { method: "GET", path: "/health", note: "plain `OK`" },
-  { method: "POST", path: "/api/v1/statuses", note: "post (polls and scheduling: 422 not available yet)" },
+  { method: "POST", path: "/api/v1/statuses", note: "post, with a poll; `scheduled_at` answers a ScheduledStatus" },
   { method: "GET", path: "/api/v1/statuses", note: "statuses by `id[]`" },
   { method: "GET", path: "/api/v1/statuses/:id", note: "one status, visibility enforced; 410 when deleted" },
   { method: "PUT", path: "/api/v1/statuses/:id", note: "edit" },
@@ -109,6 +109,12 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
     note: "`any[]`, `all[]`, `none[]`, `local`, `remote`, `only_media`, Link",
   },
   { method: "GET", path: "/api/v1/custom_emojis", note: "local emojis shown in the picker (`gannet emoji`)" },
+  { method: "GET", path: "/api/v1/polls/:id", note: "Poll, visibility of its status" },
+  { method: "POST", path: "/api/v1/polls/:id/votes", note: "vote (`choices[]`)" },
+  { method: "GET", path: "/api/v1/scheduled_statuses", note: "own scheduled statuses, Link" },
+  { method: "GET", path: "/api/v1/scheduled_statuses/:id", note: "one ScheduledStatus" },
+  { method: "PUT", path: "/api/v1/scheduled_statuses/:id", note: "move `scheduled_at`" },
+  { method: "DELETE", path: "/api/v1/scheduled_statuses/:id", note: "cancel" },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */

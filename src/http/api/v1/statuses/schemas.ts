@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "../../../../lib/errors.ts";
 import { VISIBILITIES } from "../../../../policies/statuses.ts";
+import type { PollInput } from "../../../../services/polls/poll-input.ts";
 import { asArray } from "../../../params.ts";
 import { boolish } from "../../../validate.ts";
 
@@ -62,4 +63,45 @@ export function mediaIdsOf(v: unknown): string[] {
     out.push(String(x));
   }
   return out;
+}
+
+/** Rails' boolean cast of a poll flag (absent or blank is false). */
+function flag(v: unknown): boolean {
+  if (typeof v === "boolean") return v;
+  if (typeof v === "number") return v !== 0;
+  if (typeof v === "string") return !["", "0", "f", "false", "off", "no"].includes(v.trim().toLowerCase());
+  return false;
+}
+
+/** `expires_in` as Ruby's `to_i` reads it (leading digits; anything else is 0); null when absent. */
+function seconds(v: unknown): number | null {
+  if (v === undefined || v === null || v === "") return null;
+  if (typeof v === "number") return Number.isFinite(v) ? Math.trunc(v) : 0;
+  if (typeof v === "string") {
+    const m = /^\s*[+-]?\d+/.exec(v);
+    return m ? Number.parseInt(m[0], 10) : 0;
+  }
+  return 0;
+}
+
+/**
+ * `poll[options][]`, `poll[expires_in]`, `poll[multiple]`, `poll[hide_totals]` (form or JSON);
+ * undefined when no poll was given (absent, null, "" or an empty object). Limits are checked by
+ * the service (`validatePoll`); here only the shape: anything but an object, or an option that
+ * is not text, is a 422.
+ */
+export function pollOf(v: unknown): PollInput | undefined {
+  if (v === undefined || v === null || v === "") return undefined;
+  if (typeof v !== "object" || Array.isArray(v) || v instanceof File) {
+    throw new ApiError(422, "Validation failed: Poll is invalid");
+  }
+  const o = v as Record<string, unknown>;
+  if (Object.keys(o).length === 0) return undefined;
+  const options: string[] = [];
+  for (const x of asArray(o.options) ?? []) {
+    if (typeof x === "string") options.push(x);
+    else if (typeof x === "number") options.push(String(x));
+    else throw new ApiError(422, "Validation failed: Poll options is invalid");
+  }
+  return { options, expiresIn: seconds(o.expires_in), multiple: flag(o.multiple), hideTotals: flag(o.hide_totals) };
 }

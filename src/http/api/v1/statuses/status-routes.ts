@@ -5,8 +5,13 @@ import { isId } from "../../../../lib/ids.ts";
 import { serializeStatusEdit, serializeStatusSource } from "../../../../serializers/status.ts";
 import { accountJson } from "../../../../services/accounts/views.ts";
 import { loadEmojis } from "../../../../services/custom-emojis/views.ts";
-import { createStatus, REPLY_NOT_FOUND } from "../../../../services/statuses/create.ts";
-import { deleteStatus, releaseStatusMedia } from "../../../../services/statuses/delete.ts";
+import {
+  parseScheduledAt,
+  scheduledStatusesJson,
+  scheduleStatus,
+} from "../../../../services/scheduled-statuses/schedule.ts";
+import { type CreateStatusInput, createStatus, REPLY_NOT_FOUND } from "../../../../services/statuses/create.ts";
+import { deleteStatus, releaseStatusMedia, removeStatusPoll } from "../../../../services/statuses/delete.ts";
 import { editStatus } from "../../../../services/statuses/edit.ts";
 import { findVisibleStatus } from "../../../../services/statuses/find.ts";
 import { statusContext } from "../../../../services/statuses/thread.ts";
@@ -22,27 +27,21 @@ import {
 import { asArray, readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { validate } from "../../../validate.ts";
-import { createStatusSchema, deleteSchema, editStatusSchema, mediaIdsOf } from "./schemas.ts";
+import { createStatusSchema, deleteSchema, editStatusSchema, mediaIdsOf, pollOf } from "./schemas.ts";
 import { throttleDeletes, throttleStatuses } from "./throttles.ts";
 
 /** `GET /api/v1/statuses?id[]=` answers at most this many (Mastodon's limit). */
 const MAX_IDS = 20;
-const NOT_YET = (what: string) => new ApiError(422, `Validation failed: ${what} are not available yet`);
-
-function hasPoll(v: unknown): boolean {
-  return v !== undefined && v !== null && v !== "" && !(typeof v === "object" && Object.keys(v).length === 0);
-}
 
 /** Posting, reading, editing and deleting statuses; threads, edit history and source. */
 export function statusRoutes(app: Hono<HonoEnv>): void {
   app.post("/api/v1/statuses", requireUser("write", "write:statuses"), throttleStatuses(), async (c) => {
     const ctx = c.env.ctx;
     const p = validate(createStatusSchema, await readParams(c));
-    if (hasPoll(p.poll)) throw NOT_YET("Polls");
-    if (p.scheduled_at !== undefined) throw NOT_YET("Scheduled posts");
+    const poll = pollOf(p.poll);
     if (p.in_reply_to_id !== undefined && !isId(p.in_reply_to_id)) throw new ApiError(404, REPLY_NOT_FOUND);
     const account = currentAccount(c);
-    const status = await createStatus(ctx, account, currentUser(c), {
+    const input: CreateStatusInput = {
       text: p.status ?? "",
       spoilerText: p.spoiler_text ?? "",
       sensitive: p.sensitive,
@@ -51,8 +50,16 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
       inReplyToId: p.in_reply_to_id,
       applicationId: c.get("auth")?.token.applicationId ?? null,
       mediaIds: mediaIdsOf(p.media_ids),
+      poll,
       idempotencyKey: c.req.header("idempotency-key")?.slice(0, 200) || undefined,
-    });
+    };
+    // A time already past posts at once, as Mastodon does; a future one schedules the post.
+    const at = p.scheduled_at === undefined ? undefined : parseScheduledAt(p.scheduled_at);
+    if (at && at.getTime() > Date.now()) {
+      const [json] = await scheduledStatusesJson(ctx, [await scheduleStatus(ctx, account, input, at)]);
+      return c.json(json);
+    }
+    const status = await createStatus(ctx, account, currentUser(c), input);
     return c.json(await statusJson(ctx, status, account.id));
   });
 
@@ -81,6 +88,7 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     const deleted = await deleteStatus(ctx, account, status);
     const json = await statusJson(ctx, deleted, account.id, { withSource: true });
     await releaseStatusMedia(ctx, deleted.id, deleteMedia);
+    await removeStatusPoll(ctx, deleted);
     return c.json(json);
   });
 
@@ -88,7 +96,7 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const account = currentAccount(c);
     const p = validate(editStatusSchema, await readParams(c));
-    if (hasPoll(p.poll)) throw NOT_YET("Polls");
+    const poll = pollOf(p.poll);
     const status = await findVisibleStatus(ctx, c.req.param("id"), account.id);
     const edited = await editStatus(ctx, account, status, {
       text: p.status,
@@ -96,6 +104,7 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
       sensitive: p.sensitive,
       language: p.language,
       mediaIds: p.media_ids === undefined ? undefined : mediaIdsOf(p.media_ids),
+      poll,
     });
     return c.json(await statusJson(ctx, edited, account.id));
   });
@@ -115,7 +124,8 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     const author = await ctx.repos.accounts.getById(status.accountId);
     const account = author ? await accountJson(ctx, author) : {};
     const edits = await ctx.repos.statuses.editsOf(status.id);
-    const versions = edits.length > 0 ? edits : [{ ...status, createdAt: status.createdAt }];
+    const poll = status.pollId ? await ctx.repos.polls.getById(status.pollId) : undefined;
+    const versions = edits.length > 0 ? edits : [{ ...status, pollOptions: poll?.options ?? null }];
     const domain = author?.domain ?? null;
     const emojis = await loadEmojis(
       ctx,

@@ -1,0 +1,35 @@
+import type { MediaAttachment } from "../db/repositories/media.ts";
+import type { ScheduledStatus } from "../db/repositories/scheduled-statuses.ts";
+import { type BlobUrl, serializeMediaAttachment } from "./media-attachment.ts";
+
+/** The `params` keys in the order Mastodon's JSONB column gives them back. */
+const PARAM_KEYS = [
+  "poll",
+  "text",
+  "language",
+  "media_ids",
+  "sensitive",
+  "visibility",
+  "idempotency",
+  "scheduled_at",
+  "spoiler_text",
+  "application_id",
+  "in_reply_to_id",
+  "with_rate_limit",
+] as const;
+
+/** Mastodon's ScheduledStatus entity. */
+export function serializeScheduledStatus(
+  s: ScheduledStatus,
+  media: readonly MediaAttachment[],
+  blobUrl: BlobUrl,
+): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const k of PARAM_KEYS) params[k] = s.params[k] ?? (k === "with_rate_limit" ? false : null);
+  return {
+    id: s.id,
+    scheduled_at: s.scheduledAt,
+    params,
+    media_attachments: media.map((m) => serializeMediaAttachment(m, blobUrl)),
+  };
+}
