@@ -15,6 +15,7 @@ import { MarkersRepository } from "./db/repositories/markers.ts";
 import { MediaRepository } from "./db/repositories/media.ts";
 import { NotificationsRepository } from "./db/repositories/notifications.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
+import { RelationshipsRepository } from "./db/repositories/relationships.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
@@ -50,6 +51,7 @@ export interface Repositories {
   jobs: JobsRepository;
   notifications: NotificationsRepository;
   markers: MarkersRepository;
+  relationships: RelationshipsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -114,6 +116,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     jobs: new JobsRepository(db, database.dialect),
     notifications: new NotificationsRepository(db),
     markers: new MarkersRepository(db),
+    relationships: new RelationshipsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -352,6 +352,27 @@ export interface DB {
   feeds: FeedsTable;
   notifications: NotificationsTable;
   markers: MarkersTable;
+  blocks: BlocksTable;
+  mutes: MutesTable;
+}
+
+/** `account_id` blocks `target_account_id`. */
+export interface BlocksTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  uri: Nullable<string>;
+  created_at: Timestamp;
+}
+
+/** `account_id` mutes `target_account_id` (and their notifications when `hide_notifications`) until `expires_at`. */
+export interface MutesTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  hide_notifications: Generated<DbBool>;
+  expires_at: Nullable<string>;
+  created_at: Timestamp;
 }
 
 /** A home feed entry: `status_id` (a post or a boost) is in `account_id`'s home timeline. */

@@ -6,6 +6,7 @@ import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { markerRoutes } from "./api/v1/markers/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
 import { notificationRoutes } from "./api/v1/notifications/routes.ts";
+import { relationshipRoutes } from "./api/v1/relationships/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
@@ -70,6 +71,7 @@ export function createApp(): Hono<HonoEnv> {
   statusRoutes(app);
   mediaRoutes(app);
   notificationRoutes(app);
+  relationshipRoutes(app);
   markerRoutes(app);
   timelineRoutes(app);
   webRoutes(app);

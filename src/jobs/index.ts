@@ -24,4 +24,8 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   scheduler.every("media.purge-unattached", 3600_000, async (ctx) => {
     await purgeUnattachedMedia(ctx);
   });
+  // Expired mutes already count as absent when read; this deletes their rows.
+  scheduler.every("mutes.purge-expired", 5 * 60_000, async (ctx) => {
+    await ctx.repos.relationships.purgeExpiredMutes(new Date().toISOString());
+  });
 }
