@@ -162,8 +162,8 @@ export class RelationshipsRepository {
       .select([
         sql<string>`'blocking'`.as("kind"),
         "target_account_id as other",
-        sql<boolean | number | null>`NULL`.as("hide"),
-        sql<string | null>`NULL`.as("expires_at"),
+        sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
+        sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
       ])
       .where("account_id", "=", viewerId)
       .where("target_account_id", "in", ids)
@@ -173,8 +173,8 @@ export class RelationshipsRepository {
           .select([
             sql<string>`'blocked_by'`.as("kind"),
             "account_id as other",
-            sql<boolean | number | null>`NULL`.as("hide"),
-            sql<string | null>`NULL`.as("expires_at"),
+            sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
+            sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
           ])
           .where("target_account_id", "=", viewerId)
           .where("account_id", "in", ids),
