@@ -23,5 +23,20 @@ export function visibleCondition(reader: Reader) {
       AND blocks.target_account_id = ${viewer}))`;
 }
 
+/**
+ * SQL twin of the viewer side of `hiddenByBlocks` (policies/blocks.ts) on `statuses`, for lists
+ * without boosts (public and hashtag timelines): not by an account the reader blocks, is blocked
+ * by, or mutes (mutes that expired by `now` do not count). The reader's own posts always pass.
+ */
+export function notBlockedOrMutedCondition(reader: Reader, now: string) {
+  const viewer = reader.accountId;
+  if (viewer === undefined) return sql<boolean>`1 = 1`;
+  return sql<boolean>`(statuses.account_id = ${viewer} OR (
+    NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = ${viewer} AND blocks.target_account_id = statuses.account_id)
+    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = statuses.account_id AND blocks.target_account_id = ${viewer})
+    AND NOT EXISTS (SELECT 1 FROM mutes WHERE mutes.account_id = ${viewer} AND mutes.target_account_id = statuses.account_id
+      AND (mutes.expires_at IS NULL OR mutes.expires_at > ${now}))))`;
+}
+
 /** Statuses with at least one media attachment (`only_media`). */
 export const hasMediaCondition = sql<boolean>`EXISTS (SELECT 1 FROM media_attachments WHERE media_attachments.status_id = statuses.id)`;
