@@ -510,6 +510,10 @@ describe("blocks, mutes and relationships", () => {
       rows.some((r) => String(r.from_account_id) === carol.account.id),
       "carol's are kept, hidden",
     );
+    const unread = await get(alice, "/api/v1/notifications/unread_count");
+    assert.equal(unread.count, 2, "hidden ones are not counted");
+    const page = await s.request("/api/v1/notifications?limit=2", { token: alice.token });
+    assert.equal(page.body.length, 2, "a page is full: hidden ones are left out in SQL");
 
     // New ones are not created: mentions, favourites, boosts.
     const mine2 = await post(alice, { status: "another" });

@@ -39,6 +39,20 @@ export interface MuteRow extends BlockRow {
 const liveMute = (now: string) => sql<boolean>`(mutes.expires_at IS NULL OR mutes.expires_at > ${now})`;
 
 /**
+ * On `notifications`: not from an account the recipient blocks, is blocked by, or mutes with its
+ * notifications (a live mute), the SQL twin of `notificationsBlocked` (policies/blocks.ts).
+ */
+export function notificationSenderAllowed(now: string) {
+  return sql<boolean>`(NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = notifications.account_id
+      AND blocks.target_account_id = notifications.from_account_id)
+    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = notifications.from_account_id
+      AND blocks.target_account_id = notifications.account_id)
+    AND NOT EXISTS (SELECT 1 FROM mutes WHERE mutes.account_id = notifications.account_id
+      AND mutes.target_account_id = notifications.from_account_id AND mutes.hide_notifications = TRUE
+      AND ${liveMute(now)}))`;
+}
+
+/**
  * All SQL on `blocks` and `mutes`, and the reads a Relationship needs (follows both ways). The
  * writes that go with a block or mute (severing follows, clearing a home feed, dropping
  * notifications) are here too, so a block is one transaction.
