@@ -319,6 +319,13 @@ describe("blocks, mutes and relationships", () => {
     const withSus = await get(alice, `/api/v1/accounts/relationships?${q}&with_suspended=true`);
     assert.deepEqual(ids(withSus), [bob.account.id, carol.account.id, sus.account.id]);
     assert.deepEqual(await get(alice, "/api/v1/accounts/relationships"), []);
+    const many = Array.from({ length: 1001 }, (_, i) => `id[]=${i + 1}`).join("&");
+    const tooMany = await s.request(`/api/v1/accounts/relationships?${many}`, { token: alice.token });
+    assert.equal(tooMany.status, 400, "requests are bounded by the parameter limit (1,000)");
+    const bad = await s.request(`/api/v1/accounts/relationships?id[]=${bob.account.id}&with_suspended=maybe`, {
+      token: alice.token,
+    });
+    assert.equal(bad.status, 422);
 
     const dave = await user("dave");
     const now = new Date().toISOString();
