@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createRestAPIClient } from "masto";
 import type { AppContext } from "../../src/context.ts";
 import { registerPeriodicTasks } from "../../src/jobs/index.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
@@ -582,5 +583,28 @@ describe("blocks, mutes and relationships", () => {
     // The blocker's own favourite and undo are unaffected.
     assert.equal((await act(alice, st.id, "favourite")).body.favourites_count, 1);
     assert.equal((await act(alice, st.id, "unfavourite")).body.favourites_count, 0);
+  });
+  it("works through masto", async () => {
+    const alice = await user("alice");
+    const bob = await user("bob");
+    const client = createRestAPIClient({ url: s.url, accessToken: alice.token });
+    const blocked = await client.v1.accounts.$select(bob.account.id).block();
+    assert.equal(blocked.blocking, true);
+    const muted = await client.v1.accounts.$select(bob.account.id).mute({ notifications: false, duration: 600 });
+    assert.equal(muted.muting, true);
+    assert.equal(muted.mutingNotifications, false);
+    const [rel] = await client.v1.accounts.relationships.fetch({ id: [bob.account.id] });
+    assert.equal(rel.blocking, true);
+    assert.equal(rel.muting, true);
+    const blocks = await client.v1.blocks.list();
+    assert.deepEqual(
+      blocks.map((a) => a.id),
+      [bob.account.id],
+    );
+    const mutes = await client.v1.mutes.list();
+    assert.equal(mutes[0].id, bob.account.id);
+    assert.ok((mutes[0] as unknown as { muteExpiresAt: string }).muteExpiresAt);
+    assert.equal((await client.v1.accounts.$select(bob.account.id).unmute()).muting, false);
+    assert.equal((await client.v1.accounts.$select(bob.account.id).unblock()).blocking, false);
   });
 });
