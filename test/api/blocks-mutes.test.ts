@@ -427,6 +427,28 @@ describe("blocks, mutes and relationships", () => {
     assert.ok(!ids(await get(alice, "/api/v1/timelines/home?limit=40")).includes(boost3.id));
   });
 
+  it("home leaves out posts mentioning an account the owner blocks or mutes, as Mastodon's home filter", async () => {
+    const alice = await user("alice");
+    const bob = await user("bob");
+    const carol = await user("carol");
+    const dave = await user("dave");
+    await s.follow(alice, dave);
+    const aboutCarol = await post(dave, { status: `hi @${carol.account.username}` });
+    await drain();
+    assert.ok((await feed(alice)).includes(aboutCarol.id));
+    await account(alice, carol, "mute");
+    assert.ok(!(await feed(alice)).includes(aboutCarol.id), "a mute clears posts mentioning the muted account");
+    await account(alice, bob, "block");
+    const aboutBob = await post(dave, { status: `hi @${bob.account.username}` });
+    const plain = await post(dave, { status: "hi all" });
+    const own = await post(alice, { status: `me about @${bob.account.username}` });
+    await drain();
+    const f = await feed(alice);
+    assert.ok(!f.includes(aboutBob.id), "fan-out skips a post mentioning a blocked account");
+    assert.ok(f.includes(plain.id));
+    assert.ok(f.includes(own.id), "the owner's own posts always reach their feed");
+  });
+
   it("public and hashtag timelines, context, favourited_by and reblogged_by leave blocked and muted accounts out", async () => {
     const alice = await user("alice");
     const bob = await user("bob");

@@ -146,16 +146,17 @@ export class RelationshipsRepository {
   }
 
   /**
-   * Takes `authorId`'s posts and boosts, and boosts of their posts, out of `ownerId`'s home feed:
-   * one statement over that feed (at most its cap of entries).
+   * Takes `authorId`'s posts and boosts, boosts of their posts, and posts (or boosts of posts) that
+   * mention them out of `ownerId`'s home feed, as Mastodon does: one statement over that feed (at
+   * most its cap of entries).
    */
   async clearFromFeed(ownerId: string, authorId: string, db: Kysely<DB> = this.#db): Promise<void> {
     await sql`DELETE FROM feeds WHERE feeds.account_id = ${ownerId} AND (
         EXISTS (SELECT 1 FROM statuses s WHERE s.id = feeds.status_id AND s.account_id = ${authorId})
         OR (feeds.reblog_of_id IS NOT NULL
-          AND EXISTS (SELECT 1 FROM statuses o WHERE o.id = feeds.reblog_of_id AND o.account_id = ${authorId})))`.execute(
-      db,
-    );
+          AND EXISTS (SELECT 1 FROM statuses o WHERE o.id = feeds.reblog_of_id AND o.account_id = ${authorId}))
+        OR EXISTS (SELECT 1 FROM mentions m WHERE m.account_id = ${authorId}
+          AND (m.status_id = feeds.status_id OR m.status_id = feeds.reblog_of_id)))`.execute(db);
   }
 
   /** Deletes the notifications `fromId` caused `recipientId` (a block clears them, as Mastodon). */
