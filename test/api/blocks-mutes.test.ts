@@ -134,6 +134,7 @@ describe("blocks, mutes and relationships", () => {
       { duration: "-5" },
       { duration: "soon" },
       { duration: "1.5" },
+      { duration: "99999999999999" },
       { notifications: "maybe" },
     ];
     for (const form of bad) {

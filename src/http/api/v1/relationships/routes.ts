@@ -16,7 +16,14 @@ const optional = <T extends z.ZodType>(schema: T) =>
 
 const muteSchema = z.object({
   notifications: optional(boolish),
-  duration: optional(intish.pipe(z.number().min(0, "must be greater than or equal to 0"))),
+  duration: optional(
+    intish.pipe(
+      z
+        .number()
+        .min(0, "must be greater than or equal to 0")
+        .max(2_147_483_647, "must be less than or equal to 2147483647"),
+    ),
+  ),
 });
 
 const relationshipsSchema = z.object({ with_suspended: optional(boolish) });
