@@ -509,6 +509,12 @@ describe("blocks, mutes and relationships", () => {
       json: { status: "reply", in_reply_to_id: a1.id },
     });
     assert.equal(reply.status, 404);
+    // The blocker may not favourite or boost the blocked account's posts (403, as Mastodon), but may bookmark them.
+    const fav = await act(alice, byBob.id, "favourite");
+    assert.equal(fav.status, 403);
+    assert.deepEqual(fav.body, { error: "This action is not allowed" });
+    assert.equal((await act(alice, byBob.id, "reblog")).status, 403);
+    assert.equal((await act(alice, byBob.id, "bookmark")).status, 200);
     // The blocker may still open the blocked account's posts and profile (Mastodon).
     assert.equal((await s.request(`/api/v1/statuses/${byBob.id}`, { token: alice.token })).status, 200);
     assert.deepEqual(ids(await get(alice, `/api/v1/statuses?id[]=${byBob.id}`)), [byBob.id]);

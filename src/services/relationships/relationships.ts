@@ -20,6 +20,11 @@ export async function hiddenAccounts(ctx: AppContext, viewerId: string, ids: rea
   return new Set([...r.blocking, ...r.blockedBy, ...r.muting.keys()]);
 }
 
+/** Whether `accountId` blocks `targetId` (Mastodon forbids favouriting and boosting a blocked author's posts). */
+export async function isBlocking(ctx: AppContext, accountId: string, targetId: string): Promise<boolean> {
+  return (await blockMuteRelations(ctx, accountId, [targetId])).blocking.has(targetId);
+}
+
 /** Relationships of the viewer with each of `ids`, in order, in three queries. */
 export async function loadRelationships(
   ctx: AppContext,
