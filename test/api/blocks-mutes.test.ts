@@ -498,6 +498,11 @@ describe("blocks, mutes and relationships", () => {
     const profile = await s.request(`/api/v1/accounts/${alice.account.id}/statuses`, { token: bob.token });
     assert.equal(profile.status, 200);
     assert.deepEqual(profile.body, [], "a blocker's posts are hidden from the blocked account's view of the profile");
+    assert.equal((await act(alice, a1.id, "pin")).status, 200);
+    const pinned = await s.request(`/api/v1/accounts/${alice.account.id}/statuses?pinned=true`, { token: bob.token });
+    assert.deepEqual(pinned.body, []);
+    assert.equal((await s.request(`/api/v1/statuses/${a1.id}/context`, { token: bob.token })).status, 404);
+    assert.equal((await s.request(`/api/v1/statuses/${a1.id}/favourited_by`, { token: bob.token })).status, 404);
     assert.equal((await act(bob, a1.id, "favourite")).status, 404);
     assert.equal((await act(bob, a1.id, "reblog")).status, 404);
     const reply = await s.request("/api/v1/statuses", {
