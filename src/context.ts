@@ -17,6 +17,7 @@ import { MediaRepository } from "./db/repositories/media.ts";
 import { NotificationsRepository } from "./db/repositories/notifications.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { PollsRepository } from "./db/repositories/polls.ts";
+import { RelationshipsRepository } from "./db/repositories/relationships.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
@@ -56,6 +57,7 @@ export interface Repositories {
   customEmojis: CustomEmojisRepository;
   polls: PollsRepository;
   scheduledStatuses: ScheduledStatusesRepository;
+  relationships: RelationshipsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -123,6 +125,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     customEmojis: new CustomEmojisRepository(db),
     polls: new PollsRepository(db, database.dialect),
     scheduledStatuses: new ScheduledStatusesRepository(db),
+    relationships: new RelationshipsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -377,6 +377,8 @@ export interface DB {
   polls: PollsTable;
   poll_votes: PollVotesTable;
   scheduled_statuses: ScheduledStatusesTable;
+  blocks: BlocksTable;
+  mutes: MutesTable;
 }
 
 /** A status's poll (`statuses.poll_id` points back at it). */
@@ -408,6 +410,25 @@ export interface ScheduledStatusesTable {
   scheduled_at: Timestamp;
   /** JSON: the ScheduledStatus `params`. */
   params: string;
+  created_at: Timestamp;
+}
+
+/** `account_id` blocks `target_account_id`. */
+export interface BlocksTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  uri: Nullable<string>;
+  created_at: Timestamp;
+}
+
+/** `account_id` mutes `target_account_id` (and their notifications when `hide_notifications`) until `expires_at`. */
+export interface MutesTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  hide_notifications: Generated<DbBool>;
+  expires_at: Nullable<string>;
   created_at: Timestamp;
 }
 

@@ -8,6 +8,7 @@ import { markerRoutes } from "./api/v1/markers/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
 import { notificationRoutes } from "./api/v1/notifications/routes.ts";
 import { pollRoutes } from "./api/v1/polls/routes.ts";
+import { relationshipRoutes } from "./api/v1/relationships/routes.ts";
 import { scheduledStatusRoutes } from "./api/v1/scheduled-statuses/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
@@ -73,6 +74,7 @@ export function createApp(): Hono<HonoEnv> {
   statusRoutes(app);
   mediaRoutes(app);
   notificationRoutes(app);
+  relationshipRoutes(app);
   markerRoutes(app);
   timelineRoutes(app);
   customEmojiRoutes(app);

@@ -42,4 +42,8 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   scheduler.every("scheduled-statuses.sweep", 60_000, async (ctx) => {
     await queueDueScheduledStatuses(ctx);
   });
+  // Expired mutes already count as absent when read; this deletes their rows.
+  scheduler.every("mutes.purge-expired", 5 * 60_000, async (ctx) => {
+    await ctx.repos.relationships.purgeExpiredMutes(new Date().toISOString());
+  });
 }

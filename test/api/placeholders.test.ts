@@ -251,7 +251,8 @@ describe("placeholders: every endpoint not built yet", () => {
     });
     const failures: string[] = [];
     const scoped = PLACEHOLDERS.filter((p) => p.account !== undefined);
-    assert.ok(scoped.length >= 20);
+    // Built endpoints leave this list (blocks and mutes did); it must not be empty by mistake.
+    assert.ok(scoped.length > 0);
     for (const p of scoped) {
       const token = tokenFor(p);
       for (const [id, want] of [

@@ -15,7 +15,9 @@ export class FeedsRepository {
    * for public, unlisted and private posts the author's local followers (a boost only for those
    * whose follow shows boosts, and a reply to someone else only for those who follow them too, or
    * are them, as Mastodon's home filter does); for direct posts the mentioned local accounts. A boost is left
-   * out of a feed that already holds the boosted post or another boost of it. Running it twice
+   * out of a feed that already holds the boosted post or another boost of it. As Mastodon's home
+   * filter, no other feed gets it whose owner blocks or mutes its author, the boosted post's author
+   * or an account either mentions, nor whose owner the author or boosted author blocks. Running it twice
    * changes nothing. Answers how many entries were added.
    */
   async fanOut(statusId: string, db: Kysely<DB> = this.#db): Promise<number> {
@@ -40,10 +42,23 @@ export class FeedsRepository {
           JOIN accounts ma ON ma.id = m.account_id
           WHERE ms.id = ${statusId} AND ms.visibility = 'direct' AND ma.domain IS NULL
       ) r ON 1 = 1
+      LEFT JOIN statuses o ON o.id = s.reblog_of_id
       WHERE s.id = ${statusId} AND s.deleted_at IS NULL
         AND (s.reblog_of_id IS NULL OR NOT EXISTS (
           SELECT 1 FROM feeds x WHERE x.account_id = r.account_id
             AND (x.status_id = s.reblog_of_id OR x.reblog_of_id = s.reblog_of_id)))
+        AND (r.account_id = s.account_id OR (
+          NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = r.account_id
+            AND (b.target_account_id = s.account_id OR b.target_account_id = o.account_id
+              OR EXISTS (SELECT 1 FROM mentions bm WHERE bm.account_id = b.target_account_id
+                AND (bm.status_id = s.id OR bm.status_id = o.id))))
+          AND NOT EXISTS (SELECT 1 FROM blocks bb WHERE bb.target_account_id = r.account_id
+            AND (bb.account_id = s.account_id OR bb.account_id = o.account_id))
+          AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = r.account_id
+            AND (m.expires_at IS NULL OR m.expires_at > ${new Date().toISOString()})
+            AND (m.target_account_id = s.account_id OR m.target_account_id = o.account_id
+              OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.account_id = m.target_account_id
+                AND (mm.status_id = s.id OR mm.status_id = o.id))))))
       ON CONFLICT (account_id, status_id) DO NOTHING`.execute(db);
     return Number(r.numAffectedRows ?? 0);
   }

@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB, NotificationsTable } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+import { notificationSenderAllowed } from "./relationships.ts";
 
 export interface Notification {
   id: string;
@@ -56,6 +57,8 @@ export class NotificationsRepository {
       q = q.where("type", "not in", filter.excludeTypes);
     }
     if (filter.fromAccountId !== undefined) q = q.where("from_account_id", "=", filter.fromAccountId);
+    // Blocks and mutes (with notifications) hide what the account caused, also when newer than it.
+    q = q.where(notificationSenderAllowed(new Date().toISOString()));
     return q;
   }
 

@@ -2,7 +2,7 @@ import { type Insertable, type Kysely, type Selectable, sql, type Updateable } f
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB, StatusesTable } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
-import { hasMediaCondition, type Reader, visibleCondition } from "./status-visibility.ts";
+import { hasMediaCondition, notBlockedOrMutedCondition, type Reader, visibleCondition } from "./status-visibility.ts";
 
 export { applyWindow, idWindowOrder, type Reader, sortDesc, visibleCondition };
 
@@ -432,6 +432,8 @@ export class StatusesRepository {
       remote: boolean;
       onlyMedia: boolean;
       tags?: { anyTagIds: readonly string[]; allTagIds: readonly string[]; noneTagIds: readonly string[] };
+      /** Leaves out accounts the reader blocks, mutes or is blocked by. */
+      reader?: Reader;
     },
     window: IdWindow,
   ): Promise<Status[]> {
@@ -440,6 +442,9 @@ export class StatusesRepository {
       .selectAll("statuses")
       .where("statuses.visibility", "=", "public")
       .where("statuses.deleted_at", "is", null);
+    if (opts.reader?.accountId !== undefined) {
+      q = q.where(notBlockedOrMutedCondition(opts.reader, new Date().toISOString()));
+    }
     if (opts.local) q = q.where(sql<boolean>`statuses.local = TRUE`);
     if (opts.remote) q = q.where(sql<boolean>`statuses.local = FALSE`);
     if (opts.onlyMedia) {

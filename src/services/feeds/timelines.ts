@@ -25,7 +25,7 @@ export async function publicTimeline(
   opts: PublicTimelineOptions,
   window: IdWindow,
 ): Promise<TimelinePage> {
-  const rows = await ctx.repos.statuses.publicTimelinePage(opts, window);
+  const rows = await ctx.repos.statuses.publicTimelinePage({ ...opts, reader: { accountId: viewerId } }, window);
   return { rows, visible: await filterVisible(ctx, rows, viewerId) };
 }
 
@@ -51,7 +51,11 @@ export async function tagTimeline(
   if (main === undefined || all.some((n) => !ids.has(n))) return { rows: [], visible: [] };
   const pick = (names: string[]) => [...new Set(names.flatMap((n) => ids.get(n) ?? []))];
   const rows = await ctx.repos.statuses.publicTimelinePage(
-    { ...opts, tags: { anyTagIds: pick(any), allTagIds: pick(all), noneTagIds: pick(none) } },
+    {
+      ...opts,
+      tags: { anyTagIds: pick(any), allTagIds: pick(all), noneTagIds: pick(none) },
+      reader: { accountId: viewerId },
+    },
     window,
   );
   return { rows, visible: await filterVisible(ctx, rows, viewerId) };

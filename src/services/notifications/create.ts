@@ -1,5 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
+import { notificationsBlocked } from "../../policies/blocks.ts";
+import { blockMuteRelations } from "../relationships/relationships.ts";
 import { isVisible } from "../statuses/views.ts";
 
 /** The types this server creates so far. */
@@ -77,6 +79,8 @@ export async function createNotifications(ctx: AppContext, job: CreateNotificati
   const locals = (await ctx.repos.accounts.getByIds(candidates)).filter((a) => a.domain === null);
   for (const account of locals) {
     if (!(await isVisible(ctx, status, account.id))) continue;
+    // Nothing from an account the recipient blocks or mutes with notifications (policies/blocks.ts).
+    if (notificationsBlocked(from, await blockMuteRelations(ctx, account.id, [from]))) continue;
     // A muted thread's mentions are not notified (Mastodon).
     if (job.type === "mention" && status.conversationId !== null) {
       const muted = await ctx.repos.statusInteractions.mutedConversations(account.id, [status.conversationId]);

@@ -1,20 +1,30 @@
 import type { AppContext } from "../../context.ts";
 import type { Notification } from "../../db/repositories/notifications.ts";
+import { notificationsBlocked } from "../../policies/blocks.ts";
 import { serializeNotification } from "../../serializers/notification.ts";
 import { accountsJson } from "../accounts/views.ts";
+import { blockMuteRelations } from "../relationships/relationships.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
 
 /**
  * Notification JSON for the recipient, in a bounded number of queries. A notification whose
- * post the recipient may no longer see (or whose sender is gone) is left out, as Mastodon does.
+ * post the recipient may no longer see (or whose sender is gone) is left out, as Mastodon does, and
+ * so is one from an account the recipient blocks or mutes with notifications (the mute may be newer).
  */
 export async function notificationsJson(
   ctx: AppContext,
   notifications: readonly Notification[],
   viewerId: string,
 ): Promise<Record<string, unknown>[]> {
+  // Nothing from an account the recipient blocks, is blocked by, or mutes with its notifications.
+  const relations = await blockMuteRelations(
+    ctx,
+    viewerId,
+    notifications.map((n) => n.fromAccountId),
+  );
+  notifications = notifications.filter((n) => !notificationsBlocked(n.fromAccountId, relations));
   const statusIds = [...new Set(notifications.flatMap((n) => (n.statusId === null ? [] : [n.statusId])))];
-  const statuses = await filterVisible(ctx, await ctx.repos.statuses.getByIds(statusIds), viewerId);
+  const statuses = await filterVisible(ctx, await ctx.repos.statuses.getByIds(statusIds), viewerId, { keep: "all" });
   const statusJson = await statusesJson(ctx, statuses, viewerId);
   const statusById = new Map(statuses.map((s, i) => [s.id, statusJson[i]]));
   const accounts = await ctx.repos.accounts.getByIds([...new Set(notifications.map((n) => n.fromAccountId))]);

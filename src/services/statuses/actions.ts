@@ -8,6 +8,7 @@ import { ACCOUNT_LIMITS } from "../../lib/limits.ts";
 import { defaultPrivacy } from "../../policies/accounts.ts";
 import { canPin, canReblog, reblogVisibility } from "../../policies/statuses.ts";
 import { enqueueFanOut } from "../feeds/fan-out.ts";
+import { isBlocking } from "../relationships/relationships.ts";
 import { deleteStatus } from "./delete.ts";
 import { findStatus, findVisibleStatus } from "./find.ts";
 import { isVisible } from "./views.ts";
@@ -35,6 +36,7 @@ async function undoTarget(ctx: AppContext, id: string, viewerId: string, hadRow:
 
 export async function favourite(ctx: AppContext, account: Account, id: string): Promise<Status> {
   const status = await target(ctx, id, account.id);
+  if (await isBlocking(ctx, account.id, status.accountId)) throw forbidden();
   await transactionWithJobs(ctx, async (trx, jobs) => {
     const row = {
       id: ctx.ids.next(),
@@ -130,7 +132,7 @@ export async function reblog(
   asked: Visibility | undefined,
 ): Promise<Status> {
   const original = await target(ctx, id, account.id);
-  if (!canReblog(original, account.id)) throw forbidden();
+  if (!canReblog(original, account.id) || (await isBlocking(ctx, account.id, original.accountId))) throw forbidden();
   const existing = await ctx.repos.statuses.getReblog(account.id, original.id);
   if (existing) return existing;
   const fallback = defaultPrivacy(account, user);

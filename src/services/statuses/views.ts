@@ -1,13 +1,16 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
+import type { BlockMuteRelations } from "../../db/repositories/relationships.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { isAccountDeleted } from "../../policies/accounts.ts";
+import { hiddenByBlocks, type KeepBlockedAndMuted } from "../../policies/blocks.ts";
 import { canPin, canSeeStatus } from "../../policies/statuses.ts";
 import { acctOf } from "../../serializers/account.ts";
 import { type MentionView, type StatusView, serializeStatus } from "../../serializers/status.ts";
 import { accountsJson } from "../accounts/views.ts";
 import { loadEmojis, statusEmojiSource } from "../custom-emojis/views.ts";
 import { loadPollViews } from "../polls/views.ts";
+import { blockMuteRelations } from "../relationships/relationships.ts";
 
 /** The viewer's account id, when signed in. */
 export type ViewerId = string | undefined;
@@ -17,14 +20,16 @@ const unique = (xs: Iterable<string | null | undefined>): string[] => [
 ];
 
 /**
- * The statuses among `statuses` the viewer may see: live, by a visible author, and allowed by the
- * visibility rules; a boost also needs its boosted post to be visible. A bounded number of
+ * The statuses among `statuses` the viewer may see: live, by a visible author, not by an author
+ * who blocks the viewer nor (unless `keep` says so) by one the viewer blocks or mutes, and allowed
+ * by the visibility rules; a boost also needs its boosted post to be visible. A bounded number of
  * queries whatever the length of the list. Order is kept.
  */
 export async function filterVisible(
   ctx: AppContext,
   statuses: readonly Status[],
   viewerId: ViewerId,
+  opts: { keep?: KeepBlockedAndMuted } = {},
 ): Promise<Status[]> {
   const live = statuses.filter((s) => s.deletedAt === null);
   const reblogIds = unique(live.map((s) => s.reblogOfId));
@@ -40,9 +45,15 @@ export async function filterVisible(
     const mentions = await ctx.repos.statuses.mentionsOf(needsRelation.map((s) => s.id));
     mentioned = new Set([...mentions].filter(([, ids]) => ids.includes(viewerId)).map(([id]) => id));
   }
+  // Blocks and mutes between the viewer and the authors (policies/blocks.ts).
+  const relations: BlockMuteRelations =
+    viewerId === undefined
+      ? { blocking: new Set(), blockedBy: new Set(), muting: new Map() }
+      : await blockMuteRelations(ctx, viewerId, authorIds);
   const sees = (s: Status): boolean =>
     s.deletedAt === null &&
     visibleAuthors.has(s.accountId) &&
+    !hiddenByBlocks(s.accountId, viewerId, relations, opts.keep) &&
     canSeeStatus(s, { viewerId, followsAuthor: follows.has(s.accountId), mentioned: mentioned.has(s.id) });
   return live.filter((s) => {
     if (!sees(s)) return false;
@@ -52,9 +63,9 @@ export async function filterVisible(
   });
 }
 
-/** Whether the viewer may see this one status (see `filterVisible`). */
+/** Whether the viewer may see this one status (see `filterVisible`; the viewer's own blocks and mutes do not hide it). */
 export async function isVisible(ctx: AppContext, status: Status, viewerId: ViewerId): Promise<boolean> {
-  return (await filterVisible(ctx, [status], viewerId)).length === 1;
+  return (await filterVisible(ctx, [status], viewerId, { keep: "all" })).length === 1;
 }
 
 /**

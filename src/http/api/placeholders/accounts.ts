@@ -37,8 +37,6 @@ async function requestedAccounts(c: Context<HonoEnv>, allowSuspended: boolean): 
   });
 }
 
-/** No follows, blocks, mutes or notes exist yet: every existing account relates to the viewer with all flags false. */
-const relationships = async (c: Context<HonoEnv>) => (await requestedAccounts(c, true)).map(emptyRelationship);
 const familiarFollowers = async (c: Context<HonoEnv>) =>
   (await requestedAccounts(c, false)).map((id) => ({ id, accounts: [] }));
 const relationshipOfTarget = (c: Context<HonoEnv>) => emptyRelationship(c.req.param("id") ?? "");
@@ -57,18 +55,11 @@ export const accountRows: Placeholder[] = [
   post("/api/v1/accounts/:id/follow", user("write:follows"), unavailable(), ACCOUNT),
   post("/api/v1/accounts/:id/unfollow", user("write:follows"), json(relationshipOfTarget), UNDONE),
   post("/api/v1/accounts/:id/remove_from_followers", user("write:follows"), json(relationshipOfTarget), UNDONE),
-  post("/api/v1/accounts/:id/block", user("write:blocks"), unavailable(), ACCOUNT),
-  post("/api/v1/accounts/:id/unblock", user("write:blocks"), json(relationshipOfTarget), UNDONE),
-  post("/api/v1/accounts/:id/mute", user("write:mutes"), unavailable(), ACCOUNT),
-  post("/api/v1/accounts/:id/unmute", user("write:mutes"), json(relationshipOfTarget), UNDONE),
   post("/api/v1/accounts/:id/endorse", user("write:accounts"), unavailable(), ACCOUNT),
   post("/api/v1/accounts/:id/unendorse", user("write:accounts"), json(relationshipOfTarget), UNDONE),
   post("/api/v1/accounts/:id/pin", user("write:accounts"), unavailable(), ACCOUNT),
   post("/api/v1/accounts/:id/unpin", user("write:accounts"), json(relationshipOfTarget), UNDONE),
   post("/api/v1/accounts/:id/note", user("write:accounts"), unavailable(), ACCOUNT),
-  get("/api/v1/accounts/relationships", user("read:follows"), json(relationships), {
-    note: 'one Relationship per existing requested account, every flag false, `note: ""`',
-  }),
   get("/api/v1/accounts/familiar_followers", user("read:follows"), json(familiarFollowers), {
     note: "`{id, accounts: []}` per existing requested account",
   }),

@@ -115,6 +115,13 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/scheduled_statuses/:id", note: "one ScheduledStatus" },
   { method: "PUT", path: "/api/v1/scheduled_statuses/:id", note: "move `scheduled_at`" },
   { method: "DELETE", path: "/api/v1/scheduled_statuses/:id", note: "cancel" },
+  { method: "POST", path: "/api/v1/accounts/:id/block", note: "block: ends follows both ways, clears home feeds" },
+  { method: "POST", path: "/api/v1/accounts/:id/unblock", note: "undo" },
+  { method: "POST", path: "/api/v1/accounts/:id/mute", note: "mute: `notifications`, `duration` (0 = forever)" },
+  { method: "POST", path: "/api/v1/accounts/:id/unmute", note: "undo" },
+  { method: "GET", path: "/api/v1/accounts/relationships", note: "Relationship per `id[]`, `with_suspended`" },
+  { method: "GET", path: "/api/v1/blocks", note: "blocked accounts, Link" },
+  { method: "GET", path: "/api/v1/mutes", note: "muted accounts with `mute_expires_at`, Link" },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */

@@ -24,8 +24,6 @@ export const socialRows: Placeholder[] = [
     note: "404 (no follow request exists)",
   }),
 
-  get("/api/v1/blocks", user("read:blocks"), page(40)),
-  get("/api/v1/mutes", user("read:mutes"), page(40)),
   get("/api/v1/domain_blocks", user("read:blocks"), page(100)),
   post("/api/v1/domain_blocks", user("write:blocks"), unavailable()),
   del("/api/v1/domain_blocks", user("write:blocks"), empty(), { note: "`{}` (the domain was not blocked)" }),

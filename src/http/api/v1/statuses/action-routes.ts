@@ -1,6 +1,7 @@
 import type { Context, Hono } from "hono";
 import type { Status, Visibility } from "../../../../db/repositories/statuses.ts";
 import { accountsJson } from "../../../../services/accounts/views.ts";
+import { hiddenAccounts } from "../../../../services/relationships/relationships.ts";
 import * as actions from "../../../../services/statuses/actions.ts";
 import { findVisibleStatus } from "../../../../services/statuses/find.ts";
 import { statusJson } from "../../../../services/statuses/views.ts";
@@ -59,6 +60,10 @@ export function actionRoutes(app: Hono<HonoEnv>): void {
           ? await ctx.repos.statusInteractions.favouritersPage(status.id, page)
           : await ctx.repos.statuses.rebloggersPage(status.id, page);
       const visible = await ctx.repos.accounts.searchableIds(rows.map((r) => r.accountId));
+      const viewerId = viewerAccount(c)?.id;
+      if (viewerId !== undefined) {
+        for (const id of await hiddenAccounts(ctx, viewerId, [...visible])) visible.delete(id);
+      }
       const accounts = new Map((await ctx.repos.accounts.getByIds([...visible])).map((a) => [a.id, a] as const));
       const shown = rows.flatMap((r) => accounts.get(r.accountId) ?? []);
       setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);

@@ -36,7 +36,9 @@ export function listRoutes(app: Hono<HonoEnv>): void {
       );
     }
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
-    return c.json(await statusesJson(ctx, await filterVisible(ctx, rows, viewerId), viewerId));
+    // The account's own posts stay on its profile even when the viewer blocks or mutes it (Mastodon).
+    const visible = await filterVisible(ctx, rows, viewerId, { keep: account.id });
+    return c.json(await statusesJson(ctx, visible, viewerId));
   });
 
   for (const [path, table, scope] of [
@@ -53,6 +55,7 @@ export function listRoutes(app: Hono<HonoEnv>): void {
         ctx,
         rows.map((r) => r.status),
         viewerId,
+        { keep: "all" },
       );
       return c.json(await statusesJson(ctx, visible, viewerId));
     });

@@ -71,7 +71,7 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     const viewerId = viewerAccount(c)?.id;
     const found = new Map((await ctx.repos.statuses.getByIds(ids.filter(isId))).map((s) => [s.id, s]));
     const wanted = ids.flatMap((id) => found.get(id) ?? []);
-    return c.json(await statusesJson(ctx, await filterVisible(ctx, wanted, viewerId), viewerId));
+    return c.json(await statusesJson(ctx, await filterVisible(ctx, wanted, viewerId, { keep: "all" }), viewerId));
   });
 
   app.get("/api/v1/statuses/:id{[0-9]+}", optionalToken("read", "read:statuses"), async (c) => {

@@ -1,0 +1,278 @@
+import { type Kysely, sql } from "kysely";
+import type { IdWindow } from "../../http/pagination.ts";
+import type { DB } from "../schema.ts";
+import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+
+/** A mute that is in force: `expiresAt` null means forever. */
+export interface MuteState {
+  hideNotifications: boolean;
+  expiresAt: string | null;
+}
+
+/** How one viewer relates, by blocks and mutes, to a set of accounts (expired mutes left out). */
+export interface BlockMuteRelations {
+  /** Accounts the viewer blocks. */
+  blocking: Set<string>;
+  /** Accounts that block the viewer. */
+  blockedBy: Set<string>;
+  /** Accounts the viewer mutes. */
+  muting: Map<string, MuteState>;
+}
+
+/** The viewer's follow of an account, as a Relationship shows it. */
+export interface FollowState {
+  showReblogs: boolean;
+  notify: boolean;
+  languages: string[] | null;
+}
+
+export interface BlockRow {
+  id: string;
+  targetAccountId: string;
+}
+
+export interface MuteRow extends BlockRow {
+  expiresAt: string | null;
+}
+
+/** A live mute: no expiry, or one still ahead of `now`. */
+const liveMute = (now: string) => sql<boolean>`(mutes.expires_at IS NULL OR mutes.expires_at > ${now})`;
+
+/**
+ * On `notifications`: not from an account the recipient blocks, is blocked by, or mutes with its
+ * notifications (a live mute), the SQL twin of `notificationsBlocked` (policies/blocks.ts).
+ */
+export function notificationSenderAllowed(now: string) {
+  return sql<boolean>`(NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = notifications.account_id
+      AND blocks.target_account_id = notifications.from_account_id)
+    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = notifications.from_account_id
+      AND blocks.target_account_id = notifications.account_id)
+    AND NOT EXISTS (SELECT 1 FROM mutes WHERE mutes.account_id = notifications.account_id
+      AND mutes.target_account_id = notifications.from_account_id AND mutes.hide_notifications = TRUE
+      AND ${liveMute(now)}))`;
+}
+
+/**
+ * All SQL on `blocks` and `mutes`, and the reads a Relationship needs (follows both ways). The
+ * writes that go with a block or mute (severing follows, clearing a home feed, dropping
+ * notifications) are here too, so a block is one transaction.
+ */
+export class RelationshipsRepository {
+  readonly #db: Kysely<DB>;
+  constructor(db: Kysely<DB>) {
+    this.#db = db;
+  }
+
+  /** Records the block; false when it existed already. */
+  async insertBlock(
+    row: { id: string; account_id: string; target_account_id: string; uri: string | null; created_at: string },
+    db: Kysely<DB> = this.#db,
+  ): Promise<boolean> {
+    const r = await db
+      .insertInto("blocks")
+      .values(row)
+      .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async deleteBlock(accountId: string, targetAccountId: string): Promise<boolean> {
+    const r = await this.#db
+      .deleteFrom("blocks")
+      .where("account_id", "=", accountId)
+      .where("target_account_id", "=", targetAccountId)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  /**
+   * Records the mute, or updates an existing one's `hide_notifications` and `expires_at` (as
+   * Mastodon does when muting again); the row keeps its id, so the mutes list keeps its order.
+   * An expired mute that was not purged yet starts again with a new `created_at`.
+   */
+  async upsertMute(
+    row: {
+      id: string;
+      account_id: string;
+      target_account_id: string;
+      hide_notifications: boolean;
+      expires_at: string | null;
+      created_at: string;
+    },
+    db: Kysely<DB> = this.#db,
+  ): Promise<void> {
+    await db
+      .insertInto("mutes")
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(["account_id", "target_account_id"]).doUpdateSet({
+          hide_notifications: row.hide_notifications,
+          expires_at: row.expires_at,
+        }),
+      )
+      .execute();
+  }
+
+  async deleteMute(accountId: string, targetAccountId: string): Promise<boolean> {
+    const r = await this.#db
+      .deleteFrom("mutes")
+      .where("account_id", "=", accountId)
+      .where("target_account_id", "=", targetAccountId)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  /** Deletes mutes that expired before `now`; answers how many. */
+  async purgeExpiredMutes(now: string): Promise<number> {
+    const r = await this.#db
+      .deleteFrom("mutes")
+      .where("expires_at", "is not", null)
+      .where("expires_at", "<=", now)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** Removes the follows between two accounts, both ways (a block severs them). */
+  async severFollows(a: string, b: string, db: Kysely<DB> = this.#db): Promise<void> {
+    await db
+      .deleteFrom("follows")
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("account_id", "=", a), eb("target_account_id", "=", b)]),
+          eb.and([eb("account_id", "=", b), eb("target_account_id", "=", a)]),
+        ]),
+      )
+      .execute();
+  }
+
+  /**
+   * Takes `authorId`'s posts and boosts, boosts of their posts, and posts (or boosts of posts) that
+   * mention them out of `ownerId`'s home feed, as Mastodon does: one statement over that feed (at
+   * most its cap of entries).
+   */
+  async clearFromFeed(ownerId: string, authorId: string, db: Kysely<DB> = this.#db): Promise<void> {
+    await sql`DELETE FROM feeds WHERE feeds.account_id = ${ownerId} AND (
+        EXISTS (SELECT 1 FROM statuses s WHERE s.id = feeds.status_id AND s.account_id = ${authorId})
+        OR (feeds.reblog_of_id IS NOT NULL
+          AND EXISTS (SELECT 1 FROM statuses o WHERE o.id = feeds.reblog_of_id AND o.account_id = ${authorId}))
+        OR EXISTS (SELECT 1 FROM mentions m WHERE m.account_id = ${authorId}
+          AND (m.status_id = feeds.status_id OR m.status_id = feeds.reblog_of_id)))`.execute(db);
+  }
+
+  /** Deletes the notifications `fromId` caused `recipientId` (a block clears them, as Mastodon). */
+  async deleteNotificationsFrom(recipientId: string, fromId: string, db: Kysely<DB> = this.#db): Promise<void> {
+    await db
+      .deleteFrom("notifications")
+      .where("account_id", "=", recipientId)
+      .where("from_account_id", "=", fromId)
+      .execute();
+  }
+
+  /** Who among `ids` the viewer blocks, is blocked by and mutes (live mutes only), in one query. */
+  async blockMuteRelations(viewerId: string, ids: readonly string[], now: string): Promise<BlockMuteRelations> {
+    const out: BlockMuteRelations = { blocking: new Set(), blockedBy: new Set(), muting: new Map() };
+    if (ids.length === 0) return out;
+    const rows = await this.#db
+      .selectFrom("blocks")
+      .select([
+        sql<string>`'blocking'`.as("kind"),
+        "target_account_id as other",
+        sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
+        sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
+      ])
+      .where("account_id", "=", viewerId)
+      .where("target_account_id", "in", ids)
+      .unionAll(
+        this.#db
+          .selectFrom("blocks")
+          .select([
+            sql<string>`'blocked_by'`.as("kind"),
+            "account_id as other",
+            sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
+            sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
+          ])
+          .where("target_account_id", "=", viewerId)
+          .where("account_id", "in", ids),
+      )
+      .unionAll(
+        this.#db
+          .selectFrom("mutes")
+          .select([
+            sql<string>`'muting'`.as("kind"),
+            "target_account_id as other",
+            "hide_notifications as hide",
+            "expires_at",
+          ])
+          .where("account_id", "=", viewerId)
+          .where("target_account_id", "in", ids)
+          .where(liveMute(now)),
+      )
+      .execute();
+    for (const r of rows) {
+      const other = String(r.other);
+      if (r.kind === "blocking") out.blocking.add(other);
+      else if (r.kind === "blocked_by") out.blockedBy.add(other);
+      else out.muting.set(other, { hideNotifications: Boolean(r.hide), expiresAt: r.expires_at ?? null });
+    }
+    return out;
+  }
+
+  /** The viewer's follows of accounts among `ids`, and which of them follow the viewer. */
+  async followsBetween(
+    viewerId: string,
+    ids: readonly string[],
+  ): Promise<{ following: Map<string, FollowState>; followedBy: Set<string> }> {
+    const following = new Map<string, FollowState>();
+    const followedBy = new Set<string>();
+    if (ids.length === 0) return { following, followedBy };
+    const [outgoing, incoming] = await Promise.all([
+      this.#db
+        .selectFrom("follows")
+        .select(["target_account_id", "show_reblogs", "notify", "languages"])
+        .where("account_id", "=", viewerId)
+        .where("target_account_id", "in", ids)
+        .execute(),
+      this.#db
+        .selectFrom("follows")
+        .select("account_id")
+        .where("target_account_id", "=", viewerId)
+        .where("account_id", "in", ids)
+        .execute(),
+    ]);
+    for (const r of outgoing) {
+      following.set(String(r.target_account_id), {
+        showReblogs: Boolean(r.show_reblogs),
+        notify: Boolean(r.notify),
+        languages: r.languages ? (JSON.parse(r.languages) as string[]) : null,
+      });
+    }
+    for (const r of incoming) followedBy.add(String(r.account_id));
+    return { following, followedBy };
+  }
+
+  /** One page of the accounts `accountId` blocks, by block id, newest first. */
+  async blocksPage(accountId: string, window: IdWindow): Promise<BlockRow[]> {
+    let q = this.#db.selectFrom("blocks").select(["id", "target_account_id"]).where("account_id", "=", accountId);
+    q = applyWindow(q, "id", window);
+    const rows = await q.orderBy("id", idWindowOrder(window)).limit(window.limit).execute();
+    return sortDesc(rows.map((r) => ({ id: String(r.id), targetAccountId: String(r.target_account_id) })));
+  }
+
+  /** One page of the accounts `accountId` mutes (live mutes only), by mute id, newest first. */
+  async mutesPage(accountId: string, window: IdWindow, now: string): Promise<MuteRow[]> {
+    let q = this.#db
+      .selectFrom("mutes")
+      .select(["id", "target_account_id", "expires_at"])
+      .where("account_id", "=", accountId)
+      .where(liveMute(now));
+    q = applyWindow(q, "id", window);
+    const rows = await q.orderBy("id", idWindowOrder(window)).limit(window.limit).execute();
+    return sortDesc(
+      rows.map((r) => ({
+        id: String(r.id),
+        targetAccountId: String(r.target_account_id),
+        expiresAt: r.expires_at ?? null,
+      })),
+    );
+  }
+}

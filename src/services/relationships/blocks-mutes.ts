@@ -1,0 +1,92 @@
+import { randomUUID } from "node:crypto";
+import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
+import { unprocessable } from "../../lib/errors.ts";
+import { getVisibleAccount } from "../accounts/find-accounts.ts";
+import { relationshipJson } from "./relationships.ts";
+
+/** The account acted on: 404 when missing or hidden, 410 when deleted; yourself is a 422. */
+async function targetOf(ctx: AppContext, account: Account, id: string, verb: "block" | "mute"): Promise<Account> {
+  const target = await getVisibleAccount(ctx, id);
+  if (target.id === account.id) throw unprocessable(`Validation failed: You cannot ${verb} yourself`);
+  return target;
+}
+
+/**
+ * `POST /api/v1/accounts/:id/block`, as Mastodon: the follows between the two accounts end both
+ * ways, each one's posts leave the other's home feed, and the notifications the blocked account
+ * caused the blocker are deleted. Blocking again changes nothing more.
+ */
+export async function block(ctx: AppContext, account: Account, id: string): Promise<Record<string, unknown>> {
+  const target = await targetOf(ctx, account, id, "block");
+  const repo = ctx.repos.relationships;
+  const blockId = ctx.ids.next();
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.insertBlock(
+      {
+        id: blockId,
+        account_id: account.id,
+        target_account_id: target.id,
+        uri: `${ctx.config.baseUrl}/${randomUUID()}`,
+        created_at: new Date().toISOString(),
+      },
+      trx,
+    );
+    await repo.severFollows(account.id, target.id, trx);
+    await repo.clearFromFeed(account.id, target.id, trx);
+    await repo.clearFromFeed(target.id, account.id, trx);
+    await repo.deleteNotificationsFrom(account.id, target.id, trx);
+  });
+  return relationshipJson(ctx, account.id, target.id);
+}
+
+/** `POST /api/v1/accounts/:id/unblock`: succeeds whether or not there was a block. */
+export async function unblock(ctx: AppContext, account: Account, id: string): Promise<Record<string, unknown>> {
+  const target = await getVisibleAccount(ctx, id);
+  await ctx.repos.relationships.deleteBlock(account.id, target.id);
+  return relationshipJson(ctx, account.id, target.id);
+}
+
+export interface MuteOptions {
+  /** Also hide their notifications (default true). */
+  notifications: boolean;
+  /** Seconds until the mute ends; 0 is forever. */
+  duration: number;
+}
+
+/**
+ * `POST /api/v1/accounts/:id/mute`: their posts and boosts leave the muter's home feed; muting
+ * again updates `notifications` and the expiry, as Mastodon does. Follows are kept.
+ */
+export async function mute(
+  ctx: AppContext,
+  account: Account,
+  id: string,
+  opts: MuteOptions,
+): Promise<Record<string, unknown>> {
+  const target = await targetOf(ctx, account, id, "mute");
+  const now = new Date();
+  const repo = ctx.repos.relationships;
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.upsertMute(
+      {
+        id: ctx.ids.next(now),
+        account_id: account.id,
+        target_account_id: target.id,
+        hide_notifications: opts.notifications,
+        expires_at: opts.duration > 0 ? new Date(now.getTime() + opts.duration * 1000).toISOString() : null,
+        created_at: now.toISOString(),
+      },
+      trx,
+    );
+    await repo.clearFromFeed(account.id, target.id, trx);
+  });
+  return relationshipJson(ctx, account.id, target.id);
+}
+
+/** `POST /api/v1/accounts/:id/unmute`: succeeds whether or not there was a mute. */
+export async function unmute(ctx: AppContext, account: Account, id: string): Promise<Record<string, unknown>> {
+  const target = await getVisibleAccount(ctx, id);
+  await ctx.repos.relationships.deleteMute(account.id, target.id);
+  return relationshipJson(ctx, account.id, target.id);
+}

@@ -1,0 +1,63 @@
+import type { AppContext } from "../../context.ts";
+import type { BlockMuteRelations } from "../../db/repositories/relationships.ts";
+import { type RelationshipView, serializeRelationship } from "../../serializers/relationship.ts";
+
+/** The viewer's blocks and mutes among `ids` (mutes that have expired count as absent). */
+export function blockMuteRelations(
+  ctx: AppContext,
+  viewerId: string,
+  ids: readonly string[],
+): Promise<BlockMuteRelations> {
+  return ctx.repos.relationships.blockMuteRelations(viewerId, [...new Set(ids)], new Date().toISOString());
+}
+
+/**
+ * The accounts among `ids` a viewer is not shown in lists of people (who favourited or boosted a
+ * post): those the viewer blocks or mutes and those that block the viewer.
+ */
+export async function hiddenAccounts(ctx: AppContext, viewerId: string, ids: readonly string[]): Promise<Set<string>> {
+  const r = await blockMuteRelations(ctx, viewerId, ids);
+  return new Set([...r.blocking, ...r.blockedBy, ...r.muting.keys()]);
+}
+
+/** Whether `accountId` blocks `targetId` (Mastodon forbids favouriting and boosting a blocked author's posts). */
+export async function isBlocking(ctx: AppContext, accountId: string, targetId: string): Promise<boolean> {
+  return (await blockMuteRelations(ctx, accountId, [targetId])).blocking.has(targetId);
+}
+
+/** Relationships of the viewer with each of `ids`, in order, in three queries. */
+export async function loadRelationships(
+  ctx: AppContext,
+  viewerId: string,
+  ids: readonly string[],
+): Promise<RelationshipView[]> {
+  const [bm, follows] = await Promise.all([
+    blockMuteRelations(ctx, viewerId, ids),
+    ctx.repos.relationships.followsBetween(viewerId, [...new Set(ids)]),
+  ]);
+  return ids.map((id) => ({
+    id,
+    following: follows.following.get(id),
+    followedBy: follows.followedBy.has(id),
+    blocking: bm.blocking.has(id),
+    blockedBy: bm.blockedBy.has(id),
+    muting: bm.muting.get(id),
+  }));
+}
+
+export async function relationshipsJson(
+  ctx: AppContext,
+  viewerId: string,
+  ids: readonly string[],
+): Promise<Record<string, unknown>[]> {
+  return (await loadRelationships(ctx, viewerId, ids)).map(serializeRelationship);
+}
+
+export async function relationshipJson(
+  ctx: AppContext,
+  viewerId: string,
+  id: string,
+): Promise<Record<string, unknown>> {
+  const [json] = await relationshipsJson(ctx, viewerId, [id]);
+  return json;
+}
