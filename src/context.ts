@@ -16,6 +16,7 @@ import { MediaRepository } from "./db/repositories/media.ts";
 import { NotificationsRepository } from "./db/repositories/notifications.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
+import { SearchRepository } from "./db/repositories/search.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
@@ -50,6 +51,7 @@ export interface Repositories {
   jobs: JobsRepository;
   notifications: NotificationsRepository;
   markers: MarkersRepository;
+  search: SearchRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -114,6 +116,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     jobs: new JobsRepository(db, database.dialect),
     notifications: new NotificationsRepository(db),
     markers: new MarkersRepository(db),
+    search: new SearchRepository(db, database.dialect),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -8,6 +8,7 @@ import { mediaRoutes } from "./api/v1/media/routes.ts";
 import { notificationRoutes } from "./api/v1/notifications/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
+import { searchRoutes } from "./api/v2/search/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
 import { authenticate, authenticateMiddleware, TokenCache } from "./middleware/auth.ts";
 import { limitBody } from "./middleware/body-limit.ts";
@@ -72,6 +73,7 @@ export function createApp(): Hono<HonoEnv> {
   notificationRoutes(app);
   markerRoutes(app);
   timelineRoutes(app);
+  searchRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

@@ -108,6 +108,8 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
     path: "/api/v1/timelines/tag/:hashtag",
     note: "`any[]`, `all[]`, `none[]`, `local`, `remote`, `only_media`, Link",
   },
+  { method: "GET", path: "/api/v2/search", note: "accounts, hashtags, full-text statuses (signed in)" },
+  { method: "GET", path: "/api/v1/accounts/search", note: "accounts by name, `following`" },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */
