@@ -3,6 +3,9 @@ import { after, before, describe, it } from "node:test";
 import { createRestAPIClient } from "masto";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
+const PNG =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
 interface SearchBody {
   accounts: { id: string; acct: string; username: string }[];
   statuses: { id: string; content: string }[];
@@ -245,6 +248,55 @@ describe("search: /api/v2/search and /api/v1/accounts/search", () => {
     assert.deepEqual(statusIds(await search(q(priv.url), dave.token)), [priv.id]);
   });
 
+  it("statuses: Mastodon's operators from:, has:, is:, language:, before:/after:/during:, in:", async () => {
+    const plain = await post(alice, { status: "kiwi plain" });
+    const reply = await post(alice, { status: "kiwi reply", in_reply_to_id: plain.id });
+    const up = await s.request("/api/v1/media", { method: "POST", token: alice.token, json: { file: PNG } });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    const media = await post(alice, { status: "kiwi picture", media_ids: [up.body.id] });
+    const sensitive = await post(bob, { status: "kiwi careful", sensitive: true, language: "de" });
+    const other = await post(bob, { status: "not the fruit" });
+    const find = async (text: string, token = carol.token) => statusIds(await search(q(text), token));
+    const all = [sensitive.id, media.id, reply.id, plain.id];
+    assert.deepEqual(await find("kiwi"), all);
+    assert.deepEqual(await find("kiwi from:alice"), [media.id, reply.id, plain.id]);
+    assert.deepEqual(await find("kiwi from:@alice"), [media.id, reply.id, plain.id]);
+    assert.deepEqual(await find(`kiwi from:alice@${s.ctx.config.localDomain}`), [media.id, reply.id, plain.id]);
+    assert.deepEqual(await find("kiwi from:me", bob.token), [sensitive.id]);
+    assert.deepEqual(await find("kiwi -from:alice"), [sensitive.id]);
+    assert.deepEqual(await find("kiwi from:nobody"), []);
+    assert.deepEqual(await find("kiwi -from:nobody"), all);
+    assert.deepEqual(await find("kiwi is:reply"), [reply.id]);
+    assert.deepEqual(await find("kiwi -is:reply"), [sensitive.id, media.id, plain.id]);
+    assert.deepEqual(await find("kiwi is:sensitive"), [sensitive.id]);
+    assert.deepEqual(await find("kiwi has:media"), [media.id]);
+    assert.deepEqual(await find("kiwi has:image"), [media.id]);
+    assert.deepEqual(await find("kiwi has:video"), []);
+    assert.deepEqual(await find("kiwi has:poll"), []);
+    assert.deepEqual(await find("kiwi has:unknownthing"), []);
+    assert.deepEqual(await find("kiwi language:de"), [sensitive.id]);
+    assert.deepEqual(await find("kiwi -language:DE"), [media.id, reply.id, plain.id]);
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    assert.deepEqual(await find(`kiwi before:${day(1)}`), all);
+    assert.deepEqual(await find(`kiwi before:${day(0)}`), []);
+    assert.deepEqual(await find(`kiwi after:${day(-1)}`), all);
+    assert.deepEqual(await find(`kiwi after:${day(0)}`), []);
+    assert.deepEqual(await find(`kiwi during:${day(0)}`), all);
+    assert.deepEqual(await find(`kiwi -during:${day(0)}`), []);
+    assert.deepEqual(await find("kiwi before:2024-02-30"), []);
+    assert.deepEqual(await find("kiwi before:yesterday"), []);
+    // Operators alone choose by themselves.
+    const fromBob = await find("from:bob");
+    assert.ok(fromBob.includes(other.id) && fromBob.includes(sensitive.id));
+    assert.ok(!fromBob.includes(plain.id));
+    // in:library: the caller's own posts and those they favourited, bookmarked, boosted or were mentioned in.
+    const fav = await s.request(`/api/v1/statuses/${plain.id}/favourite`, { method: "POST", token: dave.token });
+    assert.equal(fav.status, 200);
+    assert.deepEqual(await find("kiwi in:library", dave.token), [plain.id]);
+    assert.deepEqual(await find("kiwi in:library", alice.token), [media.id, reply.id, plain.id]);
+    assert.deepEqual(await find("kiwi in:public"), all);
+  });
+
   it("a URL of this server's status or account answers with that record", async () => {
     const pub = await post(alice, { status: "findable by url" });
     assert.deepEqual(statusIds(await search(q(pub.url))), [pub.id]);
@@ -302,6 +354,16 @@ describe("search: /api/v2/search and /api/v1/accounts/search", () => {
       "\u202e",
       "x".repeat(10_000),
       "fox ".repeat(2000),
+      "from:@",
+      "from:a@b@c",
+      "from:%ZZ",
+      "-from:me",
+      "before:0000-01-01",
+      "during:9999-12-31",
+      "after:275760-09-13",
+      "language:%",
+      "in:nowhere",
+      "has:",
       "https://",
       "http://[",
       `${s.ctx.config.baseUrl}/@`,

@@ -39,6 +39,7 @@ describe("search migration on an existing database", () => {
     const parsed = parseFullTextQuery(text);
     const rows = await repo.statuses({
       match: { sqlite: toFts5(parsed), postgres: toTsQuery(parsed) },
+      filters: [],
       reader: {},
       limit: 20,
       offset: 0,

@@ -5,6 +5,7 @@ import pg from "pg";
 import {
   MAX_QUERY_CHARS,
   parseFullTextQuery,
+  parseSearchInput,
   prefixFts5,
   prefixTsQuery,
   toFts5,
@@ -153,6 +154,23 @@ describe("search query: parsing and writing FTS5 and tsquery", () => {
     assert.deepEqual(match('"fox brown"'), []);
     assert.deepEqual(match("fox OR dog"), [1, 2]);
     assert.deepEqual(match("cafe"), [2]);
+  });
+
+  it("takes Mastodon's operators out of the text", () => {
+    const parsed = parseSearchInput("kiwi from:me -is:reply col:umn HAS:Media");
+    assert.deepEqual(parsed.text, [
+      [
+        { words: ["kiwi"], negated: false },
+        { words: ["col", "umn"], negated: false },
+      ],
+    ]);
+    assert.deepEqual(parsed.operators, [
+      { name: "from", value: "me", negated: false },
+      { name: "is", value: "reply", negated: true },
+      { name: "has", value: "Media", negated: false },
+    ]);
+    assert.deepEqual(parseSearchInput("from:").operators, []);
+    assert.equal(parseSearchInput(Array(20).fill("is:reply").join(" ")).operators.length, 8);
   });
 
   it("is bounded: characters read, words kept, word length", () => {

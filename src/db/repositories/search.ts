@@ -26,8 +26,21 @@ export interface AccountSearch {
   offset: number;
 }
 
+/** A condition from one of Mastodon's search operators; `negated` turns it around. */
+export type StatusFilter =
+  | { kind: "account"; id: string; negated: boolean }
+  | { kind: "media"; types?: string[]; negated: boolean }
+  | { kind: "poll" | "reply" | "sensitive"; negated: boolean }
+  | { kind: "language"; codes: string[]; negated: boolean }
+  | { kind: "ids"; from?: string; before?: string; negated: boolean }
+  | { kind: "library" | "public" }
+  /** Matches nothing (an unknown account or property). */
+  | { kind: "none" };
+
 export interface StatusSearch {
+  /** The full text to match; without it, `filters` alone choose. */
   match: DialectQuery;
+  filters: StatusFilter[];
   reader: Reader;
   accountId?: string;
   minId?: string;
@@ -124,17 +137,65 @@ export class SearchRepository {
     return sql<boolean>`statuses.id IN (SELECT rowid FROM statuses_fts WHERE statuses_fts MATCH ${match.sqlite})`;
   }
 
+  #filterCondition(f: StatusFilter, reader: Reader): RawBuilder<boolean> {
+    const not = (negated: boolean, c: RawBuilder<boolean>) => (negated ? sql<boolean>`NOT ${c}` : c);
+    switch (f.kind) {
+      case "account":
+        return not(f.negated, sql<boolean>`(statuses.account_id = ${f.id})`);
+      case "media": {
+        const types = f.types ? sql` AND media_attachments.type IN (${sql.join(f.types)})` : sql``;
+        return not(
+          f.negated,
+          sql<boolean>`EXISTS (SELECT 1 FROM media_attachments WHERE media_attachments.status_id = statuses.id${types})`,
+        );
+      }
+      case "poll":
+        return not(f.negated, sql<boolean>`(statuses.poll_id IS NOT NULL)`);
+      case "reply":
+        return not(f.negated, sql<boolean>`(statuses.in_reply_to_id IS NOT NULL)`);
+      case "sensitive":
+        return not(f.negated, sql<boolean>`(statuses.sensitive = ${true})`);
+      case "language":
+        return not(
+          f.negated,
+          sql<boolean>`(statuses.language IS NOT NULL AND lower(statuses.language) IN (${sql.join(f.codes)}))`,
+        );
+      case "ids": {
+        const from = f.from === undefined ? sql`1 = 1` : sql`statuses.id >= ${f.from}`;
+        const before = f.before === undefined ? sql`1 = 1` : sql`statuses.id < ${f.before}`;
+        return not(f.negated, sql<boolean>`(${from} AND ${before})`);
+      }
+      case "library": {
+        // Mastodon's `in:library`: the reader's own posts and those they favourited, bookmarked,
+        // boosted or were mentioned in.
+        const viewer = reader.accountId ?? "0";
+        return sql<boolean>`(statuses.account_id = ${viewer}
+          OR EXISTS (SELECT 1 FROM favourites f WHERE f.status_id = statuses.id AND f.account_id = ${viewer})
+          OR EXISTS (SELECT 1 FROM bookmarks b WHERE b.status_id = statuses.id AND b.account_id = ${viewer})
+          OR EXISTS (SELECT 1 FROM mentions m WHERE m.status_id = statuses.id AND m.account_id = ${viewer})
+          OR EXISTS (SELECT 1 FROM statuses r WHERE r.reblog_of_id = statuses.id AND r.account_id = ${viewer}
+            AND r.deleted_at IS NULL))`;
+      }
+      case "public":
+        return sql<boolean>`(statuses.visibility = 'public')`;
+      case "none":
+        return sql<boolean>`(1 = 0)`;
+    }
+  }
+
   /** Live posts (not boosts) matching the query that the reader may see, newest first. */
   async statuses(q: StatusSearch): Promise<Status[]> {
     const match = this.#statusMatch(q.match);
-    if (match === undefined) return [];
+    if (match === undefined && q.filters.length === 0) return [];
+    if (q.filters.some((f) => f.kind === "none")) return [];
     let query = this.#db
       .selectFrom("statuses")
       .selectAll("statuses")
-      .where(match)
       .where("statuses.reblog_of_id", "is", null)
       .where("statuses.deleted_at", "is", null)
       .where(visibleCondition(q.reader));
+    if (match !== undefined) query = query.where(match);
+    for (const f of q.filters) query = query.where(this.#filterCondition(f, q.reader));
     if (q.accountId !== undefined) query = query.where("statuses.account_id", "=", q.accountId);
     if (q.minId !== undefined) query = query.where("statuses.id", ">", q.minId);
     if (q.maxId !== undefined) query = query.where("statuses.id", "<", q.maxId);

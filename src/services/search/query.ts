@@ -5,7 +5,9 @@
  * model. So no input can make a full-text query fail.
  *
  * Syntax understood (as PostgreSQL's `websearch_to_tsquery`): words (all must match), `"quoted
- * phrases"`, `-word` or `-"phrase"` to exclude, and `OR` between alternatives.
+ * phrases"`, `-word` or `-"phrase"` to exclude, and `OR` between alternatives; besides,
+ * Mastodon's operators (`from:me`, `has:media`, `-is:reply`, `before:2024-01-31`, ...) are
+ * taken out of the text for the service to apply as filters.
  */
 
 /** A word (one entry) or a phrase (several, adjacent, in order); `negated` excludes it. */
@@ -35,10 +37,26 @@ export function wordsOf(text: string): string[] {
     .map((w) => [...w].slice(0, MAX_WORD_CHARS).join(""));
 }
 
-/** Parses search input; the result has no empty alternative and at most MAX_WORDS words. */
+/** Mastodon's search operators (`from:`, `has:`, `is:`, `language:`, `before:`, `after:`, `during:`, `in:`). */
+export interface Operator {
+  name: "from" | "has" | "is" | "language" | "before" | "after" | "during" | "in";
+  value: string;
+  negated: boolean;
+}
+
+const OPERATOR = /^(from|has|is|language|before|after|during|in):(\S+)$/i;
+const MAX_OPERATORS = 8;
+
+/** Parses search input; the text has no empty alternative and at most MAX_WORDS words. */
 export function parseFullTextQuery(input: string): FullTextQuery {
+  return parseSearchInput(input).text;
+}
+
+/** Parses search input into full text and Mastodon's operators. */
+export function parseSearchInput(input: string): { text: FullTextQuery; operators: Operator[] } {
   const text = input.slice(0, MAX_QUERY_CHARS);
   const groups: FullTextQuery = [[]];
+  const operators: Operator[] = [];
   let budget = MAX_WORDS;
   let i = 0;
   while (i < text.length && budget > 0) {
@@ -66,6 +84,14 @@ export function parseFullTextQuery(input: string): FullTextQuery {
         if (groups[groups.length - 1].length > 0) groups.push([]);
         continue;
       }
+      const op = OPERATOR.exec(raw);
+      if (op) {
+        if (operators.length < MAX_OPERATORS) {
+          const name = op[1].toLowerCase() as Operator["name"];
+          operators.push({ name, value: op[2].slice(0, 255), negated });
+        }
+        continue;
+      }
     }
     const words = wordsOf(raw).slice(0, budget);
     if (words.length === 0) continue;
@@ -74,7 +100,7 @@ export function parseFullTextQuery(input: string): FullTextQuery {
     groups[groups.length - 1].push({ words, negated });
   }
   // An alternative with nothing to look for (only exclusions) cannot be answered from an index.
-  return groups.filter((g) => g.some((c) => !c.negated));
+  return { text: groups.filter((g) => g.some((c) => !c.negated)), operators };
 }
 
 const fts5Phrase = (c: Clause): string => `"${c.words.join(" ")}"`;

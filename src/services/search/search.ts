@@ -5,7 +5,8 @@ import type { Status } from "../../db/repositories/statuses.ts";
 import { isId } from "../../lib/ids.ts";
 import { filterVisible } from "../statuses/views.ts";
 import { searchAccounts } from "./accounts.ts";
-import { MAX_QUERY_CHARS, parseFullTextQuery, toFts5, toTsQuery } from "./query.ts";
+import { operatorFilters } from "./operators.ts";
+import { MAX_QUERY_CHARS, parseSearchInput, toFts5, toTsQuery } from "./query.ts";
 import { searchTags } from "./tags.ts";
 
 /** The most results a search may skip (`offset`), so no request walks a whole index. */
@@ -113,8 +114,8 @@ export async function search(ctx: AppContext, q: string, opts: SearchOptions): P
 
 /**
  * Full-text status search: live posts (not boosts) the viewer may see (the SQL visibility rule,
- * then `filterVisible`), newest first; `account_id` keeps one author's, `min_id`/`max_id` bound
- * the ids.
+ * then `filterVisible`), newest first; Mastodon's operators (`from:`, `has:`, ...) filter them,
+ * `account_id` keeps one author's, `min_id`/`max_id` bound the ids.
  */
 export async function searchStatuses(
   ctx: AppContext,
@@ -123,9 +124,10 @@ export async function searchStatuses(
   opts: Pick<SearchOptions, "accountId" | "minId" | "maxId" | "limit" | "offset">,
 ): Promise<Status[]> {
   if (opts.accountId !== undefined && !isId(opts.accountId)) return [];
-  const parsed = parseFullTextQuery(q);
+  const { text, operators } = parseSearchInput(q);
   const statuses = await ctx.repos.search.statuses({
-    match: { sqlite: toFts5(parsed), postgres: toTsQuery(parsed) },
+    match: { sqlite: toFts5(text), postgres: toTsQuery(text) },
+    filters: await operatorFilters(ctx, operators, viewerId),
     reader: { accountId: viewerId },
     accountId: opts.accountId,
     minId: opts.minId,
