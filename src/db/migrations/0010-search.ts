@@ -61,10 +61,18 @@ async function upSqlite(db: Kysely<unknown>): Promise<void> {
     SELECT id, display_name, username, domain FROM accounts`);
 }
 
+/**
+ * Not partial on purpose: the planner uses the statistics ANALYZE gathers on an expression index
+ * only when the index has no predicate. Without them every word is estimated at 0.5% of the rows,
+ * and a rare word makes it walk the whole table newest first, computing `to_tsvector` for each
+ * row (measured: 1.2-1.8 s on 200,000 statuses; with statistics, 1-20 ms). A larger statistics
+ * target keeps more words in those statistics, so a word that is not among them is estimated
+ * rarer and found through the index.
+ */
 async function upPostgres(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX statuses_search ON statuses
-    USING gin (to_tsvector('simple', text || ' ' || spoiler_text))
-    WHERE reblog_of_id IS NULL AND deleted_at IS NULL`.execute(db);
+    USING gin (to_tsvector('simple', text || ' ' || spoiler_text))`.execute(db);
+  await sql`ALTER INDEX statuses_search ALTER COLUMN 1 SET STATISTICS 1000`.execute(db);
   await sql`CREATE INDEX accounts_search ON accounts
     USING gin (to_tsvector('simple', display_name || ' ' || username || ' ' || coalesce(domain, '')))`.execute(db);
 }

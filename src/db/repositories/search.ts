@@ -55,6 +55,9 @@ export interface TagRow {
   displayName: string;
 }
 
+/** How long a status search may run on PostgreSQL before it is given up. */
+export const STATUS_SEARCH_TIMEOUT_MS = 5000;
+
 /** `LIKE` pattern text with its wildcards escaped (used with `ESCAPE '\'`). */
 export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -129,12 +132,13 @@ export class SearchRepository {
   #statusMatch(match: DialectQuery): RawBuilder<boolean> | undefined {
     if (this.#dialect === "postgres") {
       if (match.postgres === undefined) return undefined;
-      // The expression (and the conditions beside it) of the `statuses_search` index.
+      // The expression of the `statuses_search` index.
       return sql<boolean>`to_tsvector('simple', statuses.text || ' ' || statuses.spoiler_text)
         @@ to_tsquery('simple', ${match.postgres})`;
     }
     if (match.sqlite === undefined) return undefined;
-    return sql<boolean>`statuses.id IN (SELECT rowid FROM statuses_fts WHERE statuses_fts MATCH ${match.sqlite})`;
+    // `statuses_fts` is joined in `statuses()`.
+    return sql<boolean>`statuses_fts MATCH ${match.sqlite}`;
   }
 
   #filterCondition(f: StatusFilter, reader: Reader): RawBuilder<boolean> {
@@ -188,8 +192,16 @@ export class SearchRepository {
     const match = this.#statusMatch(q.match);
     if (match === undefined && q.filters.length === 0) return [];
     if (q.filters.some((f) => f.kind === "none")) return [];
-    let query = this.#db
-      .selectFrom("statuses")
+    const fts = this.#dialect === "sqlite" && match !== undefined;
+    let from = this.#db.selectFrom("statuses");
+    if (fts) {
+      // FTS5 hands its matches newest first by itself (ORDER BY rowid DESC), so a page stops
+      // reading matches once it is full.
+      from = from.innerJoin(sql<{ rowid: string }>`statuses_fts`.as("statuses_fts"), (j) =>
+        j.on(sql<boolean>`statuses.id = statuses_fts.rowid`),
+      ) as unknown as typeof from;
+    }
+    let query = from
       .selectAll("statuses")
       .where("statuses.reblog_of_id", "is", null)
       .where("statuses.deleted_at", "is", null)
@@ -199,8 +211,23 @@ export class SearchRepository {
     if (q.accountId !== undefined) query = query.where("statuses.account_id", "=", q.accountId);
     if (q.minId !== undefined) query = query.where("statuses.id", ">", q.minId);
     if (q.maxId !== undefined) query = query.where("statuses.id", "<", q.maxId);
-    const rows = await query.orderBy("statuses.id", "desc").limit(q.limit).offset(q.offset).execute();
-    return rows.map(toStatus);
+    const order = fts ? sql`statuses_fts.rowid` : sql`statuses.id`;
+    query = query.orderBy(order, "desc").limit(q.limit).offset(q.offset);
+    if (this.#dialect === "sqlite") return (await query.execute()).map(toStatus);
+    // PostgreSQL may still misjudge a query (say, two common words that never meet) and read the
+    // whole table: such a search gives up after a few seconds with nothing found, as Mastodon's
+    // does when its search engine fails, rather than holding a connection.
+    try {
+      return await this.#db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL statement_timeout = ${sql.lit(STATUS_SEARCH_TIMEOUT_MS)}`.execute(trx);
+        const compiled = query.compile();
+        const r = await trx.executeQuery(compiled);
+        return (r.rows as Parameters<typeof toStatus>[0][]).map(toStatus);
+      });
+    } catch (e) {
+      if ((e as { code?: string }).code === "57014") return [];
+      throw e;
+    }
   }
 
   /**
