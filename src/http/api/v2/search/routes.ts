@@ -6,7 +6,7 @@ import { MAX_OFFSET, search } from "../../../../services/search/search.ts";
 import { tagsJson } from "../../../../services/search/tags.ts";
 import { statusesJson } from "../../../../services/statuses/views.ts";
 import { currentAccount, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
-import { pageParams } from "../../../pagination.ts";
+import { type PageParams, pageParams } from "../../../pagination.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { offsetParam, truthy } from "../../placeholders/query.ts";
 
@@ -16,10 +16,13 @@ function present(c: Context<HonoEnv>, name: string): string | undefined {
   return v === undefined || v.trim() === "" ? undefined : v;
 }
 
-/** `limit` as Mastodon reads it for search: its default, clamped to the max; an explicit 0 finds nothing. */
-function searchLimit(c: Context<HonoEnv>, def: number, max: number): number {
+/**
+ * `limit`, `min_id` and `max_id` as Mastodon reads them for search: the default limit, clamped
+ * to the max; an explicit 0 finds nothing.
+ */
+function searchPage(c: Context<HonoEnv>, def: number, max: number): PageParams {
   const page = pageParams(c, def, max);
-  return c.req.query("limit")?.trim() === "0" ? 0 : page.limit;
+  return c.req.query("limit")?.trim() === "0" ? { ...page, limit: 0 } : page;
 }
 
 /** `GET /api/v2/search` and `GET /api/v1/accounts/search`. */
@@ -36,12 +39,11 @@ export function searchRoutes(app: Hono<HonoEnv>): void {
     if (!signedIn && truthy(c.req.query("resolve"))) {
       throw new ApiError(401, "Search queries that resolve remote resources are not supported without authentication");
     }
-    const limit = searchLimit(c, 20, 40);
-    const page = pageParams(c, 20, 40);
+    const page = searchPage(c, 20, 40);
     const viewer = viewerAccount(c);
     const results = await search(ctx, q, {
       type: present(c, "type"),
-      limit,
+      limit: page.limit,
       offset: offsetParam(c),
       viewer,
       following: truthy(c.req.query("following")),
@@ -60,7 +62,7 @@ export function searchRoutes(app: Hono<HonoEnv>): void {
 
   app.get("/api/v1/accounts/search", requireUser("read", "read:accounts"), async (c) => {
     const ctx = c.env.ctx;
-    const limit = searchLimit(c, 40, 80);
+    const { limit } = searchPage(c, 40, 80);
     const offset = Math.min(offsetParam(c), MAX_OFFSET);
     const accounts = await searchAccounts(ctx, c.req.query("q") ?? "", {
       viewerId: currentAccount(c).id,
