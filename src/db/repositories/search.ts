@@ -209,8 +209,10 @@ export class SearchRepository {
     if (match !== undefined) query = query.where(match);
     for (const f of q.filters) query = query.where(this.#filterCondition(f, q.reader));
     if (q.accountId !== undefined) query = query.where("statuses.account_id", "=", q.accountId);
-    if (q.minId !== undefined) query = query.where("statuses.id", ">", q.minId);
-    if (q.maxId !== undefined) query = query.where("statuses.id", "<", q.maxId);
+    // On the FTS5 side too, so that FTS5 starts reading at the cursor.
+    const idCol = fts ? sql.raw("statuses_fts.rowid") : sql.ref("statuses.id");
+    if (q.minId !== undefined) query = query.where(sql<boolean>`${idCol} > ${q.minId}`);
+    if (q.maxId !== undefined) query = query.where(sql<boolean>`${idCol} < ${q.maxId}`);
     const order = fts ? sql`statuses_fts.rowid` : sql`statuses.id`;
     query = query.orderBy(order, "desc").limit(q.limit).offset(q.offset);
     if (this.#dialect === "sqlite") return (await query.execute()).map(toStatus);
