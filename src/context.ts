@@ -20,6 +20,7 @@ import { PollsRepository } from "./db/repositories/polls.ts";
 import { RelationshipsRepository } from "./db/repositories/relationships.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
+import { SearchRepository } from "./db/repositories/search.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
@@ -58,6 +59,7 @@ export interface Repositories {
   polls: PollsRepository;
   scheduledStatuses: ScheduledStatusesRepository;
   relationships: RelationshipsRepository;
+  search: SearchRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -126,6 +128,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     polls: new PollsRepository(db, database.dialect),
     scheduledStatuses: new ScheduledStatusesRepository(db),
     relationships: new RelationshipsRepository(db),
+    search: new SearchRepository(db, database.dialect),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

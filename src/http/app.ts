@@ -12,6 +12,7 @@ import { relationshipRoutes } from "./api/v1/relationships/routes.ts";
 import { scheduledStatusRoutes } from "./api/v1/scheduled-statuses/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
+import { searchRoutes } from "./api/v2/search/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
 import { authenticate, authenticateMiddleware, TokenCache } from "./middleware/auth.ts";
 import { limitBody } from "./middleware/body-limit.ts";
@@ -80,6 +81,7 @@ export function createApp(): Hono<HonoEnv> {
   customEmojiRoutes(app);
   pollRoutes(app);
   scheduledStatusRoutes(app);
+  searchRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

@@ -63,7 +63,6 @@ export const accountRows: Placeholder[] = [
   get("/api/v1/accounts/familiar_followers", user("read:follows"), json(familiarFollowers), {
     note: "`{id, accounts: []}` per existing requested account",
   }),
-  get("/api/v1/accounts/search", user("read:accounts"), offset(40)),
 
   get(
     "/api/v1/profile",

@@ -122,6 +122,8 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/accounts/relationships", note: "Relationship per `id[]`, `with_suspended`" },
   { method: "GET", path: "/api/v1/blocks", note: "blocked accounts, Link" },
   { method: "GET", path: "/api/v1/mutes", note: "muted accounts with `mute_expires_at`, Link" },
+  { method: "GET", path: "/api/v2/search", note: "accounts, hashtags, full-text statuses (signed in)" },
+  { method: "GET", path: "/api/v1/accounts/search", note: "accounts by name, `following`" },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */
