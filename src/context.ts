@@ -6,6 +6,7 @@ import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
+import { ConversationsRepository } from "./db/repositories/conversations.ts";
 import { FeedsRepository } from "./db/repositories/feeds.ts";
 import { FollowsRepository } from "./db/repositories/follows.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
@@ -50,6 +51,7 @@ export interface Repositories {
   jobs: JobsRepository;
   notifications: NotificationsRepository;
   markers: MarkersRepository;
+  conversations: ConversationsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -114,6 +116,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     jobs: new JobsRepository(db, database.dialect),
     notifications: new NotificationsRepository(db),
     markers: new MarkersRepository(db),
+    conversations: new ConversationsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

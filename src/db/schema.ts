@@ -326,6 +326,23 @@ export interface MarkersTable {
   updated_at: Timestamp;
 }
 
+export interface AccountConversationsTable {
+  id: string;
+  account_id: string;
+  conversation_id: string;
+  /** The other participants, sorted and comma-joined ("" for a note to oneself). */
+  participant_account_ids: string;
+  last_status_id: string;
+  unread: Generated<DbBool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccountConversationStatusesTable {
+  account_conversation_id: string;
+  status_id: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   users: UsersTable;
@@ -352,6 +369,8 @@ export interface DB {
   feeds: FeedsTable;
   notifications: NotificationsTable;
   markers: MarkersTable;
+  account_conversations: AccountConversationsTable;
+  account_conversation_statuses: AccountConversationStatusesTable;
 }
 
 /** A home feed entry: `status_id` (a post or a boost) is in `account_id`'s home timeline. */

@@ -2,6 +2,7 @@ import type { JobQueue } from "../infra/queue/interface.ts";
 import type { Scheduler } from "../infra/scheduler/scheduler.ts";
 import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
+import { ADMIN_SIGN_UP_JOB, notifyAdminSignUp } from "../services/notifications/admin-sign-up.ts";
 import { createNotifications } from "../services/notifications/create.ts";
 
 /**
@@ -11,6 +12,7 @@ import { createNotifications } from "../services/notifications/create.ts";
 export function registerJobHandlers(queue: JobQueue): void {
   queue.register(FAN_OUT_JOB, fanOutStatus);
   queue.register("notifications.create", createNotifications);
+  queue.register(ADMIN_SIGN_UP_JOB, notifyAdminSignUp);
 }
 
 /** Every periodic task; the scheduler runs each in one process only. */

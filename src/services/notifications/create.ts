@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { isVisible } from "../statuses/views.ts";
+import { notificationGroupKey as groupKey } from "./group-key.ts";
 
 /** The types this server creates so far. */
 export type NotificationType = "mention" | "favourite" | "reblog" | "update";
@@ -15,14 +16,6 @@ export interface CreateNotificationsJob {
   statusId: string;
   activityId?: string;
   fromAccountId?: string;
-}
-
-/** Types that Mastodon groups in v2 (same type and post within a window share a `group_key`). */
-const GROUPED = new Set(["favourite", "reblog"]);
-
-function groupKey(type: string, statusId: string, id: string, at: Date): string {
-  if (!GROUPED.has(type)) return `ungrouped-${id}`;
-  return `${type}-${statusId}-${Math.floor(at.getTime() / 3600_000)}`;
 }
 
 /** Who a job notifies about which post, and from whom. */
