@@ -49,7 +49,7 @@ export class ConversationsRepository {
 
   /**
    * Adds a status to an account's conversation, creating it when needed: `last_status_id`
-   * becomes the newest status it holds and `unread` is set as given. A status already added
+   * becomes the newest status it holds and, when this status is that one, `unread` is set as given. A status already added
    * changes nothing (the fan-out job may run twice).
    */
   async addStatus(a: AddToConversation): Promise<void> {
@@ -83,10 +83,11 @@ export class ConversationsRepository {
       if (Number(added.numInsertedOrUpdatedRows ?? 0) === 0) return;
       await trx
         .updateTable("account_conversations")
+        // Against the row as it is when locked: a concurrent job's newer status is kept as the
+        // last one, and only the newest status decides `unread`.
         .set({
-          last_status_id: sql`(SELECT MAX(status_id) FROM account_conversation_statuses
-            WHERE account_conversation_id = ${row.id})`,
-          unread: a.unread,
+          unread: sql`CASE WHEN last_status_id > ${a.statusId} THEN unread ELSE ${a.unread} END`,
+          last_status_id: sql`CASE WHEN last_status_id > ${a.statusId} THEN last_status_id ELSE ${a.statusId} END`,
           updated_at: a.at,
         })
         .where("id", "=", row.id)

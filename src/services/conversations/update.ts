@@ -25,4 +25,6 @@ export async function addToConversations(ctx: AppContext, statusId: string): Pro
       at,
     });
   }
+  // Deleted while this ran: the delete found nothing to take out, so take it out now.
+  if ((await ctx.repos.statuses.getById(status.id))?.deletedAt) await ctx.repos.conversations.removeStatus(status.id);
 }
