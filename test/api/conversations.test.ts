@@ -136,6 +136,21 @@ describe("conversations (direct messages)", () => {
     assert.equal(self.unread, false);
   });
 
+  it("a muted thread's new messages leave the recipient's conversation as it was", async () => {
+    const a = await fresh();
+    const b = await fresh();
+    const first = await dm(a, `@${b.account.username} before the mute`);
+    await settled();
+    const mute = await s.request(`/api/v1/statuses/${first.id}/mute`, { method: "POST", token: b.token });
+    assert.equal(mute.status, 200);
+    await s.request(`/api/v1/conversations/${(await convs(b))[0].id}/read`, { method: "POST", token: b.token });
+    const later = await dm(a, `@${b.account.username} after the mute`, { in_reply_to_id: first.id });
+    const [forB] = await convs(b);
+    assert.equal(forB.last_status.id, first.id);
+    assert.equal(forB.unread, false);
+    assert.equal((await convs(a))[0].last_status.id, later.id, "the author's own is updated");
+  });
+
   it("deleting a conversation removes it for its owner only", async () => {
     const a = await fresh();
     const b = await fresh();

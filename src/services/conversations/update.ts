@@ -4,8 +4,9 @@ import { participantsKey } from "../../db/repositories/conversations.ts";
 /**
  * Puts a new direct status into its participants' conversations (Mastodon's
  * `AccountConversation.add_status`): the author's, read, and every mentioned local account's,
- * unread. Each sees the others (author and mentioned) as the participants. Called by the fan-out
- * job; a status deleted meanwhile, or not direct, changes nothing; running twice is harmless.
+ * unread (unless they muted the thread). Each sees the others (author and mentioned) as the
+ * participants. Called by the fan-out job; a status deleted meanwhile, or not direct, changes
+ * nothing; running twice is harmless.
  */
 export async function addToConversations(ctx: AppContext, statusId: string): Promise<void> {
   const status = await ctx.repos.statuses.getById(statusId);
@@ -14,11 +15,18 @@ export async function addToConversations(ctx: AppContext, statusId: string): Pro
   const everyone = [...new Set([status.accountId, ...mentioned])];
   const locals = (await ctx.repos.accounts.getByIds(everyone)).filter((a) => a.domain === null);
   const at = new Date().toISOString();
+  const conversationId = status.conversationId ?? status.id;
   for (const account of locals) {
+    // Mastodon adds it for a recipient along with the mention notification, which a muted
+    // thread does not get.
+    if (account.id !== status.accountId) {
+      const muted = await ctx.repos.statusInteractions.mutedConversations(account.id, [conversationId]);
+      if (muted.size > 0) continue;
+    }
     await ctx.repos.conversations.addStatus({
       newId: ctx.ids.next(),
       accountId: account.id,
-      conversationId: status.conversationId ?? status.id,
+      conversationId,
       participants: participantsKey(everyone.filter((id) => id !== account.id)),
       statusId: status.id,
       unread: account.id !== status.accountId,
