@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createRestAPIClient } from "masto";
+import { notificationGroupKey } from "../../src/services/notifications/group-key.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -339,6 +340,23 @@ describe("grouped notifications (v2)", () => {
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, {});
     assert.deepEqual((await v2(me)).body.notification_groups, []);
+  });
+
+  it("keys groups by post and hour for favourites and boosts, by day for follows, else by id", () => {
+    const at = new Date("2026-11-22T10:30:00.000Z");
+    const hour = Math.floor(at.getTime() / 3600_000);
+    const day = Math.floor(at.getTime() / 86400_000);
+    assert.equal(notificationGroupKey("favourite", "42", "7", at), `favourite-42-${hour}`);
+    assert.equal(notificationGroupKey("reblog", "42", "7", at), `reblog-42-${hour}`);
+    assert.equal(notificationGroupKey("follow", null, "7", at), `follow-${day}`);
+    assert.equal(
+      notificationGroupKey("follow", null, "8", new Date("2026-11-22T23:59:59.000Z")),
+      `follow-${day}`,
+      "same day",
+    );
+    for (const type of ["mention", "status", "update", "poll", "admin.sign_up", "follow_request"]) {
+      assert.equal(notificationGroupKey(type, type === "admin.sign_up" ? null : "42", "7", at), "ungrouped-7");
+    }
   });
 
   it("checks tokens and scopes", async () => {
