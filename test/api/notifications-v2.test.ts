@@ -202,6 +202,11 @@ describe("grouped notifications (v2)", () => {
     );
     assert.equal(rest[0].status_id, m1.id);
     assert.equal(rest[1].group_key, fav.group_key, "the same group, older part");
+    assert.match(
+      next.headers.get("link") ?? "",
+      new RegExp(`max_id=${rest[1].most_recent_notification_id}.*rel="next"`),
+      "Mastodon links onwards from any page with groups",
+    );
     assert.equal(rest[1].notifications_count, 1);
     assert.deepEqual(rest[1].sample_account_ids, [alice.account.id]);
     // min_id pages forward from a cursor, newest first; since_id takes the newest.
@@ -246,6 +251,20 @@ describe("grouped notifications (v2)", () => {
     assert.deepEqual(
       accounts.body.map((a: any) => a.id),
       [bob.account.id, alice.account.id],
+    );
+    const paged = await s.request(`/api/v2/notifications/${fav.group_key}/accounts?limit=1`, { token: me.token });
+    assert.deepEqual(
+      paged.body.map((a: any) => a.id),
+      [bob.account.id],
+    );
+    const cursor = /max_id=(\d+)[^>]*>; rel="next"/.exec(paged.headers.get("link") ?? "")?.[1];
+    assert.ok(cursor, "paged by notification id");
+    const page2 = await s.request(`/api/v2/notifications/${fav.group_key}/accounts?limit=1&max_id=${cursor}`, {
+      token: me.token,
+    });
+    assert.deepEqual(
+      page2.body.map((a: any) => a.id),
+      [alice.account.id],
     );
     // Someone else's group is not found, nor is a key that does not exist.
     assert.equal((await s.request(`/api/v2/notifications/${fav.group_key}`, { token: alice.token })).status, 404);

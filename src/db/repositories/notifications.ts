@@ -39,13 +39,6 @@ export function effectiveGroupKey(n: Notification, groupedTypes: readonly string
   return groupedTypes.includes(n.type) ? n.groupKey : `ungrouped-${n.id}`;
 }
 
-/** The condition on `group_key` (and `id` for `ungrouped-<id>`) selecting a group's members. */
-function groupCondition(groupKey: string): { column: "id" | "group_key"; value: string } | undefined {
-  if (!groupKey.startsWith("ungrouped-")) return { column: "group_key", value: groupKey };
-  const id = groupKey.slice("ungrouped-".length);
-  return /^[0-9]{1,19}$/.test(id) ? { column: "id", value: id } : undefined;
-}
-
 function toNotification(r: Selectable<NotificationsTable>): Notification {
   return {
     id: String(r.id),
@@ -257,44 +250,40 @@ export class NotificationsRepository {
     return out;
   }
 
-  /** The newest notification of a group (`ungrouped-<id>` names one notification). */
+  /** The newest notification of a group (by `group_key`, as Mastodon finds it). */
   async latestOfGroup(accountId: string, groupKey: string): Promise<Notification | undefined> {
-    const cond = groupCondition(groupKey);
-    if (!cond) return undefined;
     const r = await this.#db
       .selectFrom("notifications")
       .selectAll()
       .where("account_id", "=", accountId)
-      .where(cond.column, "=", cond.value)
+      .where("group_key", "=", groupKey)
       .orderBy("id", "desc")
       .limit(1)
       .executeTakeFirst();
     return r && toNotification(r);
   }
 
-  /** The senders of a group's notifications, newest first, each once, at most `limit`. */
-  async groupAccountIds(accountId: string, groupKey: string, limit: number): Promise<string[]> {
-    const cond = groupCondition(groupKey);
-    if (!cond) return [];
-    const rows = await this.#db
-      .selectFrom("notifications")
-      .select("from_account_id")
-      .where("account_id", "=", accountId)
-      .where(cond.column, "=", cond.value)
-      .orderBy("id", "desc")
-      .limit(limit)
-      .execute();
-    return [...new Set(rows.map((r) => String(r.from_account_id)))];
+  /** One page of a group's notifications (their senders are the group's accounts), newest first. */
+  async groupPage(accountId: string, groupKey: string, window: IdWindow): Promise<Notification[]> {
+    const q = applyWindow(
+      this.#db
+        .selectFrom("notifications")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .where("group_key", "=", groupKey),
+      "id",
+      window,
+    );
+    const rows = await q.orderBy("id", idWindowOrder(window)).limit(window.limit).execute();
+    return sortDesc(rows.map(toNotification));
   }
 
   /** Deletes every notification of a group. */
   async dismissGroup(accountId: string, groupKey: string): Promise<void> {
-    const cond = groupCondition(groupKey);
-    if (!cond) return;
     await this.#db
       .deleteFrom("notifications")
       .where("account_id", "=", accountId)
-      .where(cond.column, "=", cond.value)
+      .where("group_key", "=", groupKey)
       .execute();
   }
 }

@@ -106,7 +106,11 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   },
   { method: "GET", path: "/api/v2/notifications/:group_key", note: "one group" },
   { method: "POST", path: "/api/v2/notifications/:group_key/dismiss", note: "delete the whole group" },
-  { method: "GET", path: "/api/v2/notifications/:group_key/accounts", note: "every account in the group" },
+  {
+    method: "GET",
+    path: "/api/v2/notifications/:group_key/accounts",
+    note: "the accounts of the group's notifications, Link",
+  },
   { method: "GET", path: "/api/v2/notifications/unread_count", note: "groups newer than the notifications marker" },
   { method: "POST", path: "/api/v2/notifications/clear", note: "delete all (as v1)" },
   { method: "GET", path: "/api/v1/conversations", note: "direct-message conversations, Link by last status" },

@@ -18,9 +18,6 @@ const WRITE = ["write", "write:notifications"];
 /** Group keys: `ungrouped-<id>`, `<type>-<status>-<hour>`, `follow-<day>` (never `policy`). */
 const GROUP_KEY = ":group_key{[a-z._]+-[0-9a-z._-]+}";
 
-/** How many accounts `/:group_key/accounts` lists at most. */
-const GROUP_ACCOUNTS_MAX = 1000;
-
 /** `grouped_types[]`, Mastodon's default when absent or empty. */
 async function groupedTypesOf(c: Context<HonoEnv>): Promise<readonly string[]> {
   const given = asArray((await readParams(c)).grouped_types)?.filter((x): x is string => typeof x === "string");
@@ -46,7 +43,8 @@ export function groupedNotificationRoutes(app: Hono<HonoEnv>): void {
     const groupedTypes = await groupedTypesOf(c);
     const viewerId = currentAccount(c).id;
     const rows = await ctx.repos.notifications.groupedPage(viewerId, await filterOf(c), page, groupedTypes);
-    setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
+    // Mastodon links to the next page whenever this one has groups, full or not.
+    setLinkHeader(c, page, rows.length === 0 ? 0 : Math.max(rows.length, page.limit), rows[0]?.id, rows.at(-1)?.id);
     return c.json(
       await groupedNotificationsJson(ctx, rows, viewerId, { groupedTypes, expandAccounts, paginated: true }),
     );
@@ -92,13 +90,15 @@ export function groupedNotificationRoutes(app: Hono<HonoEnv>): void {
 
   app.get(`/api/v2/notifications/${GROUP_KEY}/accounts`, requireUser(...READ), async (c) => {
     const ctx = c.env.ctx;
+    const page = pageParams(c, 40, 80);
     const viewerId = currentAccount(c).id;
-    const ids = await ctx.repos.notifications.groupAccountIds(viewerId, c.req.param("group_key"), GROUP_ACCOUNTS_MAX);
-    const byId = new Map((await ctx.repos.accounts.getByIds(ids)).map((a) => [a.id, a]));
+    const rows = await ctx.repos.notifications.groupPage(viewerId, c.req.param("group_key"), page);
+    setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
+    const byId = new Map((await ctx.repos.accounts.getByIds(rows.map((n) => n.fromAccountId))).map((a) => [a.id, a]));
     return c.json(
       await accountsJson(
         ctx,
-        ids.flatMap((id) => byId.get(id) ?? []),
+        rows.flatMap((n) => byId.get(n.fromAccountId) ?? []),
       ),
     );
   });
