@@ -62,7 +62,7 @@ describe("admin.sign_up notifications (open, no e-mail confirmation)", () => {
       assert.equal(n.type, "admin.sign_up");
       assert.equal(n.account.id, newId);
       assert.equal(n.account.username, "newcomer");
-      assert.equal(n.group_key, `ungrouped-${n.id}`);
+      assert.match(n.group_key, /^admin\.sign_up-\d+$/, "sign-ups are grouped by hour");
     }
     assert.deepEqual(await signUps(s, plain), []);
     const v2 = await s.request("/api/v2/notifications", { token: admin.token });
@@ -86,6 +86,14 @@ describe("admin.sign_up notifications (open, no e-mail confirmation)", () => {
     await enqueueAdminSignUp(s.ctx, newId);
     const mine = (await signUps(s, admin)).filter((n) => n.account.id === newId);
     assert.equal(mine.length, 1);
+    // With the first sign-up, one group of two in v2.
+    const v2 = await s.request("/api/v2/notifications", { token: admin.token });
+    const [g, ...others] = v2.body.notification_groups;
+    assert.equal(others.length, 0);
+    assert.equal(g.type, "admin.sign_up");
+    assert.equal(g.notifications_count, 2);
+    assert.equal(g.sample_account_ids[0], newId);
+    assert.equal(v2.body.accounts.length, 2);
   });
 
   it("a failed sign-up notifies nobody", async () => {

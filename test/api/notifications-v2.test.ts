@@ -361,21 +361,47 @@ describe("grouped notifications (v2)", () => {
     assert.deepEqual((await v2(me)).body.notification_groups, []);
   });
 
-  it("keys groups by post and hour for favourites and boosts, by day for follows, else by id", () => {
+  it("keys groups by type (and post) and the hour the group began, for up to 12 hours", () => {
     const at = new Date("2026-11-22T10:30:00.000Z");
     const hour = Math.floor(at.getTime() / 3600_000);
-    const day = Math.floor(at.getTime() / 86400_000);
     assert.equal(notificationGroupKey("favourite", "42", "7", at), `favourite-42-${hour}`);
     assert.equal(notificationGroupKey("reblog", "42", "7", at), `reblog-42-${hour}`);
-    assert.equal(notificationGroupKey("follow", null, "7", at), `follow-${day}`);
-    assert.equal(
-      notificationGroupKey("follow", null, "8", new Date("2026-11-22T23:59:59.000Z")),
-      `follow-${day}`,
-      "same day",
-    );
-    for (const type of ["mention", "status", "update", "poll", "admin.sign_up", "follow_request"]) {
-      assert.equal(notificationGroupKey(type, type === "admin.sign_up" ? null : "42", "7", at), "ungrouped-7");
+    assert.equal(notificationGroupKey("follow", null, "7", at), `follow-${hour}`);
+    assert.equal(notificationGroupKey("admin.sign_up", null, "7", at), `admin.sign_up-${hour}`);
+    assert.equal(notificationGroupKey("favourite", "42", "7", at, hour - 11), `favourite-42-${hour - 11}`);
+    assert.equal(notificationGroupKey("follow", null, "7", at, hour - 12), `follow-${hour}`, "too old a group");
+    for (const type of ["mention", "status", "update", "poll", "follow_request", "admin.report"]) {
+      assert.equal(notificationGroupKey(type, "42", "7", at, hour), "ungrouped-7");
     }
+  });
+
+  it("a favourite joins its post's group begun up to 12 hours before, not an older one", async () => {
+    const me = await fresh();
+    const st = await post(me, { status: "long-lived group" });
+    const hour = Math.floor(Date.now() / 3600_000);
+    const seed = async (hoursAgo: number, bucket: number, postId: string) => {
+      const id = s.ctx.ids.next();
+      await s.ctx.repos.notifications.insert({
+        id,
+        account_id: me.account.id,
+        from_account_id: dave.account.id,
+        type: "favourite",
+        status_id: postId,
+        activity_id: id,
+        group_key: `favourite-${postId}-${bucket}`,
+        created_at: new Date(Date.now() - hoursAgo * 3600_000).toISOString(),
+      });
+    };
+    await seed(5, hour - 5, st.id);
+    await act(alice, st.id, "favourite");
+    const keys = (await v1(me)).map((n) => n.group_key);
+    assert.deepEqual(keys, [`favourite-${st.id}-${hour - 5}`, `favourite-${st.id}-${hour - 5}`]);
+    const other = await post(me, { status: "stale group" });
+    await seed(13, hour - 13, other.id);
+    await act(alice, other.id, "favourite");
+    const [latest] = await v1(me);
+    const bucket = Number(latest.group_key.slice(`favourite-${other.id}-`.length));
+    assert.ok(bucket >= hour, "the old group stopped taking notifications: a new one begins this hour");
   });
 
   it("checks tokens and scopes", async () => {

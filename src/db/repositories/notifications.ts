@@ -39,6 +39,13 @@ export function effectiveGroupKey(n: Notification, groupedTypes: readonly string
   return groupedTypes.includes(n.type) ? n.groupKey : `ungrouped-${n.id}`;
 }
 
+/** The condition selecting a group's members: `ungrouped-<id>` names one notification (Mastodon's `by_group_key`). */
+function groupCondition(groupKey: string): { column: "id" | "group_key"; value: string } | undefined {
+  if (!groupKey.startsWith("ungrouped-")) return { column: "group_key", value: groupKey };
+  const id = groupKey.slice("ungrouped-".length);
+  return /^[0-9]{1,19}$/.test(id) ? { column: "id", value: id } : undefined;
+}
+
 function toNotification(r: Selectable<NotificationsTable>): Notification {
   return {
     id: String(r.id),
@@ -250,13 +257,15 @@ export class NotificationsRepository {
     return out;
   }
 
-  /** The newest notification of a group (by `group_key`, as Mastodon finds it). */
+  /** The newest notification of a group (`ungrouped-<id>` names one notification). */
   async latestOfGroup(accountId: string, groupKey: string): Promise<Notification | undefined> {
+    const cond = groupCondition(groupKey);
+    if (!cond) return undefined;
     const r = await this.#db
       .selectFrom("notifications")
       .selectAll()
       .where("account_id", "=", accountId)
-      .where("group_key", "=", groupKey)
+      .where(cond.column, "=", cond.value)
       .orderBy("id", "desc")
       .limit(1)
       .executeTakeFirst();
@@ -265,12 +274,14 @@ export class NotificationsRepository {
 
   /** One page of a group's notifications (their senders are the group's accounts), newest first. */
   async groupPage(accountId: string, groupKey: string, window: IdWindow): Promise<Notification[]> {
+    const cond = groupCondition(groupKey);
+    if (!cond) return [];
     const q = applyWindow(
       this.#db
         .selectFrom("notifications")
         .selectAll()
         .where("account_id", "=", accountId)
-        .where("group_key", "=", groupKey),
+        .where(cond.column, "=", cond.value),
       "id",
       window,
     );
@@ -280,10 +291,31 @@ export class NotificationsRepository {
 
   /** Deletes every notification of a group. */
   async dismissGroup(accountId: string, groupKey: string): Promise<void> {
+    const cond = groupCondition(groupKey);
+    if (!cond) return;
     await this.#db
       .deleteFrom("notifications")
       .where("account_id", "=", accountId)
-      .where("group_key", "=", groupKey)
+      .where(cond.column, "=", cond.value)
       .execute();
+  }
+
+  /** The key of the newest of `accountId`'s notifications made since `sinceIso` among `groupKeys`. */
+  async latestGroupKeyAmong(
+    accountId: string,
+    groupKeys: readonly string[],
+    sinceIso: string,
+  ): Promise<string | undefined> {
+    if (groupKeys.length === 0) return undefined;
+    const r = await this.#db
+      .selectFrom("notifications")
+      .select("group_key")
+      .where("account_id", "=", accountId)
+      .where("group_key", "in", groupKeys)
+      .where("created_at", ">=", sinceIso)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return r?.group_key;
   }
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import { EVERYONE_ROLE_ID, Permission, roleCan } from "../../db/repositories/roles.ts";
-import { notificationGroupKey } from "./group-key.ts";
+import { groupKeyFor } from "./group-key.ts";
 
 export const ADMIN_SIGN_UP_JOB = "notifications.admin-sign-up";
 
@@ -43,7 +43,7 @@ export async function notifyAdminSignUp(ctx: AppContext, job: AdminSignUpJob): P
       type: "admin.sign_up",
       status_id: null,
       activity_id: account.id,
-      group_key: notificationGroupKey("admin.sign_up", null, id, now),
+      group_key: await groupKeyFor(ctx, recipientId, "admin.sign_up", null, id, now),
       created_at: now.toISOString(),
     });
   }

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { isVisible } from "../statuses/views.ts";
-import { notificationGroupKey as groupKey } from "./group-key.ts";
+import { groupKeyFor } from "./group-key.ts";
 
 /** The types this server creates so far. */
 export type NotificationType = "mention" | "favourite" | "reblog" | "update";
@@ -77,7 +77,7 @@ export async function createNotifications(ctx: AppContext, job: CreateNotificati
       type: job.type,
       status_id: status.id,
       activity_id: job.activityId ?? job.statusId,
-      group_key: groupKey(job.type, status.id, id, now),
+      group_key: await groupKeyFor(ctx, account.id, job.type, status.id, id, now),
       created_at: now.toISOString(),
     });
   }

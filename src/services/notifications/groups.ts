@@ -7,9 +7,10 @@ import {
 } from "../../serializers/notification.ts";
 import { accountsJson } from "../accounts/views.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
+import { GROUPABLE_TYPES } from "./group-key.ts";
 
-/** Types grouped when the client does not say (Mastodon 4.3's `grouped_types` default). */
-export const DEFAULT_GROUPED_TYPES: readonly string[] = ["favourite", "reblog", "follow"];
+/** Types grouped when the client does not say: every groupable type, as Mastodon. */
+export const DEFAULT_GROUPED_TYPES: readonly string[] = GROUPABLE_TYPES;
 
 export type ExpandAccounts = "full" | "partial_avatars";
 
