@@ -13,14 +13,18 @@ describe("grouped notifications (v2)", () => {
   let carol: TestUser;
   let dave: TestUser;
 
+  // Each waits for the jobs it queued: a notification's id is taken when its job runs, and the
+  // tests rely on the order of what they do.
   const post = async (u: TestUser, json: Record<string, unknown>) => {
     const r = await s.request("/api/v1/statuses", { method: "POST", token: u.token, json });
     assert.equal(r.status, 200, JSON.stringify(r.body));
+    await settled();
     return r.body;
   };
   const act = async (u: TestUser, id: string, action: string) => {
     const r = await s.request(`/api/v1/statuses/${id}/${action}`, { method: "POST", token: u.token });
     assert.equal(r.status, 200, JSON.stringify(r.body));
+    await settled();
   };
   /** Waits until every queued job has run, none having died. */
   const settled = async () => {
