@@ -15,7 +15,7 @@ import { filterOf } from "../../v1/notifications/routes.ts";
 const READ = ["read", "read:notifications"];
 const WRITE = ["write", "write:notifications"];
 
-/** Group keys: `ungrouped-<id>`, `<type>-<status>-<hour>`, `follow-<day>` (never `policy`). */
+/** Group keys: `ungrouped-<id>`, `<type>-<status>-<hour>`, `follow-<hour>`, `admin.sign_up-<hour>` (never `policy`). */
 const GROUP_KEY = ":group_key{[a-z._]+-[0-9a-z._-]+}";
 
 /** `grouped_types[]`, Mastodon's default when absent or empty. */
