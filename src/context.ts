@@ -6,6 +6,7 @@ import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
+import { ConversationsRepository } from "./db/repositories/conversations.ts";
 import { CustomEmojisRepository } from "./db/repositories/custom-emojis.ts";
 import { FeedsRepository } from "./db/repositories/feeds.ts";
 import { FollowsRepository } from "./db/repositories/follows.ts";
@@ -60,6 +61,7 @@ export interface Repositories {
   scheduledStatuses: ScheduledStatusesRepository;
   relationships: RelationshipsRepository;
   search: SearchRepository;
+  conversations: ConversationsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -129,6 +131,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     scheduledStatuses: new ScheduledStatusesRepository(db),
     relationships: new RelationshipsRepository(db),
     search: new SearchRepository(db, database.dialect),
+    conversations: new ConversationsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

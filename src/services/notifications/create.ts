@@ -3,6 +3,7 @@ import type { Status } from "../../db/repositories/statuses.ts";
 import { notificationsBlocked } from "../../policies/blocks.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
 import { isVisible } from "../statuses/views.ts";
+import { groupKeyFor } from "./group-key.ts";
 
 /** The types this server creates so far. */
 export type NotificationType = "mention" | "favourite" | "reblog" | "update" | "poll";
@@ -17,14 +18,6 @@ export interface CreateNotificationsJob {
   statusId: string;
   activityId?: string;
   fromAccountId?: string;
-}
-
-/** Types that Mastodon groups in v2 (same type and post within a window share a `group_key`). */
-const GROUPED = new Set(["favourite", "reblog"]);
-
-function groupKey(type: string, statusId: string, id: string, at: Date): string {
-  if (!GROUPED.has(type)) return `ungrouped-${id}`;
-  return `${type}-${statusId}-${Math.floor(at.getTime() / 3600_000)}`;
 }
 
 /** Who a job notifies about which post, and from whom. */
@@ -95,7 +88,7 @@ export async function createNotifications(ctx: AppContext, job: CreateNotificati
       type: job.type,
       status_id: status.id,
       activity_id: job.activityId ?? job.statusId,
-      group_key: groupKey(job.type, status.id, id, now),
+      group_key: await groupKeyFor(ctx, account.id, job.type, status.id, id, now),
       created_at: now.toISOString(),
     });
   }

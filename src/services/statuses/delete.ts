@@ -36,6 +36,7 @@ export async function deleteStatus(ctx: AppContext, account: Account, status: St
       await tombstone(ctx, reblog, iso, trx);
     }
     await ctx.repos.notifications.deleteForStatuses([status.id, ...reblogs.map((r) => r.id)], trx);
+    if (current.visibility === "direct") await ctx.repos.conversations.removeStatus(current.id, trx);
   });
   return (await ctx.repos.statuses.getById(status.id)) ?? status;
 }

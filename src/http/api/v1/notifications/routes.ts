@@ -14,7 +14,7 @@ const WRITE = ["write", "write:notifications"];
 const strings = (v: unknown): string[] | undefined => asArray(v)?.filter((x): x is string => typeof x === "string");
 
 /** `types[]`, `exclude_types[]` and `account_id` of a list or count. */
-async function filterOf(c: Context<HonoEnv>): Promise<NotificationFilter> {
+export async function filterOf(c: Context<HonoEnv>): Promise<NotificationFilter> {
   const p = await readParams(c);
   const accountId = typeof p.account_id === "string" && isId(p.account_id) ? p.account_id : undefined;
   return { types: strings(p.types), excludeTypes: strings(p.exclude_types), fromAccountId: accountId };
