@@ -152,8 +152,8 @@ describe("placeholders: entities with honest empty values", () => {
       for_not_following: "accept",
       for_not_followers: "accept",
       for_new_accounts: "accept",
-      for_private_mentions: "filter",
-      for_limited_accounts: "filter",
+      for_private_mentions: "accept",
+      for_limited_accounts: "accept",
       summary: { pending_requests_count: 0, pending_notifications_count: 0 },
     });
     const markers = await s.request("/api/v1/markers?timeline[]=home&timeline[]=notifications", { token: alice.token });

@@ -15,7 +15,7 @@ export const notificationRows: Placeholder[] = [
   post("/api/v1/notifications/requests/dismiss", WRITE, empty(), { note: "`{}` (none of the `id[]` exists)" }),
   get("/api/v1/notifications/requests/merged", READ, json({ merged: true }), { note: "`{merged: true}`" }),
   get("/api/v2/notifications/policy", READ, json(defaultNotificationPolicy), {
-    note: "NotificationPolicy with Mastodon's defaults, nothing pending",
+    note: "NotificationPolicy accepting everything (what the server does), nothing pending",
   }),
   patch("/api/v2/notifications/policy", WRITE, unavailable()),
 ];
