@@ -48,14 +48,17 @@ export function notificationRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/notifications/:id{[0-9]+}", requireUser(...READ), async (c) => {
     const ctx = c.env.ctx;
     const viewerId = currentAccount(c).id;
-    const n = await ctx.repos.notifications.get(viewerId, c.req.param("id"));
+    // The route takes any digits; past 64 bits PostgreSQL would fail on the bigint column.
+    const id = c.req.param("id");
+    const n = isId(id) ? await ctx.repos.notifications.get(viewerId, id) : undefined;
     const [json] = n ? await notificationsJson(ctx, [n], viewerId) : [];
     if (!json) throw notFound();
     return c.json(json);
   });
 
   app.post("/api/v1/notifications/:id{[0-9]+}/dismiss", requireUser(...WRITE), async (c) => {
-    if (!(await c.env.ctx.repos.notifications.dismiss(currentAccount(c).id, c.req.param("id")))) throw notFound();
+    const id = c.req.param("id");
+    if (!isId(id) || !(await c.env.ctx.repos.notifications.dismiss(currentAccount(c).id, id))) throw notFound();
     return c.json({});
   });
 }
