@@ -22,6 +22,7 @@ import { applyCors } from "./middleware/cors.ts";
 import { onError, onNotFound } from "./middleware/errors.ts";
 import { checkApiRateLimit } from "./middleware/rate-limit.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
+import { nulError } from "./params.ts";
 import type { HonoEnv } from "./types.ts";
 import { webRoutes } from "./web/routes.ts";
 import { staticRoutes } from "./web/static.ts";
@@ -54,6 +55,8 @@ export function createApp(): Hono<HonoEnv> {
   app.use("/api/*", async (c, next) => {
     const preflight = applyCors(c);
     if (preflight) return preflight;
+    // A NUL in the path or query (`%00`) reaches SQL through params read anywhere; refuse it here.
+    if (c.req.url.includes("%00")) throw nulError();
     await authenticate(c, tokens);
     await checkApiRateLimit(c);
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
