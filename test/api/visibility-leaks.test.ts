@@ -434,6 +434,24 @@ describe("visibility: private and direct statuses never leak", () => {
     }
   });
 
+  it("a followers-only boost of a public post is seen by the booster's followers only", async () => {
+    const boost = await act(bob, st.pub, "reblog", { visibility: "private" });
+    assert.equal(boost.status, 200, JSON.stringify(boost.body));
+    assert.equal(boost.body.visibility, "private");
+    await drain();
+    for (const v of ["alice", "carol", "dave", "eve", "anon", "app"] as Viewer[]) {
+      assert.equal((await get(v, `/api/v1/statuses/${boost.body.id}`)).status, 404, v);
+      const by = await look(v, `/api/v1/statuses/${st.pub}/reblogged_by`);
+      assert.ok(!by.some((a: Json) => a.id === bob.account.id), `${v} learns of bob's private boost`);
+      const bobs = await look(v, `/api/v1/accounts/${bob.account.id}/statuses`);
+      assert.ok(!bobs.some((x: Json) => x.id === boost.body.id), v);
+      const pub = await look(v, "/api/v1/timelines/public?limit=40");
+      assert.ok(!pub.some((x: Json) => x.id === boost.body.id), v);
+    }
+    assert.equal((await get("bob", `/api/v1/statuses/${boost.body.id}`)).status, 200);
+    assert.equal((await act(bob, st.pub, "unreblog")).status, 200);
+  });
+
   it("notifications: only about what the recipient may see", async () => {
     await drain();
     for (const v of ["alice", "bob", "carol", "dave", "eve"] as Viewer[]) {

@@ -158,12 +158,16 @@ export class StatusesRepository {
     return new Set(rows.map((r) => String(r.reblog_of_id)));
   }
 
-  /** Boosts of a status, paginated by the boost's id: [boostId, accountId]. */
+  /**
+   * Public and unlisted boosts of a status, paginated by the boost's id: [boostId, accountId]. A
+   * followers-only boost is left out (as Mastodon does): listing it would show it to anyone.
+   */
   async rebloggersPage(statusId: string, window: IdWindow): Promise<{ id: string; accountId: string }[]> {
     let q = this.#db
       .selectFrom("statuses")
       .select(["id", "account_id"])
       .where("reblog_of_id", "=", statusId)
+      .where("visibility", "in", ["public", "unlisted"])
       .where("deleted_at", "is", null);
     q = applyWindow(q, "statuses.id", window);
     const rows = await q.orderBy("id", idWindowOrder(window)).limit(window.limit).execute();
