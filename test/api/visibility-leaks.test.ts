@@ -202,6 +202,12 @@ describe("visibility: private and direct statuses never leak", () => {
     }
   });
 
+  it("direct posts are not counted in statuses_count (as in Mastodon), so the count does not show them", async () => {
+    const pub = await look("dave", `/api/v1/statuses/${st.pub}`);
+    const notDirect = Object.keys(st).filter((k) => k !== "dm" && k !== "dmReply");
+    assert.equal(pub.account.statuses_count, notDirect.filter((k) => k !== "bobReply").length);
+  });
+
   it("GET /api/v1/statuses?id[]= leaves out what the caller may not see", async () => {
     const q = Object.values(st)
       .map((id) => `id[]=${id}`)
