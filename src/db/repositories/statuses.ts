@@ -285,7 +285,7 @@ export class StatusesRepository {
     return r && { id: String(r.id), name: r.name, displayName: r.display_name };
   }
 
-  /** Uses of a tag per day (UTC, `YYYY-MM-DD`) since `sinceIso`: statuses and distinct accounts. */
+  /** Uses of a tag per day (UTC, `YYYY-MM-DD`) since `sinceIso` in public posts: statuses and distinct accounts. */
   async tagUsesSince(tagId: string, sinceIso: string): Promise<Map<string, { uses: number; accounts: number }>> {
     const rows = await this.#db
       .selectFrom("statuses_tags")
@@ -298,7 +298,8 @@ export class StatusesRepository {
       .where("statuses_tags.tag_id", "=", tagId)
       .where("statuses.created_at", ">=", sinceIso)
       .where("statuses.deleted_at", "is", null)
-      .where("statuses.visibility", "in", ["public", "unlisted"])
+      // Public posts only, as Mastodon records a use (unlisted posts stay out of discovery).
+      .where("statuses.visibility", "=", "public")
       .groupBy(sql`substr(statuses.created_at, 1, 10)`)
       .execute();
     return new Map(rows.map((r) => [r.day, { uses: Number(r.uses), accounts: Number(r.accounts) }]));
