@@ -107,7 +107,8 @@ describe("visibility: private and direct statuses never leak", () => {
     for (let i = 0; i < 500; i++) {
       const state = await s.ctx.queue.state();
       assert.ok(!state.counts.some((c) => c.state === "dead" && c.count > 0), "a job died");
-      if (state.counts.every((c) => c.count === 0)) return;
+      // Delayed jobs (a poll's end) are not waited for.
+      if (state.counts.every((c) => c.count === 0 || c.state === "delayed")) return;
       await new Promise((r) => setTimeout(r, 20));
     }
     assert.fail("jobs never finished");
@@ -491,5 +492,37 @@ describe("visibility: private and direct statuses never leak", () => {
     assert.ok(!after.some((n: Json) => n.status?.id === st.dmReply));
     assert.equal((await get("app", "/api/v1/notifications")).status, 422);
     assert.equal((await get("anon", "/api/v1/notifications")).status, 401);
+  });
+
+  it("the poll of a private post is as hidden as the post", async () => {
+    const r = await post(alice, {
+      status: "private poll",
+      visibility: "private",
+      poll: { options: ["a", "b"], expires_in: 3600 },
+    });
+    const pollId = r.poll.id as string;
+    const votes = async () =>
+      Number(
+        (
+          await s.ctx.db
+            .selectFrom("poll_votes")
+            .select((e) => e.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await votes();
+    for (const v of ["carol", "dave", "eve", "anon", "app"] as Viewer[]) {
+      assert.equal((await get(v, `/api/v1/polls/${pollId}`)).status, 404, v);
+    }
+    for (const u of [carol, dave, eve]) {
+      const vote = await s.request(`/api/v1/polls/${pollId}/votes`, {
+        method: "POST",
+        token: u.token,
+        json: { choices: [0] },
+      });
+      assert.equal(vote.status, 404, u.account.username);
+    }
+    assert.equal(await votes(), before);
+    assert.equal((await get("bob", `/api/v1/polls/${pollId}`)).status, 200);
   });
 });
