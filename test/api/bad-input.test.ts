@@ -371,6 +371,18 @@ describe("bad input on the statuses, timelines, notifications, markers and media
     });
   });
 
+  it("favourited_by and reblogged_by take a read:accounts token (Mastodon's scope) as well as read:statuses", async () => {
+    for (const sub of ["favourited_by", "reblogged_by"]) {
+      for (const scopes of ["read:accounts", "read:statuses", "read"]) {
+        const token = await s.appToken(scopes);
+        const r = await s.request(`/api/v1/statuses/${statusId}/${sub}`, { token });
+        assert.equal(r.status, 200, `${sub} ${scopes}`);
+      }
+      fails(await s.request(`/api/v1/statuses/${statusId}/${sub}`, { token: await s.appToken("write") }), 403, sub);
+      fails(await s.request(`/api/v1/statuses/${statusId}/${sub}`, { token: "nonsense" }), 401, sub);
+    }
+  });
+
   it("pagination: a bad limit is 400, junk cursors are ignored, on every list", async () => {
     const lists = [
       `/api/v1/statuses/${statusId}/favourited_by`,
