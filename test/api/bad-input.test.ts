@@ -165,6 +165,25 @@ describe("bad input on the statuses, timelines, notifications, markers and media
     });
   });
 
+  it("the 500-character limit counts graphemes, the content warning, URLs as 23 and mentions by username", async () => {
+    const post = (json: Record<string, unknown>) =>
+      s.request("/api/v1/statuses", { method: "POST", token: alice.token, json });
+    const ok = async (json: Record<string, unknown>, where: string) => {
+      const r = await post(json);
+      assert.equal(r.status, 200, `${where}: ${JSON.stringify(r.body).slice(0, 200)}`);
+      await s.request(`/api/v1/statuses/${r.body.id}`, { method: "DELETE", token: alice.token });
+    };
+    await ok({ status: "👍🏽".repeat(500) }, "500 emoji with skin tones");
+    await ok({ status: "é".normalize("NFD").repeat(500) }, "500 combined accents");
+    await ok({ status: `${"x".repeat(470)} https://example.com/${"y".repeat(200)}` }, "a long URL counts 23");
+    await ok({ status: `@bob@remote.example.org ${"x".repeat(495)}` }, "a remote mention counts as @bob");
+    await ok({ status: "x".repeat(250), spoiler_text: "y".repeat(250) }, "250 + 250");
+    await storesNothing(async () => {
+      fails(await post({ status: "👍🏽".repeat(501) }), 422, "501 emoji");
+      fails(await post({ status: "x".repeat(250), spoiler_text: "y".repeat(251) }), 422, "250 + 251");
+    });
+  });
+
   it("NUL characters (which PostgreSQL text cannot hold) never cause a 500", async () => {
     const nul = "a\u0000b";
     const calls = [
@@ -412,6 +431,12 @@ describe("bad input on the statuses, timelines, notifications, markers and media
         ]) {
           const r = await s.request(`${path}?${q}`, { token: bob.token });
           assert.equal(r.status, 200, `${path}?${q}: ${JSON.stringify(r.body)}`);
+        }
+        // An empty page still has a Link header (the issue asks for it on every list).
+        if (!path.endsWith("unread_count")) {
+          const empty = await s.request(`${path}?max_id=1`, { token: bob.token });
+          assert.deepEqual(empty.body, [], path);
+          assert.match(empty.headers.get("link") ?? "", /rel="prev"/, `${path}: Link on an empty page`);
         }
       }
     });
