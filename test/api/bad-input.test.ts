@@ -471,6 +471,14 @@ describe("bad input on the statuses, timelines, notifications, markers and media
         fails(await s.request(`${path}?${q}`), 422, `${path}?${q}`);
       }
     }
+    // Asking for both local and remote is asking for everything (Mastodon's PublicFeed).
+    for (const path of ["/api/v1/timelines/public", "/api/v1/timelines/tag/tagged"]) {
+      const both = await s.request(`${path}?local=true&remote=true`);
+      assert.ok(
+        both.body.some((x: Json) => x.id === statusId),
+        `${path}: local and remote together leave nothing out`,
+      );
+    }
     for (const tag of ["%ZZ", "%E2%9C", "a%20b", "x".repeat(2000), "%23tagged", "tagged%2F..%2F"]) {
       const r = await s.request(`/api/v1/timelines/tag/${tag}`);
       assert.ok(r.status === 200 || r.status === 404, `${tag}: ${r.status} ${JSON.stringify(r.body)}`);
