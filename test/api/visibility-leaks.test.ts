@@ -447,6 +447,47 @@ describe("visibility: private and direct statuses never leak", () => {
     }
   });
 
+  it("search, conversations and grouped notifications show nothing hidden", async () => {
+    await drain();
+    const words = [...Object.values(MARK), "leaktag", "#leaktag", "zzsecrettag", "alice"];
+    for (const v of ALL) {
+      for (const q of words) {
+        for (const type of ["", "&type=statuses", "&type=hashtags"]) {
+          const r = await get(v, `/api/v2/search?q=${encodeURIComponent(q)}${type}&limit=40`);
+          assert.ok(r.status < 500, `search ${q}: ${r.status}`);
+          noLeak(v, r.body, `search ${q}${type}`);
+        }
+      }
+      for (const path of [
+        "/api/v1/conversations",
+        "/api/v2/notifications",
+        "/api/v2/notifications?expand_accounts=partial_avatars",
+      ]) {
+        const r = await get(v, path);
+        if (v === "anon") assert.equal(r.status, 401, path);
+        else if (v === "app") assert.equal(r.status, 422, path);
+        else {
+          assert.equal(r.status, 200, `${v} ${path}: ${JSON.stringify(r.body)}`);
+          noLeak(v, r.body, path);
+        }
+      }
+    }
+    // The mentioned account has the direct post among her conversations and can search for it.
+    const convs = await look("carol", "/api/v1/conversations");
+    assert.ok(
+      convs.some((c: Json) => [st.dm, st.dmReply].includes(c.last_status?.id)),
+      JSON.stringify(convs),
+    );
+    const found = await look("alice", `/api/v2/search?q=${MARK.priv}&type=statuses`);
+    assert.deepEqual(
+      found.statuses.map((x: Json) => x.id),
+      [st.priv],
+    );
+    // Someone who may search a hidden post's words finds nothing of it.
+    const dave = await look("dave", `/api/v2/search?q=${MARK.priv}&type=statuses`);
+    assert.deepEqual(dave.statuses, []);
+  });
+
   it("a followers-only boost of a public post is seen by the booster's followers only", async () => {
     const boost = await act(bob, st.pub, "reblog", { visibility: "private" });
     assert.equal(boost.status, 200, JSON.stringify(boost.body));
