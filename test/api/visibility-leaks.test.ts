@@ -371,6 +371,9 @@ describe("visibility: private and direct statuses never leak", () => {
         noLeak(v, home.body, "home");
       }
     }
+    // The mentioned account does not follow alice: the direct post is not pushed into her home.
+    const carolHome = (await look("carol", "/api/v1/timelines/home?limit=40")).map((x: Json) => x.id);
+    assert.ok(!carolHome.includes(st.dm));
     const bobHome = (await look("bob", "/api/v1/timelines/home?limit=40")).map((x: Json) => x.id);
     assert.ok(bobHome.includes(st.priv), "a follower has the private post at home");
     // Eve's feed still holds what was fanned out while she followed; it is filtered on read.
