@@ -374,11 +374,13 @@ describe("search: /api/v2/search and /api/v1/accounts/search", () => {
       for (const extra of ["", "&type=statuses", "&type=accounts", "&type=hashtags"]) {
         for (const token of [undefined, alice.token]) {
           const r = await s.request(`/api/v2/search?${q(input, extra)}`, { token });
-          assert.equal(r.status, 200, `${JSON.stringify(input)}${extra}: ${r.status} ${JSON.stringify(r.body)}`);
+          // A NUL in any parameter is refused before routing (PostgreSQL text cannot hold one).
+          const expected = input.includes("\u0000") ? 400 : 200;
+          assert.equal(r.status, expected, `${JSON.stringify(input)}${extra}: ${r.status} ${JSON.stringify(r.body)}`);
         }
       }
       const v1 = await s.request(`/api/v1/accounts/search?${q(input)}`, { token: alice.token });
-      assert.equal(v1.status, 200, `${JSON.stringify(input)} (v1): ${v1.status}`);
+      assert.equal(v1.status, input.includes("\u0000") ? 400 : 200, `${JSON.stringify(input)} (v1): ${v1.status}`);
     }
     assert.equal((await search(q('"quotes"'), alice.token)).statuses.length, 1);
     assert.equal((await search(q("stars*"), alice.token)).statuses.length, 1);
