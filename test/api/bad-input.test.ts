@@ -534,6 +534,21 @@ describe("bad input on the statuses, timelines, notifications, markers and media
     });
   });
 
+  it("scheduled statuses: ids that are not ids or do not exist are 404", async () => {
+    await storesNothing(async () => {
+      for (const id of [...NOT_IDS, UNKNOWN]) {
+        const path = `/api/v1/scheduled_statuses/${id}`;
+        fails(await s.request(path, { token: alice.token }), 404, `GET ${id}`);
+        fails(
+          await s.request(path, { method: "PUT", token: alice.token, json: { scheduled_at: "2099-01-01T00:00:00Z" } }),
+          404,
+          `PUT ${id}`,
+        );
+        fails(await s.request(path, { method: "DELETE", token: alice.token }), 404, `DELETE ${id}`);
+      }
+    });
+  });
+
   it("markers: a bad last_read_id is 422 and saves nothing; unknown timelines are ignored", async () => {
     await storesNothing(async () => {
       for (const json of [

@@ -569,4 +569,33 @@ describe("visibility: private and direct statuses never leak", () => {
     assert.equal(await votes(), before);
     assert.equal((await get("bob", `/api/v1/polls/${pollId}`)).status, 200);
   });
+
+  it("scheduled statuses are their author's alone", async () => {
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const r = await s.request("/api/v1/statuses", {
+      method: "POST",
+      token: alice.token,
+      json: { status: "zzscheduled later", visibility: "private", scheduled_at: at },
+    });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const id = r.body.id as string;
+    for (const u of [bob, carol, dave]) {
+      const list = await s.request("/api/v1/scheduled_statuses", { token: u.token });
+      assert.equal(list.status, 200);
+      assert.ok(!JSON.stringify(list.body).includes("zzscheduled"), u.account.username);
+      assert.equal((await s.request(`/api/v1/scheduled_statuses/${id}`, { token: u.token })).status, 404);
+      const put = await s.request(`/api/v1/scheduled_statuses/${id}`, {
+        method: "PUT",
+        token: u.token,
+        json: { scheduled_at: new Date(Date.now() + 7_200_000).toISOString() },
+      });
+      assert.equal(put.status, 404);
+      const del = await s.request(`/api/v1/scheduled_statuses/${id}`, { method: "DELETE", token: u.token });
+      assert.equal(del.status, 404);
+    }
+    const mine = await s.request(`/api/v1/scheduled_statuses/${id}`, { token: alice.token });
+    assert.equal(mine.status, 200);
+    assert.equal(mine.body.scheduled_at, r.body.scheduled_at);
+    assert.equal((await s.request(`/api/v1/scheduled_statuses/${id}`, { token: appToken })).status, 422);
+  });
 });
