@@ -363,6 +363,17 @@ describe("bad input on the statuses, timelines, notifications, markers and media
     });
   });
 
+  it("an edit that changes nothing stores nothing (no history entry, no notification), as in Mastodon", async () => {
+    const current = await s.request(`/api/v1/statuses/${statusId}/source`, { token: alice.token });
+    const same = { status: current.body.text, spoiler_text: current.body.spoiler_text };
+    await storesNothing(async () => {
+      for (const json of [same, {}, { ...same, language: "en", sensitive: false }]) {
+        const r = await s.request(`/api/v1/statuses/${statusId}`, { method: "PUT", token: alice.token, json });
+        assert.equal(r.status, 200, `${JSON.stringify(json)}: ${JSON.stringify(r.body)}`);
+      }
+    });
+  });
+
   it("DELETE with a bad delete_media is 422 and deletes nothing", async () => {
     await storesNothing(async () => {
       fails(
