@@ -31,6 +31,8 @@ const given = (v: unknown): boolean => v !== undefined && v !== null;
  */
 function listParams(p: Record<string, unknown>): ListParams {
   const out: ListParams = {};
+  // An explicit null is a blank title, as Rails would store it.
+  if (p.title === null) out.title = "";
   if (given(p.title)) {
     const title = typeof p.title === "number" ? String(p.title) : p.title;
     if (typeof title !== "string") throw unprocessable("Validation failed: Title is invalid");
@@ -39,7 +41,8 @@ function listParams(p: Record<string, unknown>): ListParams {
     }
     out.title = title;
   }
-  if (given(p.replies_policy) && p.replies_policy !== "") {
+  // Rails reads "" and null as no policy, which fails the enum's validation.
+  if (p.replies_policy !== undefined) {
     if (!REPLIES_POLICIES.includes(p.replies_policy as RepliesPolicy)) {
       throw unprocessable("Validation failed: Replies policy is not included in the list");
     }
