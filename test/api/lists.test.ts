@@ -395,6 +395,31 @@ describe("lists", () => {
     assert.ok((await home(alice)).includes(fresh.id));
   });
 
+  it("bounds back-fills and trims list timelines to their cap", async () => {
+    const alice = await user("alice");
+    const hank = await user("hank");
+    const posted: string[] = [];
+    for (let i = 0; i < 4; i++) posted.push((await post(hank, { status: `h${i}` })).id);
+    await drain();
+    await s.follow(alice, hank);
+    const a = await createList(alice, { title: "a" });
+    const b = await createList(alice, { title: "b" });
+    const repo = s.ctx.repos.lists;
+    // Added directly, so that the back-fill bound can be small here.
+    for (const l of [a, b]) {
+      await repo.insertMember({ id: s.ctx.ids.next(), list_id: l.id, account_id: hank.account.id, follow_id: null });
+    }
+    await repo.backfill(a.id, hank.account.id, 2);
+    assert.deepEqual(await timeline(alice, a.id), [posted[3], posted[2]]);
+    await repo.backfill(b.id, hank.account.id, 10);
+    await repo.trimList(b.id, 3);
+    assert.deepEqual(await timeline(alice, b.id), [posted[3], posted[2], posted[1]]);
+    // The fan-out's trim: every list holding the status, to the cap.
+    await repo.trimFeedsOf(posted[3], 1);
+    assert.deepEqual(await timeline(alice, a.id), [posted[3]]);
+    assert.deepEqual(await timeline(alice, b.id), [posted[3]]);
+  });
+
   it("keeps posts by members of an exclusive list out of the owner's home", async () => {
     const alice = await user("alice");
     const bob = await user("bob");
