@@ -13,6 +13,7 @@ import { FollowsRepository } from "./db/repositories/follows.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
 import { JobsRepository } from "./db/repositories/jobs.ts";
 import { KvRepository } from "./db/repositories/kv.ts";
+import { ListsRepository } from "./db/repositories/lists.ts";
 import { MarkersRepository } from "./db/repositories/markers.ts";
 import { MediaRepository } from "./db/repositories/media.ts";
 import { NotificationsRepository } from "./db/repositories/notifications.ts";
@@ -62,6 +63,7 @@ export interface Repositories {
   relationships: RelationshipsRepository;
   search: SearchRepository;
   conversations: ConversationsRepository;
+  lists: ListsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -132,6 +134,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     relationships: new RelationshipsRepository(db),
     search: new SearchRepository(db, database.dialect),
     conversations: new ConversationsRepository(db),
+    lists: new ListsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -398,6 +398,9 @@ export interface DB {
   mutes: MutesTable;
   account_conversations: AccountConversationsTable;
   account_conversation_statuses: AccountConversationStatusesTable;
+  lists: ListsTable;
+  list_accounts: ListAccountsTable;
+  list_feeds: ListFeedsTable;
 }
 
 /** A status's poll (`statuses.poll_id` points back at it). */
@@ -454,6 +457,32 @@ export interface MutesTable {
 /** A home feed entry: `status_id` (a post or a boost) is in `account_id`'s home timeline. */
 export interface FeedsTable {
   account_id: string;
+  status_id: string;
+  reblog_of_id: Nullable<string>;
+}
+
+/** A list of accounts `account_id` made; `replies_policy` is `followed`, `list` or `none`. */
+export interface ListsTable {
+  id: string;
+  account_id: string;
+  title: string;
+  replies_policy: Generated<string>;
+  exclusive: Generated<DbBool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A member of a list; `follow_id` is the owner's follow of them (null when owners list themselves). */
+export interface ListAccountsTable {
+  id: string;
+  list_id: string;
+  account_id: string;
+  follow_id: Nullable<string>;
+}
+
+/** A list timeline entry, as `feeds` for home. */
+export interface ListFeedsTable {
+  list_id: string;
   status_id: string;
   reblog_of_id: Nullable<string>;
 }

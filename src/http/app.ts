@@ -5,6 +5,7 @@ import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { conversationRoutes } from "./api/v1/conversations/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
+import { listRoutes } from "./api/v1/lists/routes.ts";
 import { markerRoutes } from "./api/v1/markers/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
 import { notificationRoutes } from "./api/v1/notifications/routes.ts";
@@ -89,6 +90,7 @@ export function createApp(): Hono<HonoEnv> {
   pollRoutes(app);
   scheduledStatusRoutes(app);
   searchRoutes(app);
+  listRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { JobBatch } from "../../infra/queue/after-commit.ts";
 import { addToConversations } from "../conversations/update.ts";
+import { fanOutToLists } from "../lists/feeds.ts";
 
 /** Home feeds keep their newest entries only (Mastodon's cap). */
 export const FEED_CAP = 800;
@@ -26,5 +27,6 @@ export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Pro
   if (typeof payload?.statusId !== "string") return;
   await ctx.repos.feeds.fanOut(payload.statusId);
   await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP);
+  await fanOutToLists(ctx, payload.statusId);
   await addToConversations(ctx, payload.statusId);
 }

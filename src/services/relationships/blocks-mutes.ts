@@ -3,6 +3,7 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import { unprocessable } from "../../lib/errors.ts";
 import { getVisibleAccount } from "../accounts/find-accounts.ts";
+import { clearListsOnMute, removeFromListsOnBlock } from "../lists/lists.ts";
 import { relationshipJson } from "./relationships.ts";
 
 /** The account acted on: 404 when missing or hidden, 410 when deleted; yourself is a 422. */
@@ -35,6 +36,7 @@ export async function block(ctx: AppContext, account: Account, id: string): Prom
     await repo.severFollows(account.id, target.id, trx);
     await repo.clearFromFeed(account.id, target.id, trx);
     await repo.clearFromFeed(target.id, account.id, trx);
+    await removeFromListsOnBlock(ctx, account.id, target.id, trx);
     await repo.deleteNotificationsFrom(account.id, target.id, trx);
   });
   return relationshipJson(ctx, account.id, target.id);
@@ -80,6 +82,7 @@ export async function mute(
       trx,
     );
     await repo.clearFromFeed(account.id, target.id, trx);
+    await clearListsOnMute(ctx, account.id, target.id, trx);
   });
   return relationshipJson(ctx, account.id, target.id);
 }

@@ -12,6 +12,7 @@ async function tombstone(ctx: AppContext, status: Status, iso: string, trx: Kyse
   await repo.update(status.id, { deleted_at: iso, updated_at: iso }, trx);
   await ctx.repos.statusInteractions.removeAllPins(status.id, trx);
   await ctx.repos.feeds.removeStatus(status.id, trx);
+  await ctx.repos.lists.removeStatus(status.id, trx);
   if (status.visibility !== "direct") await repo.addToAccountCount(status.accountId, -1, null, trx);
   if (status.reblogOfId !== null) await repo.addToCounter(status.reblogOfId, "reblogs_count", -1, trx);
   if (status.inReplyToId !== null && (status.visibility === "public" || status.visibility === "unlisted")) {

@@ -49,7 +49,6 @@ export const accountRows: Placeholder[] = [
   get("/api/v1/accounts/:id/followers", opt("read:accounts"), page(40), ACCOUNT),
   get("/api/v1/accounts/:id/following", opt("read:accounts"), page(40), ACCOUNT),
   get("/api/v1/accounts/:id/featured_tags", opt("read:accounts"), list(), ACCOUNT),
-  get("/api/v1/accounts/:id/lists", user("read:lists"), list(), ACCOUNT),
   get("/api/v1/accounts/:id/endorsements", opt("read:accounts"), page(40), ACCOUNT),
   get("/api/v1/accounts/:id/identity_proofs", signedIn(), list(), { ...ACCOUNT, note: "`[]` (always, as Mastodon)" }),
   post("/api/v1/accounts/:id/follow", user("write:follows"), unavailable(), ACCOUNT),

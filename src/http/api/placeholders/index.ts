@@ -142,6 +142,24 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/mutes", note: "muted accounts with `mute_expires_at`, Link" },
   { method: "GET", path: "/api/v2/search", note: "accounts, hashtags, full-text statuses (signed in)" },
   { method: "GET", path: "/api/v1/accounts/search", note: "accounts by name, `following`" },
+  { method: "GET", path: "/api/v1/lists", note: "own lists" },
+  { method: "POST", path: "/api/v1/lists", note: "create: `title`, `replies_policy`, `exclusive` (50 at most)" },
+  { method: "GET", path: "/api/v1/lists/:id", note: "one own list" },
+  { method: "PUT", path: "/api/v1/lists/:id", note: "update" },
+  { method: "DELETE", path: "/api/v1/lists/:id", note: "delete with its members and timeline" },
+  { method: "GET", path: "/api/v1/lists/:id/accounts", note: "members, Link; `limit=0` for all" },
+  {
+    method: "POST",
+    path: "/api/v1/lists/:id/accounts",
+    note: "add followed `account_ids[]`, back-filling the timeline",
+  },
+  { method: "DELETE", path: "/api/v1/lists/:id/accounts", note: "remove `account_ids[]` and their statuses" },
+  { method: "GET", path: "/api/v1/accounts/:id/lists", note: "own lists holding the account" },
+  {
+    method: "GET",
+    path: "/api/v1/timelines/list/:list_id",
+    note: "materialised list timeline (`replies_policy`, exclusive lists leave home), Link",
+  },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */

@@ -1,0 +1,33 @@
+import type { AppContext } from "../../context.ts";
+import type { IdWindow } from "../../http/pagination.ts";
+import type { TimelinePage } from "../feeds/timelines.ts";
+import { filterVisible } from "../statuses/views.ts";
+import { getOwnedList, LIST_FEED_CAP } from "./lists.ts";
+
+/**
+ * The list part of the `feeds.fan-out` job: a new status goes into the timelines of the lists
+ * holding its author that should show it (`ListsRepository.fanOut`), those are trimmed, and it
+ * leaves the home feeds of owners who keep its author in an exclusive list. Idempotent.
+ */
+export async function fanOutToLists(ctx: AppContext, statusId: string): Promise<void> {
+  await ctx.repos.lists.fanOut(statusId);
+  await ctx.repos.lists.trimFeedsOf(statusId, LIST_FEED_CAP);
+  await ctx.repos.lists.removeFromExclusiveHomes(statusId);
+}
+
+/**
+ * `GET /api/v1/timelines/list/:list_id`: the owner's materialised list timeline, each entry
+ * checked again against the visibility rules (follows and deletions change after fan-out).
+ */
+export async function listTimeline(
+  ctx: AppContext,
+  ownerId: string,
+  listId: string,
+  window: IdWindow,
+): Promise<TimelinePage> {
+  const list = await getOwnedList(ctx, ownerId, listId);
+  const ids = await ctx.repos.lists.page(list.id, window);
+  const found = new Map((await ctx.repos.statuses.getByIds(ids)).map((s) => [s.id, s]));
+  const statuses = ids.flatMap((id) => found.get(id) ?? []);
+  return { rows: ids.map((id) => ({ id })), visible: await filterVisible(ctx, statuses, ownerId) };
+}
