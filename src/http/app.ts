@@ -3,6 +3,7 @@ import type { AppContext } from "../context.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
+import { followRoutes } from "./api/v1/follows/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { markerRoutes } from "./api/v1/markers/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
@@ -75,6 +76,7 @@ export function createApp(): Hono<HonoEnv> {
   mediaRoutes(app);
   notificationRoutes(app);
   relationshipRoutes(app);
+  followRoutes(app);
   markerRoutes(app);
   timelineRoutes(app);
   customEmojiRoutes(app);

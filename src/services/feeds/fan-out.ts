@@ -17,11 +17,22 @@ export function enqueueFanOut(jobs: JobBatch, statusId: string): void {
 
 /**
  * The `feeds.fan-out` job: one set-based insert into every home feed that should show the status
- * (see `FeedsRepository.fanOut`), then those feeds trimmed to `FEED_CAP`. Idempotent; a status
+ * (see `FeedsRepository.fanOut`), then those feeds trimmed to `FEED_CAP`. Followers who asked to
+ * be notified of the author's posts (`notify`) and got it in their feed get a `status`
+ * notification (a job; it leaves out boosts and replies to others). Idempotent; a status
  * deleted before the job runs reaches no feed.
  */
 export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Promise<void> {
   if (typeof payload?.statusId !== "string") return;
   await ctx.repos.feeds.fanOut(payload.statusId);
   await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP);
+  if ((await ctx.repos.follows.notifiedFollowersHolding(payload.statusId)).length > 0) {
+    await ctx.queue.enqueue(
+      "notifications.create",
+      { type: "status", statusId: payload.statusId },
+      {
+        dedupeKey: `notifications.create:status:${payload.statusId}`,
+      },
+    );
+  }
 }

@@ -1,0 +1,84 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import type { FollowOptions } from "../../../../db/repositories/follows.ts";
+import { isLanguageCode } from "../../../../lib/text/languages.ts";
+import * as follows from "../../../../services/follows/follow.ts";
+import { familiarFollowersJson, followAccountsPage, followRequestsPage } from "../../../../services/follows/lists.ts";
+import { currentAccount, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
+import { pageParams, setLinkHeader } from "../../../pagination.ts";
+import { asArray, readParams } from "../../../params.ts";
+import type { HonoEnv } from "../../../types.ts";
+import { boolish, validate } from "../../../validate.ts";
+
+/** Optional parameter: clients send "" or null for "not given". */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
+
+const followSchema = z.object({
+  reblogs: optional(boolish),
+  notify: optional(boolish),
+  // Given (even empty) replaces the follow's languages; blanks are dropped and none means all.
+  languages: z
+    .preprocess(
+      (v) => (v === undefined ? undefined : (asArray(v) ?? [])),
+      z.array(z.string().refine(isLanguageCode, "is not a valid language")).optional(),
+    )
+    .optional(),
+});
+
+function followOptions(params: Record<string, unknown>): FollowOptions {
+  const languages = params.languages;
+  const p = validate(followSchema, {
+    reblogs: params.reblogs,
+    notify: params.notify,
+    languages: languages === undefined ? undefined : (asArray(languages) ?? []).filter((l) => l !== ""),
+  });
+  const langs = p.languages === undefined ? undefined : [...new Set(p.languages)];
+  return {
+    showReblogs: p.reblogs,
+    notify: p.notify,
+    languages: langs === undefined ? undefined : langs.length === 0 ? null : langs,
+  };
+}
+
+/** Follows, follow requests, followers and following lists, familiar followers. */
+export function followRoutes(app: Hono<HonoEnv>): void {
+  app.post("/api/v1/accounts/:id{[0-9]+}/follow", requireUser("write:follows"), async (c) => {
+    const opts = followOptions(await readParams(c));
+    return c.json(await follows.follow(c.env.ctx, currentAccount(c), c.req.param("id"), opts));
+  });
+  app.post("/api/v1/accounts/:id{[0-9]+}/unfollow", requireUser("write:follows"), async (c) =>
+    c.json(await follows.unfollow(c.env.ctx, currentAccount(c), c.req.param("id"))),
+  );
+  app.post("/api/v1/accounts/:id{[0-9]+}/remove_from_followers", requireUser("write:follows"), async (c) =>
+    c.json(await follows.removeFromFollowers(c.env.ctx, currentAccount(c), c.req.param("id"))),
+  );
+
+  for (const side of ["followers", "following"] as const) {
+    app.get(`/api/v1/accounts/:id{[0-9]+}/${side}`, optionalToken("read", "read:accounts"), async (c) => {
+      const page = pageParams(c, 40, 80);
+      const r = await followAccountsPage(c.env.ctx, side, c.req.param("id"), viewerAccount(c), page);
+      setLinkHeader(c, page, r.rows.length, r.rows[0]?.id, r.rows.at(-1)?.id);
+      return c.json(r.json);
+    });
+  }
+
+  app.get("/api/v1/follow_requests", requireUser("read:follows"), async (c) => {
+    const page = pageParams(c, 40, 80);
+    const r = await followRequestsPage(c.env.ctx, currentAccount(c), page);
+    setLinkHeader(c, page, r.rows.length, r.rows[0]?.id, r.rows.at(-1)?.id);
+    return c.json(r.json);
+  });
+  app.post("/api/v1/follow_requests/:id{[0-9]+}/authorize", requireUser("write:follows"), async (c) =>
+    c.json(await follows.authorizeFollowRequest(c.env.ctx, currentAccount(c), c.req.param("id"))),
+  );
+  app.post("/api/v1/follow_requests/:id{[0-9]+}/reject", requireUser("write:follows"), async (c) =>
+    c.json(await follows.rejectFollowRequest(c.env.ctx, currentAccount(c), c.req.param("id"))),
+  );
+
+  app.get("/api/v1/accounts/familiar_followers", requireUser("read:follows"), async (c) => {
+    const params = await readParams(c);
+    const ids = (asArray(params.id) ?? []).filter((x): x is string => typeof x === "string");
+    return c.json(await familiarFollowersJson(c.env.ctx, currentAccount(c).id, ids));
+  });
+}
