@@ -177,7 +177,12 @@ describe("follows and relationships", () => {
   it("bad options are a 422 and store nothing", async () => {
     const alice = await user("alice");
     const bob = await user("bob");
-    for (const form of [{ reblogs: "maybe" }, { notify: "perhaps" }, { "languages[]": ["en", "xx-nonsense"] }]) {
+    const bad: Record<string, string | string[]>[] = [
+      { reblogs: "maybe" },
+      { notify: "perhaps" },
+      { "languages[]": ["en", "xx-nonsense"] },
+    ];
+    for (const form of bad) {
       const r = await follow(alice, bob, form);
       assert.equal(r.status, 422, JSON.stringify(form));
       assert.match(r.body.error, /^Validation failed/);
