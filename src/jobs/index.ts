@@ -2,6 +2,7 @@ import type { JobQueue } from "../infra/queue/interface.ts";
 import type { Scheduler } from "../infra/scheduler/scheduler.ts";
 import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
 import { MERGE_JOB, mergeIntoHome } from "../services/feeds/merge.ts";
+import { AUTHORIZE_ALL_JOB, authorizeAllFollowRequests } from "../services/follows/follow.ts";
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { MEDIA_PROCESS_JOB, processMediaJob, resumeStalledMediaProcessing } from "../services/media/process-job.ts";
 import { createNotifications } from "../services/notifications/create.ts";
@@ -19,6 +20,7 @@ import {
 export function registerJobHandlers(queue: JobQueue): void {
   queue.register(FAN_OUT_JOB, fanOutStatus);
   queue.register(MERGE_JOB, mergeIntoHome);
+  queue.register(AUTHORIZE_ALL_JOB, authorizeAllFollowRequests);
   queue.register("notifications.create", createNotifications);
   queue.register(MEDIA_PROCESS_JOB, processMediaJob);
   queue.register(POLL_EXPIRY_JOB, expirePoll);

@@ -320,6 +320,20 @@ describe("follows and relationships", () => {
     );
   });
 
+  it("unlocking an account accepts its pending requests", async () => {
+    const alice = await user("alice");
+    const bob = await user("bob");
+    await lock(bob);
+    await follow(alice, bob, { reblogs: "false" });
+    await lock(bob, { locked: "false" });
+    await settled();
+    const rel = await relationship(alice, bob);
+    assert.equal(rel.following, true);
+    assert.equal(rel.requested, false);
+    assert.equal(rel.showing_reblogs, false);
+    assert.equal((await account(bob)).followers_count, 1);
+  });
+
   it("pages follow requests with Link headers", async () => {
     const bob = await user("bob");
     await lock(bob);

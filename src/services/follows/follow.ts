@@ -95,6 +95,33 @@ export async function removeFromFollowers(
 }
 
 /**
+ * Turns `requester`'s pending request to `targetId` into a follow with its options, and queues
+ * the back-fill of the requester's home; false when there was no request.
+ */
+async function acceptRequest(ctx: AppContext, targetId: string, requester: Account): Promise<boolean> {
+  return transactionWithJobs(ctx, async (trx, jobs) => {
+    const request = await ctx.repos.follows.deleteRequest(requester.id, targetId, trx);
+    if (!request) return false;
+    const now = new Date();
+    const added = await ctx.repos.follows.insert(
+      {
+        id: ctx.ids.next(now),
+        account_id: requester.id,
+        target_account_id: targetId,
+        show_reblogs: request.showReblogs,
+        notify: request.notify,
+        languages: request.languages,
+        uri: `${ctx.config.baseUrl}/${randomUUID()}`,
+        created_at: now.toISOString(),
+      },
+      trx,
+    );
+    if (added && requester.domain === null) enqueueMerge(jobs, requester.id, targetId);
+    return true;
+  });
+}
+
+/**
  * `POST /api/v1/follow_requests/:account_id/authorize`: the request becomes a follow with its
  * options; the follower's home is back-filled. Nobody is notified (Mastodon), and the
  * `follow_request` notification goes with the request. No pending request is a 404.
@@ -105,26 +132,31 @@ export async function authorizeFollowRequest(
   id: string,
 ): Promise<Record<string, unknown>> {
   const requester = await getVisibleAccount(ctx, id);
-  await transactionWithJobs(ctx, async (trx, jobs) => {
-    const request = await ctx.repos.follows.deleteRequest(requester.id, account.id, trx);
-    if (!request) throw notFound();
-    const now = new Date();
-    const added = await ctx.repos.follows.insert(
-      {
-        id: ctx.ids.next(now),
-        account_id: requester.id,
-        target_account_id: account.id,
-        show_reblogs: request.showReblogs,
-        notify: request.notify,
-        languages: request.languages,
-        uri: `${ctx.config.baseUrl}/${randomUUID()}`,
-        created_at: now.toISOString(),
-      },
-      trx,
-    );
-    if (added && requester.domain === null) enqueueMerge(jobs, requester.id, account.id);
-  });
+  if (!(await acceptRequest(ctx, account.id, requester))) throw notFound();
   return relationshipJson(ctx, account.id, requester.id);
+}
+
+export const AUTHORIZE_ALL_JOB = "follows.authorize-all";
+
+/** Queues the acceptance of every pending request of an account that was just unlocked. */
+export async function enqueueAuthorizeAll(ctx: AppContext, accountId: string): Promise<void> {
+  await ctx.queue.enqueue(AUTHORIZE_ALL_JOB, { accountId }, { dedupeKey: `${AUTHORIZE_ALL_JOB}:${accountId}` });
+}
+
+/**
+ * The `follows.authorize-all` job: an account that is no longer locked accepts all its pending
+ * requests, as Mastodon does when a profile is unlocked. Nothing happens if it was locked again.
+ */
+export async function authorizeAllFollowRequests(ctx: AppContext, payload: { accountId: string }): Promise<void> {
+  if (typeof payload?.accountId !== "string") return;
+  const account = await ctx.repos.accounts.getById(payload.accountId);
+  if (!account || account.locked) return;
+  for (;;) {
+    const rows = await ctx.repos.follows.requestsPage(account.id, { limit: 100 });
+    if (rows.length === 0) return;
+    const requesters = await ctx.repos.accounts.getByIds(rows.map((r) => r.accountId));
+    for (const requester of requesters) await acceptRequest(ctx, account.id, requester);
+  }
 }
 
 /** `POST /api/v1/follow_requests/:account_id/reject`: drops the request; none pending is a 404. */
