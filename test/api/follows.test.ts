@@ -186,6 +186,7 @@ describe("follows and relationships", () => {
       const r = await follow(alice, bob, form);
       assert.equal(r.status, 422, JSON.stringify(form));
       assert.match(r.body.error, /^Validation failed/);
+      if ("languages[]" in form) assert.equal(r.body.error, "Validation failed: Languages is invalid");
     }
     assert.equal((await relationship(alice, bob)).following, false);
     assert.equal((await account(bob)).followers_count, 0);

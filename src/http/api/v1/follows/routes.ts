@@ -1,10 +1,12 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import type { FollowOptions } from "../../../../db/repositories/follows.ts";
+import { unprocessable } from "../../../../lib/errors.ts";
 import { isLanguageCode } from "../../../../lib/text/languages.ts";
 import * as follows from "../../../../services/follows/follow.ts";
 import { familiarFollowersJson, followAccountsPage, followRequestsPage } from "../../../../services/follows/lists.ts";
 import { currentAccount, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
+import { throttle } from "../../../middleware/rate-limit.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
@@ -17,33 +19,32 @@ const optional = <T extends z.ZodType>(schema: T) =>
 const followSchema = z.object({
   reblogs: optional(boolish),
   notify: optional(boolish),
-  // Given (even empty) replaces the follow's languages; blanks are dropped and none means all.
-  languages: z
-    .preprocess(
-      (v) => (v === undefined ? undefined : (asArray(v) ?? [])),
-      z.array(z.string().refine(isLanguageCode, "is not a valid language")).optional(),
-    )
-    .optional(),
 });
 
+/**
+ * The options of a follow request: `reblogs` and `notify` when given; `languages[]` when given
+ * (even empty) replaces the follow's languages, blanks dropped, none meaning all. An unknown
+ * language is Mastodon's `Validation failed: Languages is invalid`.
+ */
 function followOptions(params: Record<string, unknown>): FollowOptions {
-  const languages = params.languages;
-  const p = validate(followSchema, {
-    reblogs: params.reblogs,
-    notify: params.notify,
-    languages: languages === undefined ? undefined : (asArray(languages) ?? []).filter((l) => l !== ""),
-  });
-  const langs = p.languages === undefined ? undefined : [...new Set(p.languages)];
-  return {
-    showReblogs: p.reblogs,
-    notify: p.notify,
-    languages: langs === undefined ? undefined : langs.length === 0 ? null : langs,
-  };
+  const p = validate(followSchema, { reblogs: params.reblogs, notify: params.notify });
+  let languages: string[] | null | undefined;
+  if (params.languages !== undefined) {
+    const given = (asArray(params.languages) ?? []).filter((l) => l !== "" && l !== null);
+    if (!given.every((l) => typeof l === "string" && isLanguageCode(l))) {
+      throw unprocessable("Validation failed: Languages is invalid");
+    }
+    languages = given.length === 0 ? null : [...new Set(given as string[])];
+  }
+  return { showReblogs: p.reblogs, notify: p.notify, languages };
 }
+
+/** Mastodon's `follows` action family: 400 follows and follow requests per day per user. */
+export const throttleFollows = () => throttle("follows", 400, 24 * 60 * 60 * 1000, "user");
 
 /** Follows, follow requests, followers and following lists, familiar followers. */
 export function followRoutes(app: Hono<HonoEnv>): void {
-  app.post("/api/v1/accounts/:id{[0-9]+}/follow", requireUser("write:follows"), async (c) => {
+  app.post("/api/v1/accounts/:id{[0-9]+}/follow", requireUser("write:follows"), throttleFollows(), async (c) => {
     const opts = followOptions(await readParams(c));
     return c.json(await follows.follow(c.env.ctx, currentAccount(c), c.req.param("id"), opts));
   });
