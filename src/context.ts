@@ -6,6 +6,7 @@ import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
+import { ConversationsRepository } from "./db/repositories/conversations.ts";
 import { CustomEmojisRepository } from "./db/repositories/custom-emojis.ts";
 import { FeedsRepository } from "./db/repositories/feeds.ts";
 import { FollowsRepository } from "./db/repositories/follows.ts";
@@ -20,6 +21,7 @@ import { PollsRepository } from "./db/repositories/polls.ts";
 import { RelationshipsRepository } from "./db/repositories/relationships.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
+import { SearchRepository } from "./db/repositories/search.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
@@ -58,6 +60,8 @@ export interface Repositories {
   polls: PollsRepository;
   scheduledStatuses: ScheduledStatusesRepository;
   relationships: RelationshipsRepository;
+  search: SearchRepository;
+  conversations: ConversationsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -126,6 +130,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     polls: new PollsRepository(db, database.dialect),
     scheduledStatuses: new ScheduledStatusesRepository(db),
     relationships: new RelationshipsRepository(db),
+    search: new SearchRepository(db, database.dialect),
+    conversations: new ConversationsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -361,6 +361,23 @@ export interface CustomEmojisTable {
   updated_at: Timestamp;
 }
 
+export interface AccountConversationsTable {
+  id: string;
+  account_id: string;
+  conversation_id: string;
+  /** The other participants, sorted and comma-joined ("" for a note to oneself). */
+  participant_account_ids: string;
+  last_status_id: string;
+  unread: Generated<DbBool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccountConversationStatusesTable {
+  account_conversation_id: string;
+  status_id: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   users: UsersTable;
@@ -394,6 +411,8 @@ export interface DB {
   scheduled_statuses: ScheduledStatusesTable;
   blocks: BlocksTable;
   mutes: MutesTable;
+  account_conversations: AccountConversationsTable;
+  account_conversation_statuses: AccountConversationStatusesTable;
 }
 
 /** A status's poll (`statuses.poll_id` points back at it). */

@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { AppContext } from "../context.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
+import { conversationRoutes } from "./api/v1/conversations/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
 import { followRoutes } from "./api/v1/follows/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
@@ -13,6 +14,8 @@ import { relationshipRoutes } from "./api/v1/relationships/routes.ts";
 import { scheduledStatusRoutes } from "./api/v1/scheduled-statuses/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
+import { groupedNotificationRoutes } from "./api/v2/notifications/routes.ts";
+import { searchRoutes } from "./api/v2/search/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
 import { authenticate, authenticateMiddleware, TokenCache } from "./middleware/auth.ts";
 import { limitBody } from "./middleware/body-limit.ts";
@@ -20,6 +23,7 @@ import { applyCors } from "./middleware/cors.ts";
 import { onError, onNotFound } from "./middleware/errors.ts";
 import { checkApiRateLimit } from "./middleware/rate-limit.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
+import { nulError } from "./params.ts";
 import type { HonoEnv } from "./types.ts";
 import { webRoutes } from "./web/routes.ts";
 import { staticRoutes } from "./web/static.ts";
@@ -52,6 +56,8 @@ export function createApp(): Hono<HonoEnv> {
   app.use("/api/*", async (c, next) => {
     const preflight = applyCors(c);
     if (preflight) return preflight;
+    // A NUL in the path or query (`%00`) reaches SQL through params read anywhere; refuse it here.
+    if (c.req.url.includes("%00")) throw nulError();
     await authenticate(c, tokens);
     await checkApiRateLimit(c);
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
@@ -77,11 +83,14 @@ export function createApp(): Hono<HonoEnv> {
   notificationRoutes(app);
   relationshipRoutes(app);
   followRoutes(app);
+  groupedNotificationRoutes(app);
+  conversationRoutes(app);
   markerRoutes(app);
   timelineRoutes(app);
   customEmojiRoutes(app);
   pollRoutes(app);
   scheduledStatusRoutes(app);
+  searchRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

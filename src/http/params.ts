@@ -53,10 +53,17 @@ function fromEntries(entries: Iterable<[string, unknown]>, into: Tree): Tree {
   let n = 0;
   for (const [k, v] of entries) {
     if (++n > MAX_KEYS) throw new ApiError(400, "Too many parameters");
+    if (k.includes("\0") || (typeof v === "string" && v.includes("\0"))) throw nulError();
     setNested(into, k, v);
   }
   return into;
 }
+
+/**
+ * A NUL character in a parameter is a 400: PostgreSQL text cannot hold one (it would be a 500
+ * there) and no client means to send one. (URLs with `%00` are refused before routing.)
+ */
+export const nulError = (): ApiError => new ApiError(400, "Parameters must not contain NUL characters");
 
 /**
  * Query and body parameters merged (the body wins), as Rails' `params`. Accepts JSON,
@@ -75,11 +82,16 @@ export async function readParams(c: Context<HonoEnv>): Promise<Tree> {
       const text = await c.req.text();
       if (text.trim() !== "") {
         let body: unknown;
+        let nul = false;
         try {
-          body = JSON.parse(text);
+          body = JSON.parse(text, (k, v) => {
+            if (k.includes("\0") || (typeof v === "string" && v.includes("\0"))) nul = true;
+            return v;
+          });
         } catch {
           throw new ApiError(400, "The request body could not be parsed as JSON");
         }
+        if (nul) throw nulError();
         if (body === null || typeof body !== "object" || Array.isArray(body)) {
           throw new ApiError(400, "The request body must be a JSON object");
         }

@@ -16,3 +16,40 @@ export function serializeNotification(
   if (status !== undefined) out.status = status;
   return out;
 }
+
+/** A NotificationGroup's facts, gathered by the grouped notifications service. */
+export interface NotificationGroupView {
+  groupKey: string;
+  type: string;
+  count: number;
+  mostRecentId: string;
+  /** Set when listing a page (with `latestAt`): the group's oldest notification in the page. */
+  pageMinId?: string;
+  latestAt?: string;
+  sampleAccountIds: string[];
+  statusId: string | null;
+}
+
+/** Mastodon's NotificationGroup entity (4.3); the `page_*` fields only in a listed page. */
+export function serializeNotificationGroup(g: NotificationGroupView): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    group_key: g.groupKey,
+    notifications_count: g.count,
+    type: g.type,
+    most_recent_notification_id: g.mostRecentId,
+  };
+  if (g.pageMinId !== undefined) {
+    out.page_min_id = g.pageMinId;
+    out.page_max_id = g.mostRecentId;
+    out.latest_page_notification_at = g.latestAt;
+  }
+  out.sample_account_ids = g.sampleAccountIds;
+  if (g.statusId !== null) out.status_id = g.statusId;
+  return out;
+}
+
+/** Mastodon's PartialAccountWithAvatar, from a whole Account's JSON. */
+export function serializePartialAccount(account: Record<string, unknown>): Record<string, unknown> {
+  const { id, acct, url, avatar, avatar_static, locked, bot } = account;
+  return { id, acct, url, avatar, avatar_static, locked, bot };
+}

@@ -13,7 +13,10 @@ export interface PollView {
  * Mastodon's Poll entity. Per-option counts are null while a `hide_totals` poll runs (for
  * everyone, its author included, as Mastodon does); `voted` and `own_votes` only with a viewer.
  */
-export function serializePoll(view: PollView): Record<string, unknown> {
+export function serializePoll(
+  view: PollView,
+  emojis: readonly Record<string, unknown>[] = [],
+): Record<string, unknown> {
   const p = view.poll;
   const showTotals = view.expired || !p.hideTotals;
   const out: Record<string, unknown> = {
@@ -32,6 +35,6 @@ export function serializePoll(view: PollView): Record<string, unknown> {
     title,
     votes_count: showTotals ? (view.tally.perOption.get(i) ?? 0) : null,
   }));
-  out.emojis = [];
+  out.emojis = emojis;
   return out;
 }

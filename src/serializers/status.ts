@@ -1,6 +1,7 @@
 import type { CustomEmoji } from "../db/repositories/custom-emojis.ts";
 import type { MediaAttachment } from "../db/repositories/media.ts";
 import type { Status } from "../db/repositories/statuses.ts";
+import { shortcodesIn } from "../services/custom-emojis/shortcodes.ts";
 import { serializeCustomEmoji } from "./custom-emoji.ts";
 import { type BlobUrl, serializeMediaAttachment } from "./media-attachment.ts";
 import { type PollView, serializePoll } from "./poll.ts";
@@ -85,11 +86,20 @@ export function serializeStatus(view: StatusView, opts: StatusSerializeOptions):
   out.media_attachments = view.media.map((m) => serializeMediaAttachment(m, opts.blobUrl));
   out.mentions = view.mentions.map((m) => ({ id: m.id, username: m.username, url: m.url, acct: m.acct }));
   out.tags = view.tags.map((t) => ({ name: t.displayName, url: tagUrl(opts.baseUrl, t.name) }));
-  out.emojis = (view.emojis ?? []).map((e) => serializeCustomEmoji(e, opts.blobUrl));
+  const emojis = view.emojis ?? [];
+  out.emojis = emojis.map((e) => serializeCustomEmoji(e, opts.blobUrl));
   out.quote = null;
   out.quote_approval = { automatic: [], manual: [], current_user: "denied" };
   out.card = null;
-  out.poll = view.poll ? serializePoll(view.poll) : null;
+  if (view.poll) {
+    // The poll's own `emojis`: those of the status's emojis that its options name.
+    const inOptions = new Set(shortcodesIn(view.poll.poll.options));
+    const pollEmojis = emojis.filter((e) => inOptions.has(e.shortcode));
+    out.poll = serializePoll(
+      view.poll,
+      pollEmojis.map((e) => serializeCustomEmoji(e, opts.blobUrl)),
+    );
+  } else out.poll = null;
   return out;
 }
 

@@ -148,6 +148,16 @@ describe("custom emojis", () => {
     assert.deepEqual(listed.emojis, r.body.emojis);
   });
 
+  it("counts the emojis a poll's options name, on the status and on the poll", async () => {
+    const r = await post({ status: "vote", poll: { options: [":blobcat: yes", "no :party:"], expires_in: 3600 } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(shortcodes(r.body.emojis), ["blobcat", "party"]);
+    assert.deepEqual(shortcodes(r.body.poll.emojis), ["blobcat", "party"]);
+    const plain = await post({ status: ":blobcat: vote", poll: { options: ["yes", "no"], expires_in: 3600 } });
+    assert.deepEqual(shortcodes(plain.body.emojis), ["blobcat"]);
+    assert.deepEqual(plain.body.poll.emojis, []);
+  });
+
   it("carries the emojis of each version in the edit history", async () => {
     const r = await post({ status: "first :blobcat:" });
     const edited = await s.request(`/api/v1/statuses/${r.body.id}`, {

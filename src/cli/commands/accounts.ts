@@ -5,6 +5,7 @@ import { deleteLocalAccount } from "../../services/admin/delete-local-account.ts
 import { eachLocalAccount } from "../../services/admin/list-local-accounts.ts";
 import { findLocalUser, type LocalUser } from "../../services/admin/local-user.ts";
 import { modifyAccount } from "../../services/admin/modify-account.ts";
+import { enqueueAdminSignUp } from "../../services/notifications/admin-sign-up.ts";
 import type { Output } from "../output.ts";
 import type { Command } from "../parse-command.ts";
 import { CommandError } from "../usage.ts";
@@ -46,6 +47,8 @@ export async function accountsCreate(
   } catch (e) {
     throw asCommandError(e);
   }
+  // Staff are told of a usable new account, as Mastodon's `tootctl accounts create --confirmed` does.
+  if (created.user.confirmedAt !== null && created.user.approved) await enqueueAdminSignUp(ctx, created.account.id);
   await io.out("OK");
   if (cmd.password === undefined) await io.out(`New password: ${created.password}`);
   if (!cmd.confirmed) {

@@ -25,7 +25,8 @@ export class FeedsRepository {
    * Puts a live status into the home feeds that should get it, in one statement: its author's;
    * for public, unlisted and private posts the author's local followers (a boost only for those
    * whose follow shows boosts, and a reply to someone else only for those who follow them too, or
-   * are them, as Mastodon's home filter does); for direct posts the mentioned local accounts. A boost is left
+   * are them, as Mastodon's home filter does); for direct posts the mentioned local accounts that follow the author (Mastodon's
+   * deliver_to_mentioned_followers!: a stranger's direct message is not pushed into a home). A boost is left
    * out of a feed that already holds the boosted post or another boost of it. As Mastodon's home
    * filter, no other feed gets it whose owner blocks or mutes its author, the boosted post's author
    * or an account either mentions, nor whose owner the author or boosted author blocks. Running it twice
@@ -52,6 +53,7 @@ export class FeedsRepository {
         SELECT m.account_id FROM statuses ms
           JOIN mentions m ON m.status_id = ms.id
           JOIN accounts ma ON ma.id = m.account_id
+          JOIN follows mf ON mf.account_id = m.account_id AND mf.target_account_id = ms.account_id
           WHERE ms.id = ${statusId} AND ms.visibility = 'direct' AND ma.domain IS NULL
       ) r ON 1 = 1
       LEFT JOIN statuses o ON o.id = s.reblog_of_id

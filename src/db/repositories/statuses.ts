@@ -158,12 +158,16 @@ export class StatusesRepository {
     return new Set(rows.map((r) => String(r.reblog_of_id)));
   }
 
-  /** Boosts of a status, paginated by the boost's id: [boostId, accountId]. */
+  /**
+   * Public and unlisted boosts of a status, paginated by the boost's id: [boostId, accountId]. A
+   * followers-only boost is left out (as Mastodon does): listing it would show it to anyone.
+   */
   async rebloggersPage(statusId: string, window: IdWindow): Promise<{ id: string; accountId: string }[]> {
     let q = this.#db
       .selectFrom("statuses")
       .select(["id", "account_id"])
       .where("reblog_of_id", "=", statusId)
+      .where("visibility", "in", ["public", "unlisted"])
       .where("deleted_at", "is", null);
     q = applyWindow(q, "statuses.id", window);
     const rows = await q.orderBy("id", idWindowOrder(window)).limit(window.limit).execute();
@@ -281,7 +285,7 @@ export class StatusesRepository {
     return r && { id: String(r.id), name: r.name, displayName: r.display_name };
   }
 
-  /** Uses of a tag per day (UTC, `YYYY-MM-DD`) since `sinceIso`: statuses and distinct accounts. */
+  /** Uses of a tag per day (UTC, `YYYY-MM-DD`) since `sinceIso` in public posts: statuses and distinct accounts. */
   async tagUsesSince(tagId: string, sinceIso: string): Promise<Map<string, { uses: number; accounts: number }>> {
     const rows = await this.#db
       .selectFrom("statuses_tags")
@@ -294,7 +298,8 @@ export class StatusesRepository {
       .where("statuses_tags.tag_id", "=", tagId)
       .where("statuses.created_at", ">=", sinceIso)
       .where("statuses.deleted_at", "is", null)
-      .where("statuses.visibility", "in", ["public", "unlisted"])
+      // Public posts only, as Mastodon records a use (unlisted posts stay out of discovery).
+      .where("statuses.visibility", "=", "public")
       .groupBy(sql`substr(statuses.created_at, 1, 10)`)
       .execute();
     return new Map(rows.map((r) => [r.day, { uses: Number(r.uses), accounts: Number(r.accounts) }]));

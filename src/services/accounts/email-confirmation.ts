@@ -4,6 +4,7 @@ import type { Application } from "../../db/repositories/oauth.ts";
 import type { User } from "../../db/repositories/users.ts";
 import { randomToken, sha256 } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { enqueueAdminSignUp } from "../notifications/admin-sign-up.ts";
 import { FieldErrors } from "./field-errors.ts";
 
 const logger = getLogger(["gannet", "accounts"]);
@@ -78,6 +79,7 @@ export async function confirmEmail(ctx: AppContext, rawToken: string): Promise<C
   });
   const confirmed = await ctx.repos.users.getById(user.id);
   if (!confirmed) return undefined;
+  if (user.confirmedAt === null && confirmed.approved) await enqueueAdminSignUp(ctx, confirmed.accountId);
   const app = user.createdByApplicationId
     ? await ctx.repos.oauth.getApplicationById(user.createdByApplicationId)
     : undefined;

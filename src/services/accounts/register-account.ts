@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isLocale } from "../../lib/text/languages.ts";
 import { codePointLength } from "../../lib/text/length.ts";
+import { enqueueAdminSignUp } from "../notifications/admin-sign-up.ts";
 import { type IssuedToken, issueToken } from "../oauth/tokens.ts";
 import { type CreatedLocalAccount, checkNewAccount, createLocalAccount } from "./create-local-account.ts";
 import { normalizeEmail, sendConfirmationInstructions } from "./email-confirmation.ts";
@@ -89,6 +90,8 @@ export async function registerAccount(ctx: AppContext, input: RegistrationInput)
     throw e;
   }
   const token = await issueToken(ctx, { applicationId: app.id, userId: created.user.id, scopes: app.scopes });
+  // Staff hear of the account once it is usable (Mastodon); else at confirmation or approval.
+  if (created.user.confirmedAt !== null && created.user.approved) await enqueueAdminSignUp(ctx, created.account.id);
   if (created.confirmationToken) sendConfirmationInstructions(ctx, created.user.email, created.confirmationToken, app);
   return { created, token };
 }

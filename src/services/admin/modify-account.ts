@@ -4,6 +4,7 @@ import type { UserUpdate } from "../../db/repositories/users.ts";
 import { randomToken } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { passwords } from "../../lib/passwords.ts";
+import { enqueueAdminSignUp } from "../notifications/admin-sign-up.ts";
 import type { LocalUser } from "./local-user.ts";
 
 // The same shape sign-up accepts (create-local-account.ts keeps its pattern private).
@@ -71,5 +72,7 @@ export async function modifyAccount(
   }
   const user = await ctx.repos.users.getById(target.user.id);
   if (!user) throw new ApiError(404, "Record not found");
+  const wasActive = target.user.confirmedAt !== null && target.user.approved;
+  if (!wasActive && user.confirmedAt !== null && user.approved) await enqueueAdminSignUp(ctx, user.accountId);
   return { account: target.account, user, password };
 }

@@ -49,8 +49,15 @@ export function accountEmojiSource(a: Account): EmojiSource {
 }
 
 /** Where a status's emojis are named: its text (HTML for remote posts) and content warning. */
-export function statusEmojiSource(s: Status, author: Account | undefined): EmojiSource {
-  return { domain: author?.domain ?? null, texts: [s.spoilerText, s.local ? s.text : s.text || s.content] };
+export function statusEmojiSource(
+  s: Status,
+  author: Account | undefined,
+  pollOptions: readonly string[] = [],
+): EmojiSource {
+  return {
+    domain: author?.domain ?? null,
+    texts: [s.spoilerText, s.local ? s.text : s.text || s.content, ...pollOptions],
+  };
 }
 
 /** `GET /api/v1/custom_emojis`: the local emojis shown in the picker, not disabled. */

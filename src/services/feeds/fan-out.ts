@@ -1,5 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { JobBatch } from "../../infra/queue/after-commit.ts";
+import { addToConversations } from "../conversations/update.ts";
 
 /** Home feeds keep their newest entries only (Mastodon's cap). */
 export const FEED_CAP = 800;
@@ -17,15 +18,16 @@ export function enqueueFanOut(jobs: JobBatch, statusId: string): void {
 
 /**
  * The `feeds.fan-out` job: one set-based insert into every home feed that should show the status
- * (see `FeedsRepository.fanOut`), then those feeds trimmed to `FEED_CAP`. Followers who asked to
- * be notified of the author's posts (`notify`) and got it in their feed get a `status`
- * notification (a job; it leaves out boosts and replies to others). Idempotent; a status
- * deleted before the job runs reaches no feed.
+ * (see `FeedsRepository.fanOut`), then those feeds trimmed to `FEED_CAP`. Idempotent; a status
+ * deleted before the job runs reaches no feed. A direct status also goes into its participants'
+ * conversations. Followers who asked to be notified of the author's posts (`notify`) and got it
+ * in their feed get a `status` notification (a job; it leaves out boosts and replies to others).
  */
 export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Promise<void> {
   if (typeof payload?.statusId !== "string") return;
   await ctx.repos.feeds.fanOut(payload.statusId);
   await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP);
+  await addToConversations(ctx, payload.statusId);
   if ((await ctx.repos.follows.notifiedFollowersHolding(payload.statusId)).length > 0) {
     await ctx.queue.enqueue(
       "notifications.create",

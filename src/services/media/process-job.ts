@@ -90,9 +90,14 @@ export async function processMediaJob(ctx: AppContext, payload: MediaProcessPayl
   }
 }
 
-/** Marks an upload `failed` and deletes every file it had (and `extra`, written by the failed run). */
+/**
+ * Deletes every file an upload had (and `extra`, written by the failed run), then marks it
+ * `failed`: in that order, so whoever sees `failed` (a client polling the upload) finds no file
+ * left. A crash in between leaves a row whose files are gone; its next run fails it again.
+ */
 async function failMediaAttachment(ctx: AppContext, id: string, extra: (string | null)[]): Promise<void> {
   const current = await ctx.repos.media.getById(id);
+  await deleteKeys(ctx, [current?.fileKey, current?.smallKey, current?.thumbnailKey, ...extra]);
   if (current) {
     await ctx.repos.media.update(id, {
       processing: "failed",
@@ -103,7 +108,6 @@ async function failMediaAttachment(ctx: AppContext, id: string, extra: (string |
       updated_at: new Date().toISOString(),
     });
   }
-  await deleteKeys(ctx, [current?.fileKey, current?.smallKey, current?.thumbnailKey, ...extra]);
 }
 
 /**

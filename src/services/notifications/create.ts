@@ -3,6 +3,7 @@ import type { Status } from "../../db/repositories/statuses.ts";
 import { notificationsBlocked } from "../../policies/blocks.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
 import { isVisible } from "../statuses/views.ts";
+import { groupKeyFor } from "./group-key.ts";
 
 /** The types this server creates so far. */
 export type NotificationType = "mention" | "favourite" | "reblog" | "update" | "poll" | "status";
@@ -28,14 +29,6 @@ export interface CreateFollowNotificationJob {
   type: "follow" | "follow_request";
   activityId: string;
   fromAccountId: string;
-}
-
-/** Types that Mastodon groups in v2 (same type and post within a window share a `group_key`). */
-const GROUPED = new Set(["favourite", "reblog"]);
-
-function groupKey(type: string, statusId: string | null, id: string, at: Date): string {
-  if (!GROUPED.has(type)) return `ungrouped-${id}`;
-  return `${type}-${statusId}-${Math.floor(at.getTime() / 3600_000)}`;
 }
 
 /** Who a job notifies about which post, and from whom. */
@@ -118,7 +111,7 @@ export async function createNotifications(
       type: job.type,
       status_id: status.id,
       activity_id: job.activityId ?? job.statusId,
-      group_key: groupKey(job.type, status.id, id, now),
+      group_key: await groupKeyFor(ctx, account.id, job.type, status.id, id, now),
       created_at: now.toISOString(),
     });
   }
@@ -144,7 +137,7 @@ async function createFollowNotification(ctx: AppContext, job: CreateFollowNotifi
     type: job.type,
     status_id: null,
     activity_id: row.id,
-    group_key: groupKey(job.type, null, id, now),
+    group_key: await groupKeyFor(ctx, recipient.id, job.type, null, id, now),
     created_at: now.toISOString(),
   });
 }

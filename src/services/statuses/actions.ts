@@ -87,11 +87,14 @@ export async function muteConversation(ctx: AppContext, account: Account, id: st
   return status;
 }
 
+/**
+ * Unmuting needs the post to be visible, as in Mastodon: a mute is per thread, so "had a mute"
+ * (the test of the other undos) would show any hidden post of a muted thread to whoever asked.
+ */
 export async function unmuteConversation(ctx: AppContext, account: Account, id: string): Promise<Status> {
-  return undoTarget(ctx, id, account.id, async (s) => {
-    await ctx.repos.statusInteractions.unmuteConversation(account.id, s.conversationId ?? s.id);
-    return true;
-  });
+  const status = await target(ctx, id, account.id);
+  await ctx.repos.statusInteractions.unmuteConversation(account.id, status.conversationId ?? status.id);
+  return status;
 }
 
 export async function pin(ctx: AppContext, account: Account, id: string): Promise<Status> {

@@ -162,7 +162,8 @@ export async function createStatus(
     if (parent && (visibility === "public" || visibility === "unlisted")) {
       await ctx.repos.statuses.addToCounter(parent.id, "replies_count", 1, trx);
     }
-    await ctx.repos.statuses.addToAccountCount(account.id, 1, iso, trx);
+    // Direct posts are not counted (nor dated in last_status_at), as in Mastodon: that would show them.
+    if (visibility !== "direct") await ctx.repos.statuses.addToAccountCount(account.id, 1, iso, trx);
     enqueueFanOut(jobs, id);
   });
   await ctx.repos.media.attachToStatus(

@@ -12,7 +12,7 @@ async function tombstone(ctx: AppContext, status: Status, iso: string, trx: Kyse
   await repo.update(status.id, { deleted_at: iso, updated_at: iso }, trx);
   await ctx.repos.statusInteractions.removeAllPins(status.id, trx);
   await ctx.repos.feeds.removeStatus(status.id, trx);
-  await repo.addToAccountCount(status.accountId, -1, null, trx);
+  if (status.visibility !== "direct") await repo.addToAccountCount(status.accountId, -1, null, trx);
   if (status.reblogOfId !== null) await repo.addToCounter(status.reblogOfId, "reblogs_count", -1, trx);
   if (status.inReplyToId !== null && (status.visibility === "public" || status.visibility === "unlisted")) {
     await repo.addToCounter(status.inReplyToId, "replies_count", -1, trx);
@@ -36,6 +36,7 @@ export async function deleteStatus(ctx: AppContext, account: Account, status: St
       await tombstone(ctx, reblog, iso, trx);
     }
     await ctx.repos.notifications.deleteForStatuses([status.id, ...reblogs.map((r) => r.id)], trx);
+    if (current.visibility === "direct") await ctx.repos.conversations.removeStatus(current.id, trx);
   });
   return (await ctx.repos.statuses.getById(status.id)) ?? status;
 }

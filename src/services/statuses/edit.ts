@@ -50,6 +50,20 @@ export async function editStatus(
   const iso = new Date().toISOString();
   const sensitive = input.sensitive ?? (spoilerText !== "" ? true : status.sensitive);
   const language = input.language && isLanguageCode(input.language) ? input.language : status.language;
+  // An edit that changes nothing is no edit (Mastodon's NoChangesSubmittedError): no history
+  // entry, no `update` notification. A poll always changes (its end moves), as in Mastodon.
+  const sameMedia =
+    media === undefined ||
+    media.map((m) => m.id).join() === (await ctx.repos.media.listByStatuses([status.id])).map((m) => m.id).join();
+  const unchanged =
+    text === status.text &&
+    spoilerText === status.spoilerText &&
+    sensitive === status.sensitive &&
+    language === status.language &&
+    sameMedia &&
+    !poll &&
+    !previousPoll;
+  if (unchanged) return status;
   const already = new Set((await ctx.repos.statuses.mentionsOf([status.id])).get(status.id) ?? []);
   await transactionWithJobs(ctx, async (trx, jobs) => {
     const repo = ctx.repos.statuses;

@@ -97,7 +97,9 @@ export async function loadStatusViews(
     accountsJson(ctx, authors),
     loadEmojis(
       ctx,
-      all.map((s) => statusEmojiSource(s, byId.get(s.accountId))),
+      all.map((s) =>
+        statusEmojiSource(s, byId.get(s.accountId), s.pollId ? polls.get(s.pollId)?.poll.options : undefined),
+      ),
     ),
   ]);
   const emojisOf = new Map(all.map((s, i) => [s.id, emojis[i]]));

@@ -38,7 +38,6 @@ export const accountRows: Placeholder[] = [
   post("/api/v1/accounts/:id/pin", user("write:accounts"), unavailable(), ACCOUNT),
   post("/api/v1/accounts/:id/unpin", user("write:accounts"), json(relationshipOfTarget), UNDONE),
   post("/api/v1/accounts/:id/note", user("write:accounts"), unavailable(), ACCOUNT),
-  get("/api/v1/accounts/search", user("read:accounts"), offset(40)),
 
   get(
     "/api/v1/profile",

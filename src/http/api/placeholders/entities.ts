@@ -33,14 +33,18 @@ export function emptyRelationship(id: string): Record<string, unknown> {
   };
 }
 
-/** Mastodon's default NotificationPolicy, with nothing pending. */
+/**
+ * The NotificationPolicy this server applies: every notification is accepted (nothing is held
+ * back as a request yet), so that is what it reports rather than Mastodon's defaults, which
+ * filter private mentions and limited accounts.
+ */
 export function defaultNotificationPolicy(): Record<string, unknown> {
   return {
     for_not_following: "accept",
     for_not_followers: "accept",
     for_new_accounts: "accept",
-    for_private_mentions: "filter",
-    for_limited_accounts: "filter",
+    for_private_mentions: "accept",
+    for_limited_accounts: "accept",
     summary: { pending_requests_count: 0, pending_notifications_count: 0 },
   };
 }

@@ -14,7 +14,7 @@ const WRITE = ["write", "write:notifications"];
 const strings = (v: unknown): string[] | undefined => asArray(v)?.filter((x): x is string => typeof x === "string");
 
 /** `types[]`, `exclude_types[]` and `account_id` of a list or count. */
-async function filterOf(c: Context<HonoEnv>): Promise<NotificationFilter> {
+export async function filterOf(c: Context<HonoEnv>): Promise<NotificationFilter> {
   const p = await readParams(c);
   const accountId = typeof p.account_id === "string" && isId(p.account_id) ? p.account_id : undefined;
   return { types: strings(p.types), excludeTypes: strings(p.exclude_types), fromAccountId: accountId };
@@ -48,14 +48,17 @@ export function notificationRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/notifications/:id{[0-9]+}", requireUser(...READ), async (c) => {
     const ctx = c.env.ctx;
     const viewerId = currentAccount(c).id;
-    const n = await ctx.repos.notifications.get(viewerId, c.req.param("id"));
+    // The route takes any digits; past 64 bits PostgreSQL would fail on the bigint column.
+    const id = c.req.param("id");
+    const n = isId(id) ? await ctx.repos.notifications.get(viewerId, id) : undefined;
     const [json] = n ? await notificationsJson(ctx, [n], viewerId) : [];
     if (!json) throw notFound();
     return c.json(json);
   });
 
   app.post("/api/v1/notifications/:id{[0-9]+}/dismiss", requireUser(...WRITE), async (c) => {
-    if (!(await c.env.ctx.repos.notifications.dismiss(currentAccount(c).id, c.req.param("id")))) throw notFound();
+    const id = c.req.param("id");
+    if (!isId(id) || !(await c.env.ctx.repos.notifications.dismiss(currentAccount(c).id, id))) throw notFound();
     return c.json({});
   });
 }

@@ -51,7 +51,9 @@ export function actionRoutes(app: Hono<HonoEnv>): void {
     ["favourited_by", "favouriters"],
     ["reblogged_by", "rebloggers"],
   ] as const) {
-    app.get(`/api/v1/statuses/:id{[0-9]+}/${name}`, optionalToken("read", "read:statuses"), async (c) => {
+    // Mastodon checks `read:accounts` here (the answer is accounts); `read:statuses` stays accepted.
+    const scopes = ["read", "read:accounts", "read:statuses"];
+    app.get(`/api/v1/statuses/:id{[0-9]+}/${name}`, optionalToken(...scopes), async (c) => {
       const ctx = c.env.ctx;
       const page = pageParams(c, 40, 80);
       const status = await findVisibleStatus(ctx, c.req.param("id") ?? "", viewerAccount(c)?.id);

@@ -29,7 +29,8 @@ export const createStatusSchema = z.object({
 });
 
 export const editStatusSchema = z.object({
-  status: optional(str),
+  // Absent keeps the text; "" (or null) is given and blank, a 422 unless media stay (Mastodon).
+  status: z.preprocess((v) => (v === null ? "" : v), str.optional()),
   spoiler_text: optional(z.preprocess((v) => (v === null ? "" : v), str)),
   sensitive: optional(boolish),
   language: optional(str),

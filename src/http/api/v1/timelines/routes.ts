@@ -19,7 +19,10 @@ const publicSchema = z.object({ local: optionalBool, remote: optionalBool, only_
 
 function publicOptions(params: unknown): PublicTimelineOptions {
   const p = validate(publicSchema, params);
-  return { local: p.local ?? false, remote: p.remote ?? false, onlyMedia: p.only_media ?? false };
+  // Both local and remote is everything, as in Mastodon's PublicFeed (local_only? is local && !remote).
+  const local = p.local ?? false;
+  const remote = p.remote ?? false;
+  return { local: local && !remote, remote: remote && !local, onlyMedia: p.only_media ?? false };
 }
 
 const names = (v: unknown): string[] =>

@@ -1,0 +1,43 @@
+import type { Hono } from "hono";
+import { notFound } from "../../../../lib/errors.ts";
+import { conversationsJson } from "../../../../services/conversations/views.ts";
+import { currentAccount, requireUser } from "../../../middleware/auth.ts";
+import { pageParams, setLinkHeader } from "../../../pagination.ts";
+import type { HonoEnv } from "../../../types.ts";
+
+const READ = ["read", "read:statuses"];
+const WRITE = ["write", "write:conversations"];
+
+/** 1.20 Conversations (direct messages), paged by their last status as Mastodon does. */
+export function conversationRoutes(app: Hono<HonoEnv>): void {
+  app.get("/api/v1/conversations", requireUser(...READ), async (c) => {
+    const ctx = c.env.ctx;
+    const page = pageParams(c, 20, 40);
+    const viewerId = currentAccount(c).id;
+    const rows = await ctx.repos.conversations.page(viewerId, page);
+    setLinkHeader(c, page, rows.length, rows[0]?.lastStatusId, rows.at(-1)?.lastStatusId);
+    return c.json(await conversationsJson(ctx, rows, viewerId));
+  });
+
+  app.delete("/api/v1/conversations/:id{[0-9]+}", requireUser(...WRITE), async (c) => {
+    if (!(await c.env.ctx.repos.conversations.delete(currentAccount(c).id, c.req.param("id")))) throw notFound();
+    return c.json({});
+  });
+
+  for (const [action, unread] of [
+    ["read", false],
+    ["unread", true],
+  ] as const) {
+    app.post(`/api/v1/conversations/:id{[0-9]+}/${action}`, requireUser(...WRITE), async (c) => {
+      const ctx = c.env.ctx;
+      const viewerId = currentAccount(c).id;
+      const id = c.req.param("id");
+      if (!(await ctx.repos.conversations.get(viewerId, id))) throw notFound();
+      await ctx.repos.conversations.setUnread(viewerId, id, unread, new Date().toISOString());
+      const conversation = await ctx.repos.conversations.get(viewerId, id);
+      if (!conversation) throw notFound();
+      const [json] = await conversationsJson(ctx, [conversation], viewerId);
+      return c.json(json);
+    });
+  }
+}

@@ -1,0 +1,105 @@
+import type { Context, Hono } from "hono";
+import { ApiError, notFound } from "../../../../lib/errors.ts";
+import { accountsJson } from "../../../../services/accounts/views.ts";
+import {
+  DEFAULT_GROUPED_TYPES,
+  type ExpandAccounts,
+  groupedNotificationsJson,
+} from "../../../../services/notifications/groups.ts";
+import { currentAccount, requireUser } from "../../../middleware/auth.ts";
+import { pageParams, setLinkHeader } from "../../../pagination.ts";
+import { asArray, readParams } from "../../../params.ts";
+import type { HonoEnv } from "../../../types.ts";
+import { filterOf } from "../../v1/notifications/routes.ts";
+
+const READ = ["read", "read:notifications"];
+const WRITE = ["write", "write:notifications"];
+
+/** Group keys: `ungrouped-<id>`, `<type>-<status>-<hour>`, `follow-<hour>`, `admin.sign_up-<hour>` (never `policy`). */
+const GROUP_KEY = ":group_key{[a-z._]+-[0-9a-z._-]+}";
+
+/** `grouped_types[]`, Mastodon's default when absent or empty. */
+async function groupedTypesOf(c: Context<HonoEnv>): Promise<readonly string[]> {
+  const given = asArray((await readParams(c)).grouped_types)?.filter((x): x is string => typeof x === "string");
+  return given !== undefined && given.length > 0 ? given : DEFAULT_GROUPED_TYPES;
+}
+
+async function expandAccountsOf(c: Context<HonoEnv>): Promise<ExpandAccounts> {
+  const v = (await readParams(c)).expand_accounts;
+  if (v === undefined || v === "full") return "full";
+  if (v === "partial_avatars") return "partial_avatars";
+  throw new ApiError(
+    400,
+    `Invalid value for 'expand_accounts': '${String(v)}', allowed values are 'full' and 'partial_avatars'`,
+  );
+}
+
+/** 1.4 Grouped notifications (v2, Mastodon 4.3). */
+export function groupedNotificationRoutes(app: Hono<HonoEnv>): void {
+  app.get("/api/v2/notifications", requireUser(...READ), async (c) => {
+    const ctx = c.env.ctx;
+    const page = pageParams(c, 40, 80);
+    const expandAccounts = await expandAccountsOf(c);
+    const groupedTypes = await groupedTypesOf(c);
+    const viewerId = currentAccount(c).id;
+    const rows = await ctx.repos.notifications.groupedPage(viewerId, await filterOf(c), page, groupedTypes);
+    // Mastodon links to the next page whenever this one has groups, full or not.
+    setLinkHeader(c, page, rows.length === 0 ? 0 : Math.max(rows.length, page.limit), rows[0]?.id, rows.at(-1)?.id);
+    return c.json(
+      await groupedNotificationsJson(ctx, rows, viewerId, { groupedTypes, expandAccounts, paginated: true }),
+    );
+  });
+
+  app.get("/api/v2/notifications/unread_count", requireUser(...READ), async (c) => {
+    const ctx = c.env.ctx;
+    const { limit } = pageParams(c, 100, 1000);
+    const viewerId = currentAccount(c).id;
+    const [marker] = await ctx.repos.markers.list(viewerId, ["notifications"]);
+    const groups = await ctx.repos.notifications.groupedPage(
+      viewerId,
+      await filterOf(c),
+      { minId: marker?.lastReadId, limit },
+      await groupedTypesOf(c),
+    );
+    return c.json({ count: groups.length });
+  });
+
+  app.post("/api/v2/notifications/clear", requireUser(...WRITE), async (c) => {
+    await c.env.ctx.repos.notifications.clear(currentAccount(c).id);
+    return c.json({});
+  });
+
+  app.get(`/api/v2/notifications/${GROUP_KEY}`, requireUser(...READ), async (c) => {
+    const ctx = c.env.ctx;
+    const viewerId = currentAccount(c).id;
+    const latest = await ctx.repos.notifications.latestOfGroup(viewerId, c.req.param("group_key"));
+    if (!latest) throw notFound();
+    const json = await groupedNotificationsJson(ctx, [latest], viewerId, {
+      groupedTypes: DEFAULT_GROUPED_TYPES,
+      expandAccounts: "full",
+      paginated: false,
+    });
+    if ((json.notification_groups as unknown[]).length === 0) throw notFound();
+    return c.json(json);
+  });
+
+  app.post(`/api/v2/notifications/${GROUP_KEY}/dismiss`, requireUser(...WRITE), async (c) => {
+    await c.env.ctx.repos.notifications.dismissGroup(currentAccount(c).id, c.req.param("group_key"));
+    return c.json({});
+  });
+
+  app.get(`/api/v2/notifications/${GROUP_KEY}/accounts`, requireUser(...READ), async (c) => {
+    const ctx = c.env.ctx;
+    const page = pageParams(c, 40, 80);
+    const viewerId = currentAccount(c).id;
+    const rows = await ctx.repos.notifications.groupPage(viewerId, c.req.param("group_key"), page);
+    setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
+    const byId = new Map((await ctx.repos.accounts.getByIds(rows.map((n) => n.fromAccountId))).map((a) => [a.id, a]));
+    return c.json(
+      await accountsJson(
+        ctx,
+        rows.flatMap((n) => byId.get(n.fromAccountId) ?? []),
+      ),
+    );
+  });
+}

@@ -1,0 +1,38 @@
+import type { AppContext } from "../../context.ts";
+import { participantsKey } from "../../db/repositories/conversations.ts";
+
+/**
+ * Puts a new direct status into its participants' conversations (Mastodon's
+ * `AccountConversation.add_status`): the author's, read, and every mentioned local account's,
+ * unread (unless they muted the thread). Each sees the others (author and mentioned) as the
+ * participants. Called by the fan-out job; a status deleted meanwhile, or not direct, changes
+ * nothing; running twice is harmless.
+ */
+export async function addToConversations(ctx: AppContext, statusId: string): Promise<void> {
+  const status = await ctx.repos.statuses.getById(statusId);
+  if (!status || status.deletedAt !== null || status.visibility !== "direct" || status.reblogOfId !== null) return;
+  const mentioned = (await ctx.repos.statuses.mentionsOf([status.id])).get(status.id) ?? [];
+  const everyone = [...new Set([status.accountId, ...mentioned])];
+  const locals = (await ctx.repos.accounts.getByIds(everyone)).filter((a) => a.domain === null);
+  const at = new Date().toISOString();
+  const conversationId = status.conversationId ?? status.id;
+  for (const account of locals) {
+    // Mastodon adds it for a recipient along with the mention notification, which a muted
+    // thread does not get.
+    if (account.id !== status.accountId) {
+      const muted = await ctx.repos.statusInteractions.mutedConversations(account.id, [conversationId]);
+      if (muted.size > 0) continue;
+    }
+    await ctx.repos.conversations.addStatus({
+      newId: ctx.ids.next(),
+      accountId: account.id,
+      conversationId,
+      participants: participantsKey(everyone.filter((id) => id !== account.id)),
+      statusId: status.id,
+      unread: account.id !== status.accountId,
+      at,
+    });
+  }
+  // Deleted while this ran: the delete found nothing to take out, so take it out now.
+  if ((await ctx.repos.statuses.getById(status.id))?.deletedAt) await ctx.repos.conversations.removeStatus(status.id);
+}
