@@ -87,6 +87,12 @@ describe("follows and relationships", () => {
     assert.equal(got[0].type, "follow");
     assert.equal(got[0].account.id, alice.account.id);
     assert.equal(got[0].status, undefined);
+    // Grouped by hour in v2, as Mastodon 4.3 groups follows.
+    assert.match(got[0].group_key, /^follow-\d+$/);
+    const v2 = await s.request("/api/v2/notifications", { token: bob.token });
+    assert.equal(v2.status, 200);
+    assert.equal(v2.body.notification_groups[0].type, "follow");
+    assert.deepEqual(v2.body.notification_groups[0].sample_account_ids, [alice.account.id]);
   });
 
   it("following again changes only the options given, counts once and notifies once", async () => {
