@@ -307,6 +307,20 @@ export interface FollowsTable {
   updated_at: Timestamp;
 }
 
+/** `account_id` asked to follow the locked `target_account_id`; the options pass to the follow. */
+export interface FollowRequestsTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  show_reblogs: Generated<DbBool>;
+  notify: Generated<DbBool>;
+  /** JSON array of language codes, or null for all. */
+  languages: Nullable<string>;
+  uri: Nullable<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface NotificationsTable {
   id: string;
   account_id: string;
@@ -387,6 +401,7 @@ export interface DB {
   status_pins: AccountStatusTable;
   conversation_mutes: ConversationMutesTable;
   follows: FollowsTable;
+  follow_requests: FollowRequestsTable;
   feeds: FeedsTable;
   notifications: NotificationsTable;
   markers: MarkersTable;

@@ -4,6 +4,7 @@ import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { conversationRoutes } from "./api/v1/conversations/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
+import { followRoutes } from "./api/v1/follows/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { listRoutes } from "./api/v1/lists/routes.ts";
 import { markerRoutes } from "./api/v1/markers/routes.ts";
@@ -82,6 +83,7 @@ export function createApp(): Hono<HonoEnv> {
   mediaRoutes(app);
   notificationRoutes(app);
   relationshipRoutes(app);
+  followRoutes(app);
   groupedNotificationRoutes(app);
   conversationRoutes(app);
   markerRoutes(app);

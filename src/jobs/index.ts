@@ -1,6 +1,8 @@
 import type { JobQueue } from "../infra/queue/interface.ts";
 import type { Scheduler } from "../infra/scheduler/scheduler.ts";
 import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
+import { MERGE_JOB, mergeIntoHome } from "../services/feeds/merge.ts";
+import { AUTHORIZE_ALL_JOB, authorizeAllFollowRequests } from "../services/follows/follow.ts";
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { MEDIA_PROCESS_JOB, processMediaJob, resumeStalledMediaProcessing } from "../services/media/process-job.ts";
 import { ADMIN_SIGN_UP_JOB, notifyAdminSignUp } from "../services/notifications/admin-sign-up.ts";
@@ -18,6 +20,8 @@ import {
  */
 export function registerJobHandlers(queue: JobQueue): void {
   queue.register(FAN_OUT_JOB, fanOutStatus);
+  queue.register(MERGE_JOB, mergeIntoHome);
+  queue.register(AUTHORIZE_ALL_JOB, authorizeAllFollowRequests);
   queue.register("notifications.create", createNotifications);
   queue.register(MEDIA_PROCESS_JOB, processMediaJob);
   queue.register(POLL_EXPIRY_JOB, expirePoll);

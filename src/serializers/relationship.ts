@@ -6,6 +6,10 @@ export interface RelationshipView {
   /** The viewer's follow of the account, if any. */
   following?: FollowState;
   followedBy: boolean;
+  /** The viewer's pending follow request to the account, if any. */
+  requested?: FollowState;
+  /** Whether the account asked to follow the viewer. */
+  requestedBy: boolean;
   blocking: boolean;
   blockedBy: boolean;
   /** The viewer's live mute of the account, if any. */
@@ -13,25 +17,25 @@ export interface RelationshipView {
 }
 
 /**
- * Mastodon's Relationship. Follow requests, domain blocks, endorsements and notes do not exist
- * here yet, so `requested`, `requested_by`, `domain_blocking` and `endorsed` are false and `note`
- * is empty.
+ * Mastodon's Relationship. `showing_reblogs`, `notifying` and `languages` are the follow's
+ * options, or the pending request's. Domain blocks, endorsements and notes do not exist here yet,
+ * so `domain_blocking` and `endorsed` are false and `note` is empty.
  */
 export function serializeRelationship(v: RelationshipView): Record<string, unknown> {
   return {
     id: v.id,
     following: v.following !== undefined,
-    showing_reblogs: v.following?.showReblogs ?? false,
-    notifying: v.following?.notify ?? false,
-    languages: v.following?.languages ?? null,
+    showing_reblogs: (v.following ?? v.requested)?.showReblogs ?? false,
+    notifying: (v.following ?? v.requested)?.notify ?? false,
+    languages: (v.following ?? v.requested)?.languages ?? null,
     followed_by: v.followedBy,
     blocking: v.blocking,
     blocked_by: v.blockedBy,
     muting: v.muting !== undefined,
     muting_notifications: v.muting?.hideNotifications ?? false,
     muting_expires_at: v.muting?.expiresAt ?? null,
-    requested: false,
-    requested_by: false,
+    requested: v.requested !== undefined,
+    requested_by: v.requestedBy,
     domain_blocking: false,
     endorsed: false,
     note: "",

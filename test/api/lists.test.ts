@@ -58,6 +58,22 @@ describe("lists", () => {
   });
   after(() => s.close());
 
+  it("unfollowing through the API ends the membership and takes the account's posts out of the list", async () => {
+    const alice = await user("alice");
+    const bob = await user("bob");
+    const f = await s.request(`/api/v1/accounts/${bob.account.id}/follow`, { method: "POST", token: alice.token });
+    assert.equal(f.status, 200, JSON.stringify(f.body));
+    const list = await createList(alice, { title: "Unfollowed" });
+    await add(alice, list.id, [bob]);
+    const st = await post(bob, { status: "in the list" });
+    await drain();
+    assert.ok((await timeline(alice, list.id)).includes(st.id));
+    const u = await s.request(`/api/v1/accounts/${bob.account.id}/unfollow`, { method: "POST", token: alice.token });
+    assert.equal(u.status, 200);
+    assert.deepEqual(ids((await members(alice, list.id)).body), []);
+    assert.deepEqual(await timeline(alice, list.id), []);
+  });
+
   it("creates, shows, updates and deletes lists, only the owner's", async () => {
     const alice = await user("alice");
     const bob = await user("bob");

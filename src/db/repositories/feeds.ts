@@ -3,6 +3,17 @@ import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder } from "./id-window.ts";
 
+/**
+ * A follow's `languages` (JSON array, null for all) lets the post through: posts without a
+ * language always, boosts always (as Mastodon, whose boosts carry no language).
+ */
+function languageAllowed(follow: string, status: string) {
+  const f = sql.ref(`${follow}.languages`);
+  const lang = sql.ref(`${status}.language`);
+  return sql<boolean>`(${f} IS NULL OR ${lang} IS NULL OR ${sql.ref(`${status}.reblog_of_id`)} IS NOT NULL
+    OR ${f} LIKE '%"' || ${lang} || '"%')`;
+}
+
 /** All SQL on `feeds`, the materialised home timelines. */
 export class FeedsRepository {
   readonly #db: Kysely<DB>;
@@ -33,6 +44,7 @@ export class FeedsRepository {
           JOIN accounts fa ON fa.id = f.account_id
           WHERE fs.id = ${statusId} AND fs.visibility <> 'direct' AND fa.domain IS NULL
             AND (fs.reblog_of_id IS NULL OR f.show_reblogs = TRUE)
+            AND ${languageAllowed("f", "fs")}
             AND (fs.in_reply_to_account_id IS NULL OR fs.in_reply_to_account_id = fs.account_id
               OR fs.in_reply_to_account_id = f.account_id
               OR EXISTS (SELECT 1 FROM follows rf WHERE rf.account_id = f.account_id
@@ -78,6 +90,85 @@ export class FeedsRepository {
         WHERE f.account_id IN (SELECT h.account_id FROM feeds h WHERE h.status_id = ${statusId})
       ) ranked
       WHERE ranked.position > ${cap})`.execute(db);
+  }
+
+  /**
+   * Back-fills `ownerId`'s feed with `authorId`'s newest `limit` posts and boosts that home would
+   * show (public, unlisted and private; only newer than `afterId` when given), when a follow
+   * starts: Mastodon's merge into home. The same home filters as `fanOut` apply (boosts only when
+   * the follow shows them and the boosted post is not in the feed yet, replies to others only
+   * when the owner follows them, the follow's languages, blocks and mutes). Answers how many
+   * entries were added.
+   */
+  async mergeInto(
+    ownerId: string,
+    authorId: string,
+    limit: number,
+    afterId: string | undefined,
+    db: Kysely<DB> = this.#db,
+  ): Promise<number> {
+    const after = afterId === undefined ? sql`` : sql`AND c.id > ${afterId}`;
+    const r = await sql`INSERT INTO feeds (account_id, status_id, reblog_of_id)
+      SELECT f.account_id, s.id, s.reblog_of_id
+      FROM (SELECT c.id FROM statuses c WHERE c.account_id = ${authorId} AND c.deleted_at IS NULL
+          AND c.visibility IN ('public', 'unlisted', 'private') ${after}
+          ORDER BY c.id DESC LIMIT ${limit}) recent
+      JOIN statuses s ON s.id = recent.id
+      JOIN follows f ON f.account_id = ${ownerId} AND f.target_account_id = s.account_id
+      LEFT JOIN statuses o ON o.id = s.reblog_of_id
+      WHERE (s.reblog_of_id IS NULL OR (f.show_reblogs = TRUE AND o.deleted_at IS NULL AND NOT EXISTS (
+          SELECT 1 FROM feeds x WHERE x.account_id = f.account_id
+            AND (x.status_id = s.reblog_of_id OR x.reblog_of_id = s.reblog_of_id))))
+        AND ${languageAllowed("f", "s")}
+        AND (s.in_reply_to_account_id IS NULL OR s.in_reply_to_account_id = s.account_id
+          OR s.in_reply_to_account_id = f.account_id
+          OR EXISTS (SELECT 1 FROM follows rf WHERE rf.account_id = f.account_id
+            AND rf.target_account_id = s.in_reply_to_account_id))
+        AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = f.account_id
+          AND (b.target_account_id = s.account_id OR b.target_account_id = o.account_id
+            OR EXISTS (SELECT 1 FROM mentions bm WHERE bm.account_id = b.target_account_id
+              AND (bm.status_id = s.id OR bm.status_id = o.id))))
+        AND NOT EXISTS (SELECT 1 FROM blocks bb WHERE bb.target_account_id = f.account_id
+          AND (bb.account_id = s.account_id OR bb.account_id = o.account_id))
+        AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = f.account_id
+          AND (m.expires_at IS NULL OR m.expires_at > ${new Date().toISOString()})
+          AND (m.target_account_id = s.account_id OR m.target_account_id = o.account_id
+            OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.account_id = m.target_account_id
+              AND (mm.status_id = s.id OR mm.status_id = o.id))))
+      ON CONFLICT (account_id, status_id) DO NOTHING`.execute(db);
+    return Number(r.numAffectedRows ?? 0);
+  }
+
+  /** Takes `authorId`'s posts and boosts out of `ownerId`'s feed (Mastodon's unmerge, on unfollow). */
+  async unmerge(ownerId: string, authorId: string, db: Kysely<DB> = this.#db): Promise<void> {
+    await sql`DELETE FROM feeds WHERE feeds.account_id = ${ownerId}
+      AND EXISTS (SELECT 1 FROM statuses s WHERE s.id = feeds.status_id AND s.account_id = ${authorId})`.execute(db);
+  }
+
+  /** Trims one feed to its newest `cap` entries. */
+  async trimFeed(ownerId: string, cap: number, db: Kysely<DB> = this.#db): Promise<void> {
+    await sql`DELETE FROM feeds WHERE account_id = ${ownerId} AND status_id < (
+      SELECT f.status_id FROM feeds f WHERE f.account_id = ${ownerId}
+      ORDER BY f.status_id DESC LIMIT 1 OFFSET ${cap - 1})`.execute(db);
+  }
+
+  /** The oldest entry of a feed, when it holds at least `atLeast` entries (else undefined). */
+  async oldestWhenAtLeast(ownerId: string, atLeast: number): Promise<string | undefined> {
+    const r = await this.#db
+      .selectFrom("feeds")
+      .select("status_id")
+      .where("account_id", "=", ownerId)
+      .orderBy("status_id", "desc")
+      .offset(atLeast - 1)
+      .limit(1)
+      .executeTakeFirst();
+    if (!r) return undefined;
+    const min = await this.#db
+      .selectFrom("feeds")
+      .select((eb) => eb.fn.min("status_id").as("id"))
+      .where("account_id", "=", ownerId)
+      .executeTakeFirst();
+    return min?.id === null || min?.id === undefined ? undefined : String(min.id);
   }
 
   /** Takes a status out of every feed. */

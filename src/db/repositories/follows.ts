@@ -1,35 +1,249 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
+import { searchableAccountCondition } from "./accounts.ts";
+import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
 
-/** All SQL on `follows` (the follow endpoints come later; statuses need follows for private posts). */
+/** A follow or a follow request, with its options. */
+export interface FollowRow {
+  id: string;
+  accountId: string;
+  targetAccountId: string;
+  showReblogs: boolean;
+  notify: boolean;
+  languages: string[] | null;
+}
+
+/** The options of a follow or request (`undefined`: keep what is stored). */
+export interface FollowOptions {
+  showReblogs?: boolean;
+  notify?: boolean;
+  languages?: string[] | null;
+}
+
+/** One entry of a page of accounts, with the row id that pages it (follow or request id). */
+export interface AccountPageRow {
+  id: string;
+  accountId: string;
+}
+
+type FollowTable = "follows" | "follow_requests";
+
+const toRow = (r: {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  show_reblogs: boolean | number;
+  notify: boolean | number;
+  languages: string | null;
+}): FollowRow => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  targetAccountId: String(r.target_account_id),
+  showReblogs: Boolean(r.show_reblogs),
+  notify: Boolean(r.notify),
+  languages: r.languages ? (JSON.parse(r.languages) as string[]) : null,
+});
+
+const languagesColumn = (l: string[] | null | undefined) =>
+  l === undefined ? undefined : l === null ? null : JSON.stringify(l);
+
+/**
+ * Accounts a viewer is not shown in someone's followers or following list: those the viewer
+ * blocks, is blocked by or mutes (a live mute), as Mastodon's `not_excluded_by_account`.
+ */
+function notExcludedBy(viewerId: string, column: string, now: string) {
+  const c = sql.ref(column);
+  return sql<boolean>`(NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = ${viewerId} AND b.target_account_id = ${c})
+    AND NOT EXISTS (SELECT 1 FROM blocks b2 WHERE b2.account_id = ${c} AND b2.target_account_id = ${viewerId})
+    AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = ${viewerId} AND m.target_account_id = ${c}
+      AND (m.expires_at IS NULL OR m.expires_at > ${now})))`;
+}
+
+/**
+ * All SQL on `follows` and `follow_requests`. Creating and removing a follow keeps the two
+ * accounts' `following_count` and `followers_count` in step, in the same statement's
+ * transaction when one is given; removing a follow or request removes the notification it caused.
+ */
 export class FollowsRepository {
   readonly #db: Kysely<DB>;
   constructor(db: Kysely<DB>) {
     this.#db = db;
   }
 
-  /** Records that `accountId` follows `targetAccountId` (nothing happens when it already does). */
-  async insert(row: {
-    id: string;
-    account_id: string;
-    target_account_id: string;
-    uri?: string | null;
-    show_reblogs?: boolean;
-    created_at: string;
-  }) {
-    await this.#db
-      .insertInto("follows")
-      .values({ ...row, updated_at: row.created_at })
-      .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doNothing())
+  async #get(table: FollowTable, accountId: string, targetId: string, db: Kysely<DB>): Promise<FollowRow | undefined> {
+    const r = await db
+      .selectFrom(table)
+      .select(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages"])
+      .where("account_id", "=", accountId)
+      .where("target_account_id", "=", targetId)
+      .executeTakeFirst();
+    return r && toRow(r);
+  }
+
+  /** A follow or request by its id. */
+  async byId(table: FollowTable, id: string): Promise<FollowRow | undefined> {
+    if (!/^\d{1,19}$/.test(id)) return undefined;
+    const r = await this.#db
+      .selectFrom(table)
+      .select(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return r && toRow(r);
+  }
+
+  getFollow(accountId: string, targetId: string, db: Kysely<DB> = this.#db): Promise<FollowRow | undefined> {
+    return this.#get("follows", accountId, targetId, db);
+  }
+
+  getRequest(accountId: string, targetId: string, db: Kysely<DB> = this.#db): Promise<FollowRow | undefined> {
+    return this.#get("follow_requests", accountId, targetId, db);
+  }
+
+  async #adjustCounts(accountId: string, targetId: string, delta: number, db: Kysely<DB>): Promise<void> {
+    const bump = (col: "following_count" | "followers_count") =>
+      sql<number>`CASE WHEN ${sql.ref(col)} + ${delta} < 0 THEN 0 ELSE ${sql.ref(col)} + ${delta} END`;
+    await db
+      .updateTable("accounts")
+      .set({ following_count: bump("following_count") })
+      .where("id", "=", accountId)
+      .execute();
+    await db
+      .updateTable("accounts")
+      .set({ followers_count: bump("followers_count") })
+      .where("id", "=", targetId)
       .execute();
   }
 
-  async delete(accountId: string, targetAccountId: string): Promise<void> {
-    await this.#db
+  /**
+   * Records that `account_id` follows `target_account_id` (nothing happens when it already does)
+   * and counts it; answers whether it was new.
+   */
+  async insert(
+    row: {
+      id: string;
+      account_id: string;
+      target_account_id: string;
+      uri?: string | null;
+      show_reblogs?: boolean;
+      notify?: boolean;
+      languages?: string[] | null;
+      created_at: string;
+    },
+    db: Kysely<DB> = this.#db,
+  ): Promise<boolean> {
+    const { languages, ...rest } = row;
+    const r = await db
+      .insertInto("follows")
+      .values({ ...rest, languages: languagesColumn(languages) ?? null, updated_at: row.created_at })
+      .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doNothing())
+      .executeTakeFirst();
+    const added = Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+    if (added) await this.#adjustCounts(row.account_id, row.target_account_id, 1, db);
+    return added;
+  }
+
+  /** Records a follow request (nothing happens when one exists); answers whether it was new. */
+  async insertRequest(
+    row: {
+      id: string;
+      account_id: string;
+      target_account_id: string;
+      show_reblogs: boolean;
+      notify: boolean;
+      languages: string[] | null;
+      created_at: string;
+    },
+    db: Kysely<DB> = this.#db,
+  ): Promise<boolean> {
+    const r = await db
+      .insertInto("follow_requests")
+      .values({ ...row, languages: languagesColumn(row.languages) ?? null, updated_at: row.created_at })
+      .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** Changes the options of a follow or request that exists. */
+  async updateOptions(table: FollowTable, id: string, opts: FollowOptions, db: Kysely<DB> = this.#db): Promise<void> {
+    const patch: { show_reblogs?: boolean; notify?: boolean; languages?: string | null; updated_at: string } = {
+      updated_at: new Date().toISOString(),
+    };
+    if (opts.showReblogs !== undefined) patch.show_reblogs = opts.showReblogs;
+    if (opts.notify !== undefined) patch.notify = opts.notify;
+    if (opts.languages !== undefined) patch.languages = languagesColumn(opts.languages);
+    await db.updateTable(table).set(patch).where("id", "=", id).execute();
+  }
+
+  /** Ends a follow (uncounting it and removing its `follow` notification); answers the removed row. */
+  async delete(accountId: string, targetId: string, db: Kysely<DB> = this.#db): Promise<FollowRow | undefined> {
+    const r = await db
       .deleteFrom("follows")
       .where("account_id", "=", accountId)
-      .where("target_account_id", "=", targetAccountId)
+      .where("target_account_id", "=", targetId)
+      .returning(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages"])
+      .executeTakeFirst();
+    if (!r) return undefined;
+    await this.#adjustCounts(accountId, targetId, -1, db);
+    await db.deleteFrom("notifications").where("type", "=", "follow").where("activity_id", "=", String(r.id)).execute();
+    return toRow(r);
+  }
+
+  /** Removes a follow request and its `follow_request` notification; answers the removed row. */
+  async deleteRequest(accountId: string, targetId: string, db: Kysely<DB> = this.#db): Promise<FollowRow | undefined> {
+    const r = await db
+      .deleteFrom("follow_requests")
+      .where("account_id", "=", accountId)
+      .where("target_account_id", "=", targetId)
+      .returning(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages"])
+      .executeTakeFirst();
+    if (!r) return undefined;
+    await db
+      .deleteFrom("notifications")
+      .where("type", "=", "follow_request")
+      .where("activity_id", "=", String(r.id))
       .execute();
+    return toRow(r);
+  }
+
+  /** Ends the follows and follow requests between two accounts, both ways (a block severs them). */
+  async severBetween(a: string, b: string, db: Kysely<DB> = this.#db): Promise<void> {
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ]) {
+      await this.delete(x, y, db);
+      await this.deleteRequest(x, y, db);
+    }
+  }
+
+  /**
+   * Ends every follow and follow request from or to `accountId` (a deleted account), uncounting
+   * them on the other accounts.
+   */
+  async removeAllOf(accountId: string, db: Kysely<DB> = this.#db): Promise<void> {
+    const dec = (col: "following_count" | "followers_count") =>
+      sql<number>`CASE WHEN ${sql.ref(col)} > 0 THEN ${sql.ref(col)} - 1 ELSE 0 END`;
+    await db
+      .updateTable("accounts")
+      .set({ followers_count: dec("followers_count") })
+      .where("id", "in", (eb) =>
+        eb.selectFrom("follows").select("target_account_id").where("account_id", "=", accountId),
+      )
+      .execute();
+    await db
+      .updateTable("accounts")
+      .set({ following_count: dec("following_count") })
+      .where("id", "in", (eb) =>
+        eb.selectFrom("follows").select("account_id").where("target_account_id", "=", accountId),
+      )
+      .execute();
+    for (const table of ["follows", "follow_requests"] as const) {
+      await db
+        .deleteFrom(table)
+        .where((eb) => eb.or([eb("account_id", "=", accountId), eb("target_account_id", "=", accountId)]))
+        .execute();
+    }
   }
 
   /** Which of `targetIds` `accountId` follows. */
@@ -42,5 +256,100 @@ export class FollowsRepository {
       .where("target_account_id", "in", targetIds)
       .execute();
     return new Set(rows.map((r) => String(r.target_account_id)));
+  }
+
+  /**
+   * One page of the followers (`side` "followers": who follows `accountId`) or of the follows
+   * (`side` "following") of an account, by follow id, newest first. Only accounts that may be
+   * listed (public, not suspended); with `viewerId`, not those the viewer blocks, mutes or is
+   * blocked by.
+   */
+  async page(
+    side: "followers" | "following",
+    accountId: string,
+    window: IdWindow,
+    viewerId: string | undefined,
+  ): Promise<AccountPageRow[]> {
+    const [own, other] =
+      side === "followers"
+        ? (["target_account_id", "account_id"] as const)
+        : (["account_id", "target_account_id"] as const);
+    let q = this.#db
+      .selectFrom("follows")
+      .innerJoin("accounts", "accounts.id", `follows.${other}`)
+      .select(["follows.id as id", `follows.${other} as other`])
+      .where(`follows.${own}`, "=", accountId)
+      .where(searchableAccountCondition());
+    if (viewerId !== undefined) q = q.where(notExcludedBy(viewerId, `follows.${other}`, new Date().toISOString()));
+    q = applyWindow(q, "follows.id", window);
+    const rows = await q.orderBy("follows.id", idWindowOrder(window)).limit(window.limit).execute();
+    return sortDesc(rows.map((r) => ({ id: String(r.id), accountId: String(r.other) })));
+  }
+
+  /** One page of the follow requests `targetId` received, by request id, newest first. */
+  async requestsPage(targetId: string, window: IdWindow): Promise<AccountPageRow[]> {
+    let q = this.#db
+      .selectFrom("follow_requests")
+      .innerJoin("accounts", "accounts.id", "follow_requests.account_id")
+      .select(["follow_requests.id as id", "follow_requests.account_id as other"])
+      .where("follow_requests.target_account_id", "=", targetId)
+      .where(searchableAccountCondition());
+    q = applyWindow(q, "follow_requests.id", window);
+    const rows = await q.orderBy("follow_requests.id", idWindowOrder(window)).limit(window.limit).execute();
+    return sortDesc(rows.map((r) => ({ id: String(r.id), accountId: String(r.other) })));
+  }
+
+  /** How many follow requests `targetId` has received. */
+  async countRequests(targetId: string): Promise<number> {
+    const r = await this.#db
+      .selectFrom("follow_requests")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("target_account_id", "=", targetId)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /**
+   * For each of `targetIds`, the accounts `viewerId` follows that follow it (accounts hiding
+   * their network left out), as Mastodon's familiar followers.
+   */
+  async familiarFollowers(viewerId: string, targetIds: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (targetIds.length === 0) return out;
+    const rows = await this.#db
+      .selectFrom("follows as f")
+      .innerJoin("follows as mine", "mine.target_account_id", "f.account_id")
+      .innerJoin("accounts", "accounts.id", "f.account_id")
+      .select(["f.target_account_id as target", "f.account_id as familiar"])
+      .where("mine.account_id", "=", viewerId)
+      .where("f.target_account_id", "in", targetIds)
+      .where((eb) => eb.or([eb("accounts.hide_collections", "is", null), eb("accounts.hide_collections", "=", false)]))
+      .where(searchableAccountCondition())
+      .orderBy("f.id", "desc")
+      .execute();
+    for (const r of rows) {
+      const list = out.get(String(r.target)) ?? [];
+      list.push(String(r.familiar));
+      out.set(String(r.target), list);
+    }
+    return out;
+  }
+
+  /**
+   * The followers of `statusId`'s author who asked to be notified of their posts (`notify`) and
+   * whose home feed holds it (so the home filters let it through: Mastodon notifies on feed insert).
+   */
+  async notifiedFollowersHolding(statusId: string): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom("statuses")
+      .innerJoin("follows", "follows.target_account_id", "statuses.account_id")
+      .innerJoin("feeds", (j) =>
+        j.onRef("feeds.account_id", "=", "follows.account_id").onRef("feeds.status_id", "=", "statuses.id"),
+      )
+      .select("follows.account_id")
+      .where("statuses.id", "=", statusId)
+      .where("follows.notify", "=", true)
+      .execute();
+    return rows.map((r) => String(r.account_id));
   }
 }

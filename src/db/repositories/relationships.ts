@@ -55,7 +55,7 @@ export function notificationSenderAllowed(now: string) {
 /**
  * All SQL on `blocks` and `mutes`, and the reads a Relationship needs (follows both ways). The
  * writes that go with a block or mute (severing follows, clearing a home feed, dropping
- * notifications) are here too, so a block is one transaction.
+ * notifications) are here too, so a block is one transaction; severing follows is in `FollowsRepository`.
  */
 export class RelationshipsRepository {
   readonly #db: Kysely<DB>;
@@ -132,19 +132,6 @@ export class RelationshipsRepository {
     return Number(r.numDeletedRows);
   }
 
-  /** Removes the follows between two accounts, both ways (a block severs them). */
-  async severFollows(a: string, b: string, db: Kysely<DB> = this.#db): Promise<void> {
-    await db
-      .deleteFrom("follows")
-      .where((eb) =>
-        eb.or([
-          eb.and([eb("account_id", "=", a), eb("target_account_id", "=", b)]),
-          eb.and([eb("account_id", "=", b), eb("target_account_id", "=", a)]),
-        ]),
-      )
-      .execute();
-  }
-
   /**
    * Takes `authorId`'s posts and boosts, boosts of their posts, and posts (or boosts of posts) that
    * mention them out of `ownerId`'s home feed, as Mastodon does: one statement over that feed (at
@@ -217,37 +204,54 @@ export class RelationshipsRepository {
     return out;
   }
 
-  /** The viewer's follows of accounts among `ids`, and which of them follow the viewer. */
+  /**
+   * The viewer's follows of and follow requests to accounts among `ids`, and which of them follow
+   * the viewer or asked to.
+   */
   async followsBetween(
     viewerId: string,
     ids: readonly string[],
-  ): Promise<{ following: Map<string, FollowState>; followedBy: Set<string> }> {
+  ): Promise<{
+    following: Map<string, FollowState>;
+    followedBy: Set<string>;
+    requested: Map<string, FollowState>;
+    requestedBy: Set<string>;
+  }> {
     const following = new Map<string, FollowState>();
     const followedBy = new Set<string>();
-    if (ids.length === 0) return { following, followedBy };
-    const [outgoing, incoming] = await Promise.all([
+    const requested = new Map<string, FollowState>();
+    const requestedBy = new Set<string>();
+    if (ids.length === 0) return { following, followedBy, requested, requestedBy };
+    const outgoing = (table: "follows" | "follow_requests") =>
       this.#db
-        .selectFrom("follows")
+        .selectFrom(table)
         .select(["target_account_id", "show_reblogs", "notify", "languages"])
         .where("account_id", "=", viewerId)
         .where("target_account_id", "in", ids)
-        .execute(),
+        .execute();
+    const incoming = (table: "follows" | "follow_requests") =>
       this.#db
-        .selectFrom("follows")
+        .selectFrom(table)
         .select("account_id")
         .where("target_account_id", "=", viewerId)
         .where("account_id", "in", ids)
-        .execute(),
+        .execute();
+    const [out, inc, outReq, incReq] = await Promise.all([
+      outgoing("follows"),
+      incoming("follows"),
+      outgoing("follow_requests"),
+      incoming("follow_requests"),
     ]);
-    for (const r of outgoing) {
-      following.set(String(r.target_account_id), {
-        showReblogs: Boolean(r.show_reblogs),
-        notify: Boolean(r.notify),
-        languages: r.languages ? (JSON.parse(r.languages) as string[]) : null,
-      });
-    }
-    for (const r of incoming) followedBy.add(String(r.account_id));
-    return { following, followedBy };
+    const state = (r: (typeof out)[number]): FollowState => ({
+      showReblogs: Boolean(r.show_reblogs),
+      notify: Boolean(r.notify),
+      languages: r.languages ? (JSON.parse(r.languages) as string[]) : null,
+    });
+    for (const r of out) following.set(String(r.target_account_id), state(r));
+    for (const r of outReq) requested.set(String(r.target_account_id), state(r));
+    for (const r of inc) followedBy.add(String(r.account_id));
+    for (const r of incReq) requestedBy.add(String(r.account_id));
+    return { following, followedBy, requested, requestedBy };
   }
 
   /** One page of the accounts `accountId` blocks, by block id, newest first. */

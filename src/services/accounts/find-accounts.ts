@@ -13,11 +13,12 @@ export async function getVisibleAccount(ctx: AppContext, id: string): Promise<Ac
   if (!isId(id)) throw notFound();
   const account = await ctx.repos.accounts.getById(id);
   if (!account) throw notFound();
+  // Before the user check: a deleted local account has no user left, and is still a 410.
+  if (isAccountDeleted(account)) throw gone();
   if (account.domain === null) {
     const user = await ctx.repos.users.getByAccountId(account.id);
     if (!isAccountPublic(account, user)) throw notFound();
   }
-  if (isAccountDeleted(account)) throw gone();
   return account;
 }
 

@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { User, UserSettings } from "../../db/repositories/users.ts";
 import { codePointLength, countableLength } from "../../lib/text/length.ts";
+import { enqueueAuthorizeAll } from "../follows/follow.ts";
 import {
   ImageRejected,
   type ProcessedImage,
@@ -155,6 +156,8 @@ export async function updateCredentials(
     throw e;
   }
   for (const key of replaced) await deleteBlobQuietly(ctx, key);
+  // Unlocking accepts the pending follow requests (Mastodon's UpdateAccountService).
+  if (account.locked && input.locked === false) await enqueueAuthorizeAll(ctx, account.id);
 
   const [fresh, freshUser] = await Promise.all([
     ctx.repos.accounts.getById(account.id),

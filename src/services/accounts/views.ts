@@ -70,7 +70,7 @@ export async function credentialAccountJson(
       fullRole,
       emojis,
       moved: moved ? { account: moved, emojis: movedEmojis } : undefined,
-      followRequestsCount: 0,
+      followRequestsCount: await ctx.repos.follows.countRequests(account.id),
     },
     mediaUrls(ctx),
   );

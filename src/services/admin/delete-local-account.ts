@@ -15,6 +15,8 @@ export async function deleteLocalAccount(ctx: AppContext, target: LocalUser): Pr
   const now = new Date().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     await ctx.repos.users.delete(user.id, trx);
+    // Its follows end both ways, so the other accounts' counters stay right.
+    await ctx.repos.follows.removeAllOf(account.id, trx);
     await ctx.repos.accounts.update(
       account.id,
       {

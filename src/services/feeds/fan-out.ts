@@ -21,7 +21,8 @@ export function enqueueFanOut(jobs: JobBatch, statusId: string): void {
  * The `feeds.fan-out` job: one set-based insert into every home feed that should show the status
  * (see `FeedsRepository.fanOut`), then those feeds trimmed to `FEED_CAP`. Idempotent; a status
  * deleted before the job runs reaches no feed. A direct status also goes into its participants'
- * conversations.
+ * conversations. Followers who asked to be notified of the author's posts (`notify`) and got it
+ * in their feed get a `status` notification (a job; it leaves out boosts and replies to others).
  */
 export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Promise<void> {
   if (typeof payload?.statusId !== "string") return;
@@ -29,4 +30,13 @@ export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Pro
   await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP);
   await fanOutToLists(ctx, payload.statusId);
   await addToConversations(ctx, payload.statusId);
+  if ((await ctx.repos.follows.notifiedFollowersHolding(payload.statusId)).length > 0) {
+    await ctx.queue.enqueue(
+      "notifications.create",
+      { type: "status", statusId: payload.statusId },
+      {
+        dedupeKey: `notifications.create:status:${payload.statusId}`,
+      },
+    );
+  }
 }

@@ -6,7 +6,7 @@ import { isVisible } from "../statuses/views.ts";
 import { groupKeyFor } from "./group-key.ts";
 
 /** The types this server creates so far. */
-export type NotificationType = "mention" | "favourite" | "reblog" | "update" | "poll";
+export type NotificationType = "mention" | "favourite" | "reblog" | "update" | "poll" | "status";
 
 /**
  * The payload of a `notifications.create` job. `statusId` is the post (for `reblog`: the boost);
@@ -18,6 +18,17 @@ export interface CreateNotificationsJob {
   statusId: string;
   activityId?: string;
   fromAccountId?: string;
+}
+
+/**
+ * The payload of a `notifications.create` job about an account rather than a post: `follow` and
+ * `follow_request`, whose cause (`activityId`) is the follow's or the request's row, so a follow
+ * undone before the job runs notifies nobody and undoing it later removes the notification.
+ */
+export interface CreateFollowNotificationJob {
+  type: "follow" | "follow_request";
+  activityId: string;
+  fromAccountId: string;
 }
 
 /** Who a job notifies about which post, and from whom. */
@@ -55,6 +66,14 @@ async function recipients(
       const voters = await ctx.repos.polls.voterIds(job.activityId);
       return { status, from: status.accountId, to: [status.accountId, ...voters] };
     }
+    case "status": {
+      // A new post (not a boost, not a reply to someone else) for the followers who asked to be
+      // notified, once it reached their home feed (Mastodon notifies on feed insertion).
+      if (status.reblogOfId !== null) return undefined;
+      if (status.inReplyToAccountId !== null && status.inReplyToAccountId !== status.accountId) return undefined;
+      const to = await ctx.repos.follows.notifiedFollowersHolding(status.id);
+      return { status, from: status.accountId, to };
+    }
   }
 }
 
@@ -62,7 +81,11 @@ async function recipients(
  * The `notifications.create` job: notifies local accounts, never the one who acted, only about
  * posts they may see, and once per cause (the job may run twice).
  */
-export async function createNotifications(ctx: AppContext, job: CreateNotificationsJob): Promise<void> {
+export async function createNotifications(
+  ctx: AppContext,
+  job: CreateNotificationsJob | CreateFollowNotificationJob,
+): Promise<void> {
+  if (isFollowJob(job)) return createFollowNotification(ctx, job);
   const found = await recipients(ctx, job);
   if (!found) return;
   const { status, from } = found;
@@ -92,4 +115,29 @@ export async function createNotifications(ctx: AppContext, job: CreateNotificati
       created_at: now.toISOString(),
     });
   }
+}
+
+const isFollowJob = (job: CreateNotificationsJob | CreateFollowNotificationJob): job is CreateFollowNotificationJob =>
+  job.type === "follow" || job.type === "follow_request";
+
+/** A `follow` or `follow_request` notification for the local account followed, if the row still exists. */
+async function createFollowNotification(ctx: AppContext, job: CreateFollowNotificationJob): Promise<void> {
+  if (typeof job.activityId !== "string") return;
+  const row = await ctx.repos.follows.byId(job.type === "follow" ? "follows" : "follow_requests", job.activityId);
+  if (!row || row.accountId !== job.fromAccountId) return;
+  const recipient = await ctx.repos.accounts.getById(row.targetAccountId);
+  if (!recipient || recipient.domain !== null) return;
+  if (notificationsBlocked(row.accountId, await blockMuteRelations(ctx, recipient.id, [row.accountId]))) return;
+  const now = new Date();
+  const id = ctx.ids.next(now);
+  await ctx.repos.notifications.insert({
+    id,
+    account_id: recipient.id,
+    from_account_id: row.accountId,
+    type: job.type,
+    status_id: null,
+    activity_id: row.id,
+    group_key: await groupKeyFor(ctx, recipient.id, job.type, null, id, now),
+    created_at: now.toISOString(),
+  });
 }

@@ -14,8 +14,8 @@ async function targetOf(ctx: AppContext, account: Account, id: string, verb: "bl
 }
 
 /**
- * `POST /api/v1/accounts/:id/block`, as Mastodon: the follows between the two accounts end both
- * ways, each one's posts leave the other's home feed, and the notifications the blocked account
+ * `POST /api/v1/accounts/:id/block`, as Mastodon: the follows and follow requests between the two
+ * accounts end both ways (uncounted), each one's posts leave the other's home feed, and the notifications the blocked account
  * caused the blocker are deleted. Blocking again changes nothing more.
  */
 export async function block(ctx: AppContext, account: Account, id: string): Promise<Record<string, unknown>> {
@@ -33,7 +33,7 @@ export async function block(ctx: AppContext, account: Account, id: string): Prom
       },
       trx,
     );
-    await repo.severFollows(account.id, target.id, trx);
+    await ctx.repos.follows.severBetween(account.id, target.id, trx);
     await repo.clearFromFeed(account.id, target.id, trx);
     await repo.clearFromFeed(target.id, account.id, trx);
     await removeFromListsOnBlock(ctx, account.id, target.id, trx);

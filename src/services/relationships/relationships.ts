@@ -25,7 +25,7 @@ export async function isBlocking(ctx: AppContext, accountId: string, targetId: s
   return (await blockMuteRelations(ctx, accountId, [targetId])).blocking.has(targetId);
 }
 
-/** Relationships of the viewer with each of `ids`, in order, in three queries. */
+/** Relationships of the viewer with each of `ids`, in order, in a fixed number of queries. */
 export async function loadRelationships(
   ctx: AppContext,
   viewerId: string,
@@ -39,6 +39,8 @@ export async function loadRelationships(
     id,
     following: follows.following.get(id),
     followedBy: follows.followedBy.has(id),
+    requested: follows.requested.get(id),
+    requestedBy: follows.requestedBy.has(id),
     blocking: bm.blocking.has(id),
     blockedBy: bm.blockedBy.has(id),
     muting: bm.muting.get(id),

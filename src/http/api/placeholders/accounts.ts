@@ -1,7 +1,5 @@
 import type { Context } from "hono";
-import { isId } from "../../../lib/ids.ts";
 import { currentAccount } from "../../middleware/auth.ts";
-import { asArray, readParams } from "../../params.ts";
 import type { HonoEnv } from "../../types.ts";
 import {
   del,
@@ -22,23 +20,8 @@ import {
   user,
 } from "./dsl.ts";
 import { emptyRelationship, profileOf } from "./entities.ts";
-import { truthy } from "./query.ts";
 import type { Placeholder } from "./types.ts";
 
-/** The existing accounts among `id[]`, in the order asked, without suspended ones unless `with_suspended`. */
-async function requestedAccounts(c: Context<HonoEnv>, allowSuspended: boolean): Promise<string[]> {
-  const params = await readParams(c);
-  const ids = [...new Set((asArray(params.id) ?? []).filter(isId))];
-  const found = new Map((await c.env.ctx.repos.accounts.getByIds(ids)).map((a) => [a.id, a]));
-  const withSuspended = allowSuspended && truthy(params.with_suspended);
-  return ids.filter((id) => {
-    const a = found.get(id);
-    return a !== undefined && (withSuspended || a.suspendedAt === null);
-  });
-}
-
-const familiarFollowers = async (c: Context<HonoEnv>) =>
-  (await requestedAccounts(c, false)).map((id) => ({ id, accounts: [] }));
 const relationshipOfTarget = (c: Context<HonoEnv>) => emptyRelationship(c.req.param("id") ?? "");
 
 const ACCOUNT = { account: "id" };
@@ -46,22 +29,14 @@ const UNDONE = { ...ACCOUNT, note: "Relationship with every flag false (there wa
 
 /** 1.1 Accounts (what is not built elsewhere), profile, other account-scoped endpoints, 1.22 suggestions. */
 export const accountRows: Placeholder[] = [
-  get("/api/v1/accounts/:id/followers", opt("read:accounts"), page(40), ACCOUNT),
-  get("/api/v1/accounts/:id/following", opt("read:accounts"), page(40), ACCOUNT),
   get("/api/v1/accounts/:id/featured_tags", opt("read:accounts"), list(), ACCOUNT),
   get("/api/v1/accounts/:id/endorsements", opt("read:accounts"), page(40), ACCOUNT),
   get("/api/v1/accounts/:id/identity_proofs", signedIn(), list(), { ...ACCOUNT, note: "`[]` (always, as Mastodon)" }),
-  post("/api/v1/accounts/:id/follow", user("write:follows"), unavailable(), ACCOUNT),
-  post("/api/v1/accounts/:id/unfollow", user("write:follows"), json(relationshipOfTarget), UNDONE),
-  post("/api/v1/accounts/:id/remove_from_followers", user("write:follows"), json(relationshipOfTarget), UNDONE),
   post("/api/v1/accounts/:id/endorse", user("write:accounts"), unavailable(), ACCOUNT),
   post("/api/v1/accounts/:id/unendorse", user("write:accounts"), json(relationshipOfTarget), UNDONE),
   post("/api/v1/accounts/:id/pin", user("write:accounts"), unavailable(), ACCOUNT),
   post("/api/v1/accounts/:id/unpin", user("write:accounts"), json(relationshipOfTarget), UNDONE),
   post("/api/v1/accounts/:id/note", user("write:accounts"), unavailable(), ACCOUNT),
-  get("/api/v1/accounts/familiar_followers", user("read:follows"), json(familiarFollowers), {
-    note: "`{id, accounts: []}` per existing requested account",
-  }),
 
   get(
     "/api/v1/profile",

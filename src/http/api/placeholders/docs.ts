@@ -88,10 +88,10 @@ Endpoints that are *not yet built* still answer in Mastodon's shape, so that cli
   attachment, report, admin record, ...) are 404 \`{"error": "Record not found"}\`, which is
   Mastodon's own answer for a record that does not exist. Account sub-resources check the account
   first: 404 when it does not exist or is hidden, 410 when it was deleted.
-- **Undo actions** that have nothing to undo (unfollow, unblock, unmute, unendorse, tag unfollow,
+- **Undo actions** that have nothing to undo (unendorse, unpin, tag unfollow,
   clearing notifications, removing a domain block or a push subscription) succeed with the
   entity or \`{}\` Mastodon returns, because that is the truth.
-- **Writes that cannot work yet** (posting, following, blocking, muting, creating lists or
+- **Writes that cannot work yet** (following hashtags, endorsing, creating lists or
   filters, uploading media, reporting, voting, saving markers, admin actions, ...) answer
   **422** \`{"error": "This feature is not available on this server yet"}\`, after the scope
   and role checks.

@@ -160,6 +160,19 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
     path: "/api/v1/timelines/list/:list_id",
     note: "materialised list timeline (`replies_policy`, exclusive lists leave home), Link",
   },
+  {
+    method: "POST",
+    path: "/api/v1/accounts/:id/follow",
+    note: "follow or update `reblogs`, `notify`, `languages[]`; a request for locked accounts",
+  },
+  { method: "POST", path: "/api/v1/accounts/:id/unfollow", note: "undo a follow or request, unmerge home" },
+  { method: "POST", path: "/api/v1/accounts/:id/remove_from_followers", note: "end their follow" },
+  { method: "GET", path: "/api/v1/accounts/:id/followers", note: "Link; empty when hidden (`hide_collections`)" },
+  { method: "GET", path: "/api/v1/accounts/:id/following", note: "Link; empty when hidden (`hide_collections`)" },
+  { method: "GET", path: "/api/v1/accounts/familiar_followers", note: "followed accounts following each `id[]`" },
+  { method: "GET", path: "/api/v1/follow_requests", note: "pending requests received, Link" },
+  { method: "POST", path: "/api/v1/follow_requests/:account_id/authorize", note: "accept; back-fills home" },
+  { method: "POST", path: "/api/v1/follow_requests/:account_id/reject", note: "reject" },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */

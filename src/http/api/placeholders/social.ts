@@ -3,7 +3,7 @@ import { ApiError, notFound } from "../../../lib/errors.ts";
 import { isId } from "../../../lib/ids.ts";
 import { readParams } from "../../params.ts";
 import type { HonoEnv } from "../../types.ts";
-import { del, empty, get, json, none, page, post, unavailable, user } from "./dsl.ts";
+import { del, empty, get, json, page, post, unavailable, user } from "./dsl.ts";
 import { UNAVAILABLE } from "./entities.ts";
 import type { Placeholder } from "./types.ts";
 
@@ -14,16 +14,8 @@ async function fileReport(c: Context<HonoEnv>): Promise<never> {
   throw new ApiError(422, UNAVAILABLE);
 }
 
-/** 1.5 Follow requests, 1.7 Blocks, mutes and domain blocks, 1.21 Reports. */
+/** 1.7 Domain blocks, 1.21 Reports (follow requests, blocks and mutes are built elsewhere). */
 export const socialRows: Placeholder[] = [
-  get("/api/v1/follow_requests", user("read:follows"), page(40)),
-  post("/api/v1/follow_requests/:account_id/authorize", user("write:follows"), none(), {
-    note: "404 (no follow request exists)",
-  }),
-  post("/api/v1/follow_requests/:account_id/reject", user("write:follows"), none(), {
-    note: "404 (no follow request exists)",
-  }),
-
   get("/api/v1/domain_blocks", user("read:blocks"), page(100)),
   post("/api/v1/domain_blocks", user("write:blocks"), unavailable()),
   del("/api/v1/domain_blocks", user("write:blocks"), empty(), { note: "`{}` (the domain was not blocked)" }),
