@@ -19,6 +19,7 @@ import { NotificationsRepository } from "./db/repositories/notifications.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { PollsRepository } from "./db/repositories/polls.ts";
 import { RelationshipsRepository } from "./db/repositories/relationships.ts";
+import { ReportsRepository } from "./db/repositories/reports.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
 import { SearchRepository } from "./db/repositories/search.ts";
@@ -62,6 +63,7 @@ export interface Repositories {
   relationships: RelationshipsRepository;
   search: SearchRepository;
   conversations: ConversationsRepository;
+  reports: ReportsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -132,6 +134,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     relationships: new RelationshipsRepository(db),
     search: new SearchRepository(db, database.dialect),
     conversations: new ConversationsRepository(db),
+    reports: new ReportsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -398,6 +398,7 @@ export interface DB {
   mutes: MutesTable;
   account_conversations: AccountConversationsTable;
   account_conversation_statuses: AccountConversationStatusesTable;
+  reports: ReportsTable;
 }
 
 /** A status's poll (`statuses.poll_id` points back at it). */
@@ -456,6 +457,26 @@ export interface FeedsTable {
   account_id: string;
   status_id: string;
   reblog_of_id: Nullable<string>;
+}
+
+/** `account_id` reports `target_account_id` (migration 0016). */
+export interface ReportsTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  /** JSON array of status ids (strings). */
+  status_ids: Generated<string>;
+  comment: Generated<string>;
+  category: Generated<string>;
+  /** JSON array of rule ids (strings), or null. */
+  rule_ids: Nullable<string>;
+  forwarded: Generated<DbBool>;
+  action_taken_at: Nullable<Timestamp>;
+  action_taken_by_account_id: Nullable<string>;
+  assigned_account_id: Nullable<string>;
+  uri: Nullable<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export type { Generated };

@@ -10,6 +10,7 @@ import { mediaRoutes } from "./api/v1/media/routes.ts";
 import { notificationRoutes } from "./api/v1/notifications/routes.ts";
 import { pollRoutes } from "./api/v1/polls/routes.ts";
 import { relationshipRoutes } from "./api/v1/relationships/routes.ts";
+import { reportRoutes } from "./api/v1/reports/routes.ts";
 import { scheduledStatusRoutes } from "./api/v1/scheduled-statuses/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
@@ -86,6 +87,7 @@ export function createApp(): Hono<HonoEnv> {
   pollRoutes(app);
   scheduledStatusRoutes(app);
   searchRoutes(app);
+  reportRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

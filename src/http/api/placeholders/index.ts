@@ -142,6 +142,11 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/mutes", note: "muted accounts with `mute_expires_at`, Link" },
   { method: "GET", path: "/api/v2/search", note: "accounts, hashtags, full-text statuses (signed in)" },
   { method: "GET", path: "/api/v1/accounts/search", note: "accounts by name, `following`" },
+  {
+    method: "POST",
+    path: "/api/v1/reports",
+    note: "report an account (`status_ids[]` it may see, `rule_ids[]`); moderators get `admin.report`",
+  },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */
