@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { AppContext } from "../context.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
+import { adminReportRoutes } from "./api/v1/admin/report-routes.ts";
 import { conversationRoutes } from "./api/v1/conversations/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
@@ -88,6 +89,7 @@ export function createApp(): Hono<HonoEnv> {
   scheduledStatusRoutes(app);
   searchRoutes(app);
   reportRoutes(app);
+  adminReportRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.
