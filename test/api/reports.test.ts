@@ -108,12 +108,14 @@ describe("POST /api/v1/reports and admin.report notifications", () => {
     const privatePost = await post(target, { status: "followers only", visibility: "private" });
     const direct = await post(target, { status: "secret", visibility: "direct" });
     const someoneElses = await post(other, { status: "not the target's" });
+    const pending = await s.createUser("pending", { approved: false });
     const before = await storedCount();
     const cases: [unknown, number][] = [
       [{}, 404],
       [{ account_id: "" }, 404],
       [{ account_id: "nope" }, 404],
       [{ account_id: "999999999" }, 404],
+      [{ account_id: pending.account.id }, 404],
       [{ account_id: reporter.account.id }, 422],
       [{ account_id: target.account.id, comment: "x".repeat(1001) }, 422],
       [{ account_id: target.account.id, comment: { a: 1 } }, 422],

@@ -4,6 +4,7 @@ import type { Report, ReportCategory } from "../../db/repositories/reports.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { notFound, unprocessable } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
+import { getVisibleAccount } from "../accounts/find-accounts.ts";
 import { ADMIN_REPORT_JOB, type AdminReportJob } from "../notifications/admin-report.ts";
 import { filterVisible } from "../statuses/views.ts";
 
@@ -57,9 +58,9 @@ async function checkedRuleIds(ctx: AppContext, ids: readonly string[]): Promise<
  * check passes.
  */
 export async function fileReport(ctx: AppContext, reporter: Account, input: FileReportInput): Promise<Report> {
-  const targetId = input.targetAccountId;
-  const target = targetId !== undefined && isId(targetId) ? await ctx.repos.accounts.getById(targetId) : undefined;
-  if (!target) throw notFound();
+  // 404 for an unknown account or one nobody may see yet, 410 for a deleted one (as everywhere).
+  if (input.targetAccountId === undefined) throw notFound();
+  const target = await getVisibleAccount(ctx, input.targetAccountId);
   if (target.id === reporter.id) throw invalid("Target account cannot be the reporter");
   if ([...input.comment].length > REPORT_COMMENT_LIMIT) {
     throw invalid(`Comment is too long (maximum is ${REPORT_COMMENT_LIMIT} characters)`);
