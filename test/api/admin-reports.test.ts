@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createRestAPIClient } from "masto";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 const ADMIN_SCOPES = "read write admin:read admin:write";
@@ -217,5 +218,28 @@ describe("Admin API: reports", () => {
       next.body.map((x: any) => x.id),
       [reportId],
     );
+  });
+
+  it("works with the masto client: file a report, list, assign and resolve it", async () => {
+    const client = createRestAPIClient({ url: s.url, accessToken: reporter.token });
+    const troll2 = await s.createUser("troll2");
+    const filed = await client.v1.reports.create({
+      accountId: troll2.account.id,
+      comment: "via masto",
+      category: "spam",
+    });
+    assert.equal(filed.category, "spam");
+    assert.equal(filed.targetAccount.id, troll2.account.id);
+    const staff = createRestAPIClient({ url: s.url, accessToken: moderator.token });
+    const listed = await staff.v1.admin.reports.list();
+    const mine = listed.find((r) => r.id === filed.id);
+    assert.ok(mine);
+    assert.equal(mine.account.id, reporter.account.id);
+    assert.equal(
+      (await staff.v1.admin.reports.$select(filed.id).assignToSelf()).assignedAccount?.id,
+      moderator.account.id,
+    );
+    const resolved = await staff.v1.admin.reports.$select(filed.id).resolve();
+    assert.equal(resolved.actionTaken, true);
   });
 });
