@@ -20,6 +20,7 @@ import { NotificationsRepository } from "./db/repositories/notifications.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { PollsRepository } from "./db/repositories/polls.ts";
 import { RelationshipsRepository } from "./db/repositories/relationships.ts";
+import { ReportsRepository } from "./db/repositories/reports.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
 import { SearchRepository } from "./db/repositories/search.ts";
@@ -64,6 +65,7 @@ export interface Repositories {
   search: SearchRepository;
   conversations: ConversationsRepository;
   lists: ListsRepository;
+  reports: ReportsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -135,6 +137,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     search: new SearchRepository(db, database.dialect),
     conversations: new ConversationsRepository(db),
     lists: new ListsRepository(db),
+    reports: new ReportsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

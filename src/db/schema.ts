@@ -416,6 +416,7 @@ export interface DB {
   lists: ListsTable;
   list_accounts: ListAccountsTable;
   list_feeds: ListFeedsTable;
+  reports: ReportsTable;
 }
 
 /** A status's poll (`statuses.poll_id` points back at it). */
@@ -483,6 +484,26 @@ export interface ListsTable {
   title: string;
   replies_policy: Generated<string>;
   exclusive: Generated<DbBool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** `account_id` reports `target_account_id` (migration 0016). */
+export interface ReportsTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  /** JSON array of status ids (strings). */
+  status_ids: Generated<string>;
+  comment: Generated<string>;
+  category: Generated<string>;
+  /** JSON array of rule ids (strings), or null. */
+  rule_ids: Nullable<string>;
+  forwarded: Generated<DbBool>;
+  action_taken_at: Nullable<Timestamp>;
+  action_taken_by_account_id: Nullable<string>;
+  assigned_account_id: Nullable<string>;
+  uri: Nullable<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

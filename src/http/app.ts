@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { AppContext } from "../context.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
+import { adminReportRoutes } from "./api/v1/admin/report-routes.ts";
 import { conversationRoutes } from "./api/v1/conversations/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
 import { followRoutes } from "./api/v1/follows/routes.ts";
@@ -12,6 +13,7 @@ import { mediaRoutes } from "./api/v1/media/routes.ts";
 import { notificationRoutes } from "./api/v1/notifications/routes.ts";
 import { pollRoutes } from "./api/v1/polls/routes.ts";
 import { relationshipRoutes } from "./api/v1/relationships/routes.ts";
+import { reportRoutes } from "./api/v1/reports/routes.ts";
 import { scheduledStatusRoutes } from "./api/v1/scheduled-statuses/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
@@ -93,6 +95,8 @@ export function createApp(): Hono<HonoEnv> {
   scheduledStatusRoutes(app);
   searchRoutes(app);
   listRoutes(app);
+  reportRoutes(app);
+  adminReportRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

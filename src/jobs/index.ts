@@ -5,6 +5,7 @@ import { MERGE_JOB, mergeIntoHome } from "../services/feeds/merge.ts";
 import { AUTHORIZE_ALL_JOB, authorizeAllFollowRequests } from "../services/follows/follow.ts";
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { MEDIA_PROCESS_JOB, processMediaJob, resumeStalledMediaProcessing } from "../services/media/process-job.ts";
+import { ADMIN_REPORT_JOB, notifyAdminReport } from "../services/notifications/admin-report.ts";
 import { ADMIN_SIGN_UP_JOB, notifyAdminSignUp } from "../services/notifications/admin-sign-up.ts";
 import { createNotifications } from "../services/notifications/create.ts";
 import { expirePoll, POLL_EXPIRY_JOB } from "../services/polls/expiry.ts";
@@ -27,6 +28,7 @@ export function registerJobHandlers(queue: JobQueue): void {
   queue.register(POLL_EXPIRY_JOB, expirePoll);
   queue.register(PUBLISH_JOB, publishScheduledStatus);
   queue.register(ADMIN_SIGN_UP_JOB, notifyAdminSignUp);
+  queue.register(ADMIN_REPORT_JOB, notifyAdminReport);
 }
 
 /** Every periodic task; the scheduler runs each in one process only. */

@@ -1,10 +1,11 @@
 import type { Notification } from "../db/repositories/notifications.ts";
 
-/** Mastodon's Notification entity; `status` only for the types about a post. */
+/** Mastodon's Notification entity; `status` only for the types about a post, `report` for `admin.report`. */
 export function serializeNotification(
   n: Notification,
   account: Record<string, unknown>,
   status: Record<string, unknown> | undefined,
+  report?: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: n.id,
@@ -14,6 +15,7 @@ export function serializeNotification(
     account,
   };
   if (status !== undefined) out.status = status;
+  if (report !== undefined) out.report = report;
   return out;
 }
 
@@ -28,6 +30,8 @@ export interface NotificationGroupView {
   latestAt?: string;
   sampleAccountIds: string[];
   statusId: string | null;
+  /** The Report entity of an `admin.report` group. */
+  report?: Record<string, unknown>;
 }
 
 /** Mastodon's NotificationGroup entity (4.3); the `page_*` fields only in a listed page. */
@@ -45,6 +49,7 @@ export function serializeNotificationGroup(g: NotificationGroupView): Record<str
   }
   out.sample_account_ids = g.sampleAccountIds;
   if (g.statusId !== null) out.status_id = g.statusId;
+  if (g.report !== undefined) out.report = g.report;
   return out;
 }
 

@@ -173,14 +173,6 @@ describe("placeholders: entities with honest empty values", () => {
     assert.equal(patch.status, 422);
   });
 
-  it("files no report, but first looks the account up", async () => {
-    const missing = await s.request("/api/v1/reports", { token: alice.token, json: { account_id: "999999999" } });
-    assert.equal(missing.status, 404);
-    const known = await s.request("/api/v1/reports", { token: alice.token, form: { account_id: bob.id } });
-    assert.equal(known.status, 422);
-    assert.deepEqual(known.body, { error: "This feature is not available on this server yet" });
-  });
-
   it("answers the streaming health check in plain text, ignoring tokens on public endpoints", async () => {
     const r = await s.request("/api/v1/streaming/health");
     assert.equal(r.status, 200);

@@ -6,6 +6,7 @@ import {
   serializePartialAccount,
 } from "../../serializers/notification.ts";
 import { accountsJson } from "../accounts/views.ts";
+import { reportsJsonById } from "../reports/views.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
 import { GROUPABLE_TYPES } from "./group-key.ts";
 
@@ -74,9 +75,21 @@ export async function groupedNotificationsJson(
   const accounts = await ctx.repos.accounts.getByIds([...new Set(views.flatMap((v) => v.sampleAccountIds))]);
   const known = new Set(accounts.map((a) => a.id));
   const visibleStatuses = new Set(statuses.map((s) => s.id));
+  // `admin.report` groups (always of one) carry their report; one whose report is gone is left out.
+  const reportOf = new Map(representatives.flatMap((n) => (n.type === "admin.report" ? [[n.id, n.activityId]] : [])));
+  const reports = await reportsJsonById(ctx, [...reportOf.values()]);
   const groups = views
-    .map((v) => ({ ...v, sampleAccountIds: v.sampleAccountIds.filter((id) => known.has(id)) }))
-    .filter((v) => v.sampleAccountIds.length > 0 && (v.statusId === null || visibleStatuses.has(v.statusId)));
+    .map((v) => {
+      const reportId = reportOf.get(v.mostRecentId);
+      const report = reportId === undefined ? undefined : reports.get(reportId);
+      return { ...v, sampleAccountIds: v.sampleAccountIds.filter((id) => known.has(id)), report };
+    })
+    .filter(
+      (v) =>
+        v.sampleAccountIds.length > 0 &&
+        (v.statusId === null || visibleStatuses.has(v.statusId)) &&
+        (v.type !== "admin.report" || v.report !== undefined),
+    );
 
   // Accounts given whole, and (partial_avatars) the others, each once.
   const whole =

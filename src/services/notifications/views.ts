@@ -4,6 +4,7 @@ import { notificationsBlocked } from "../../policies/blocks.ts";
 import { serializeNotification } from "../../serializers/notification.ts";
 import { accountsJson } from "../accounts/views.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
+import { reportsJsonById } from "../reports/views.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
 
 /**
@@ -30,10 +31,17 @@ export async function notificationsJson(
   const accounts = await ctx.repos.accounts.getByIds([...new Set(notifications.map((n) => n.fromAccountId))]);
   const accountJson = await accountsJson(ctx, accounts);
   const accountById = new Map(accounts.map((a, i) => [a.id, accountJson[i]]));
+  // `admin.report`: the report is the cause; one whose report is gone is left out.
+  const reports = await reportsJsonById(
+    ctx,
+    notifications.flatMap((n) => (n.type === "admin.report" ? [n.activityId] : [])),
+  );
   return notifications.flatMap((n) => {
     const account = accountById.get(n.fromAccountId);
     const status = n.statusId === null ? undefined : statusById.get(n.statusId);
+    const report = n.type === "admin.report" ? reports.get(n.activityId) : undefined;
     if (account === undefined || (n.statusId !== null && status === undefined)) return [];
-    return [serializeNotification(n, account, status)];
+    if (n.type === "admin.report" && report === undefined) return [];
+    return [serializeNotification(n, account, status, report)];
   });
 }

@@ -13,7 +13,6 @@ const family = (permission: number, resource: string): [Guard, Guard] => [
   admin(permission, `admin:read:${resource}`),
   admin(permission, `admin:write:${resource}`),
 ];
-const [readReports, writeReports] = family(P.manageReports, "reports");
 const [readDomainBlocks, writeDomainBlocks] = family(P.manageFederation, "domain_blocks");
 const [readDomainAllows, writeDomainAllows] = family(P.manageFederation, "domain_allows");
 const [readEmailBlocks, writeEmailBlocks] = family(P.manageBlocks, "email_domain_blocks");
@@ -41,14 +40,6 @@ export const adminRows: Placeholder[] = [
   post("/api/v1/admin/accounts/:id/unsilence", writeAccounts, unavailable(), ACCOUNT),
   post("/api/v1/admin/accounts/:id/unsuspend", writeAccounts, unavailable(), ACCOUNT),
   post("/api/v1/admin/accounts/:id/unsensitive", writeAccounts, unavailable(), ACCOUNT),
-
-  get("/api/v1/admin/reports", readReports, page(100)),
-  get("/api/v1/admin/reports/:id", readReports, none()),
-  put("/api/v1/admin/reports/:id", writeReports, none()),
-  post("/api/v1/admin/reports/:id/assign_to_self", writeReports, none()),
-  post("/api/v1/admin/reports/:id/unassign", writeReports, none()),
-  post("/api/v1/admin/reports/:id/resolve", writeReports, none()),
-  post("/api/v1/admin/reports/:id/reopen", writeReports, none()),
 
   get("/api/v1/admin/domain_blocks", readDomainBlocks, page(100)),
   get("/api/v1/admin/domain_blocks/:id", readDomainBlocks, none()),

@@ -173,6 +173,22 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/follow_requests", note: "pending requests received, Link" },
   { method: "POST", path: "/api/v1/follow_requests/:account_id/authorize", note: "accept; back-fills home" },
   { method: "POST", path: "/api/v1/follow_requests/:account_id/reject", note: "reject" },
+  {
+    method: "POST",
+    path: "/api/v1/reports",
+    note: "report an account (`status_ids[]` it may see, `rule_ids[]`); moderators get `admin.report`",
+  },
+  {
+    method: "GET",
+    path: "/api/v1/admin/reports",
+    note: "Admin::Report list: `resolved`, `account_id`, `target_account_id`, Link",
+  },
+  { method: "GET", path: "/api/v1/admin/reports/:id", note: "one Admin::Report" },
+  { method: "PUT", path: "/api/v1/admin/reports/:id", note: "`category`, `rule_ids[]`" },
+  { method: "POST", path: "/api/v1/admin/reports/:id/assign_to_self", note: "assign" },
+  { method: "POST", path: "/api/v1/admin/reports/:id/unassign", note: "unassign" },
+  { method: "POST", path: "/api/v1/admin/reports/:id/resolve", note: "resolve" },
+  { method: "POST", path: "/api/v1/admin/reports/:id/reopen", note: "reopen" },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */

@@ -1,0 +1,58 @@
+import type { AppContext } from "../../context.ts";
+import type { Report, ReportCategory, ReportPatch } from "../../db/repositories/reports.ts";
+import { notFound, unprocessable } from "../../lib/errors.ts";
+import { isId } from "../../lib/ids.ts";
+
+/** The report, or a 404. */
+export async function findReport(ctx: AppContext, id: string): Promise<Report> {
+  const report = isId(id) ? await ctx.repos.reports.getById(id) : undefined;
+  if (!report) throw notFound();
+  return report;
+}
+
+async function patched(ctx: AppContext, report: Report, patch: ReportPatch): Promise<Report> {
+  await ctx.repos.reports.update(report.id, patch, new Date().toISOString());
+  return findReport(ctx, report.id);
+}
+
+/**
+ * Changes a report's category and rules (`PUT /api/v1/admin/reports/:id`), as Mastodon validates
+ * them: rules only for `violation`, and only existing ones. Moving a report out of `violation`
+ * without naming rules drops its rules.
+ */
+export async function updateReport(
+  ctx: AppContext,
+  report: Report,
+  input: { category?: ReportCategory; ruleIds?: readonly string[] },
+): Promise<Report> {
+  const category = input.category ?? report.category;
+  const patch: ReportPatch = {};
+  if (input.category !== undefined) patch.category = input.category;
+  if (category === "violation") {
+    if (input.ruleIds !== undefined) {
+      const wanted = [...new Set(input.ruleIds)];
+      const known = new Set((await ctx.repos.settings.rules()).map((r) => r.id));
+      if (!wanted.every((id) => known.has(id))) {
+        throw unprocessable("Validation failed: Rule ids does not reference valid rules");
+      }
+      patch.ruleIds = wanted;
+    }
+  } else {
+    if (input.ruleIds !== undefined && input.ruleIds.length > 0) {
+      throw unprocessable("Validation failed: Rule ids must be blank");
+    }
+    if (report.ruleIds !== null) patch.ruleIds = null;
+  }
+  return patched(ctx, report, patch);
+}
+
+export const assignToSelf = (ctx: AppContext, report: Report, accountId: string) =>
+  patched(ctx, report, { assignedAccountId: accountId });
+
+export const unassign = (ctx: AppContext, report: Report) => patched(ctx, report, { assignedAccountId: null });
+
+export const resolve = (ctx: AppContext, report: Report, accountId: string) =>
+  patched(ctx, report, { actionTakenAt: new Date().toISOString(), actionTakenByAccountId: accountId });
+
+export const reopen = (ctx: AppContext, report: Report) =>
+  patched(ctx, report, { actionTakenAt: null, actionTakenByAccountId: null });
