@@ -4,10 +4,12 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
+import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
 import { ConversationsRepository } from "./db/repositories/conversations.ts";
 import { CustomEmojisRepository } from "./db/repositories/custom-emojis.ts";
+import { DiscoveryRepository } from "./db/repositories/discovery.ts";
 import { FeedsRepository } from "./db/repositories/feeds.ts";
 import { FollowsRepository } from "./db/repositories/follows.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
@@ -25,6 +27,7 @@ import { SearchRepository } from "./db/repositories/search.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
+import { TagCurationRepository } from "./db/repositories/tag-curation.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
 import type { BlobStore } from "./infra/blobs/interface.ts";
@@ -62,6 +65,9 @@ export interface Repositories {
   relationships: RelationshipsRepository;
   search: SearchRepository;
   conversations: ConversationsRepository;
+  tagCuration: TagCurationRepository;
+  accountCuration: AccountCurationRepository;
+  discovery: DiscoveryRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -132,6 +138,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     relationships: new RelationshipsRepository(db),
     search: new SearchRepository(db, database.dialect),
     conversations: new ConversationsRepository(db),
+    tagCuration: new TagCurationRepository(db, database.dialect),
+    accountCuration: new AccountCurationRepository(db),
+    discovery: new DiscoveryRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -10,12 +10,15 @@ export interface RelationshipView {
   blockedBy: boolean;
   /** The viewer's live mute of the account, if any. */
   muting?: MuteState;
+  /** The viewer features the account on its profile. */
+  endorsed: boolean;
+  /** The viewer's private note on the account ("" for none). */
+  note: string;
 }
 
 /**
- * Mastodon's Relationship. Follow requests, domain blocks, endorsements and notes do not exist
- * here yet, so `requested`, `requested_by`, `domain_blocking` and `endorsed` are false and `note`
- * is empty.
+ * Mastodon's Relationship. Follow requests and domain blocks do not exist here yet, so
+ * `requested`, `requested_by` and `domain_blocking` are false.
  */
 export function serializeRelationship(v: RelationshipView): Record<string, unknown> {
   return {
@@ -33,7 +36,7 @@ export function serializeRelationship(v: RelationshipView): Record<string, unkno
     requested: false,
     requested_by: false,
     domain_blocking: false,
-    endorsed: false,
-    note: "",
+    endorsed: v.endorsed,
+    note: v.note,
   };
 }

@@ -173,7 +173,7 @@ describe("placeholders: every endpoint not built yet", () => {
       }
     }
     assert.deepEqual(failures, []);
-    assert.ok(checked > 150);
+    assert.ok(checked > 100, `only ${checked} scoped placeholders`);
   });
 
   it("answers 422 to an app token on user endpoints, and serves app tokens where any token will do", async () => {
@@ -208,7 +208,7 @@ describe("placeholders: every endpoint not built yet", () => {
 
   it("serves public endpoints without a token, and checks the scope of a sent token on public* ones", async () => {
     const publics = PLACEHOLDERS.filter((p) => p.guard.auth === "public" || p.guard.auth === "public*");
-    assert.ok(publics.length >= 15);
+    assert.ok(publics.length >= 8, `only ${publics.length} public placeholders`);
     for (const p of publics) {
       const r = await call(p, fill(p, bobId));
       assert.equal(r.status, expectedStatus(p), key(p));

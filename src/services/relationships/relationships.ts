@@ -25,15 +25,18 @@ export async function isBlocking(ctx: AppContext, accountId: string, targetId: s
   return (await blockMuteRelations(ctx, accountId, [targetId])).blocking.has(targetId);
 }
 
-/** Relationships of the viewer with each of `ids`, in order, in three queries. */
+/** Relationships of the viewer with each of `ids`, in order, in five queries. */
 export async function loadRelationships(
   ctx: AppContext,
   viewerId: string,
   ids: readonly string[],
 ): Promise<RelationshipView[]> {
-  const [bm, follows] = await Promise.all([
+  const unique = [...new Set(ids)];
+  const [bm, follows, endorsed, notes] = await Promise.all([
     blockMuteRelations(ctx, viewerId, ids),
-    ctx.repos.relationships.followsBetween(viewerId, [...new Set(ids)]),
+    ctx.repos.relationships.followsBetween(viewerId, unique),
+    ctx.repos.accountCuration.endorsedAmong(viewerId, unique),
+    ctx.repos.accountCuration.notesAmong(viewerId, unique),
   ]);
   return ids.map((id) => ({
     id,
@@ -42,6 +45,8 @@ export async function loadRelationships(
     blocking: bm.blocking.has(id),
     blockedBy: bm.blockedBy.has(id),
     muting: bm.muting.get(id),
+    endorsed: endorsed.has(id),
+    note: notes.get(id) ?? "",
   }));
 }
 
