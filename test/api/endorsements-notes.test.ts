@@ -146,8 +146,13 @@ describe("endorsements and private notes", () => {
     assert.equal((await s.request(`/api/v1/accounts/${bob.account.id}/pin`, { method: "POST" })).status, 401);
     const app = await s.appToken("read write");
     assert.equal(
-      (await s.request(`/api/v1/accounts/${bob.account.id}/note`, { method: "POST", token: app, json: { comment: "x" } }))
-        .status,
+      (
+        await s.request(`/api/v1/accounts/${bob.account.id}/note`, {
+          method: "POST",
+          token: app,
+          json: { comment: "x" },
+        })
+      ).status,
       422,
     );
     const push = await user("push", "push");

@@ -46,7 +46,10 @@ describe("featured hashtags", () => {
     await post(alice, { status: "Two #Cats", visibility: "unlisted" });
     await post(alice, { status: "Private #cats", visibility: "private" });
     const gone = await post(alice, { status: "Deleted #cats" });
-    assert.equal((await s.request(`/api/v1/statuses/${gone.id}`, { method: "DELETE", token: alice.token })).status, 200);
+    assert.equal(
+      (await s.request(`/api/v1/statuses/${gone.id}`, { method: "DELETE", token: alice.token })).status,
+      200,
+    );
     const bob = await user("bob");
     await post(bob, { status: "Not alice's #cats" });
 
@@ -182,6 +185,9 @@ describe("featured hashtags", () => {
     assert.equal((await s.request("/api/v1/featured_tags", { token: app })).status, 422);
     // A public list with a token lacking read scopes is refused.
     const push = await user("push", "push");
-    assert.equal((await s.request(`/api/v1/accounts/${alice.account.id}/featured_tags`, { token: push.token })).status, 403);
+    assert.equal(
+      (await s.request(`/api/v1/accounts/${alice.account.id}/featured_tags`, { token: push.token })).status,
+      403,
+    );
   });
 });
