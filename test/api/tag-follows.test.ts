@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createRestAPIClient } from "masto";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 describe("followed hashtags", () => {
@@ -213,5 +214,40 @@ describe("followed hashtags", () => {
     assert.equal(tag.featuring, false);
     const other = await s.request("/api/v2/search?q=%23searchless&type=hashtags", { token: alice.token });
     assert.equal(other.body.hashtags[0].following, false);
+  });
+
+  it("works through masto.js: tags, followed and featured tags, endorsements, notes, suggestions", async () => {
+    const alice = await user("alice");
+    const bob = await user("bob");
+    await s.follow(alice, bob);
+    const client = createRestAPIClient({ url: s.url, accessToken: alice.token });
+    const followed = await client.v1.tags.$select("MastoTag").follow();
+    assert.equal(followed.following, true);
+    const list = await client.v1.followedTags.list();
+    assert.deepEqual(
+      list.map((t) => t.name),
+      ["MastoTag"],
+    );
+    assert.equal((await client.v1.tags.$select("mastotag").unfollow()).following, false);
+
+    const featured = await client.v1.featuredTags.create({ name: "MastoFeature" });
+    assert.equal(featured.name, "MastoFeature");
+    assert.equal(featured.statusesCount, "0");
+    assert.equal((await client.v1.featuredTags.list()).length, 1);
+    await client.v1.featuredTags.$select(featured.id).remove();
+    assert.equal((await client.v1.featuredTags.list()).length, 0);
+
+    const pinned = await client.v1.accounts.$select(bob.account.id).pin();
+    assert.equal(pinned.endorsed, true);
+    assert.deepEqual(
+      (await client.v1.endorsements.list()).map((a) => a.id),
+      [bob.account.id],
+    );
+    const noted = await client.v1.accounts.$select(bob.account.id).note.create({ comment: "via masto" });
+    assert.equal(noted.note, "via masto");
+    const suggestions = await client.v2.suggestions.list();
+    assert.ok(Array.isArray(suggestions));
+    const directory = await client.v1.directory.list({ local: true, order: "new" });
+    assert.ok(Array.isArray(directory));
   });
 });
