@@ -8,7 +8,8 @@ import type { AppContext } from "../../context.ts";
  */
 export async function fanOutToTagFollowers(ctx: AppContext, statusId: string): Promise<void> {
   const repo = ctx.repos.tagCuration;
-  await repo.fanOutToTagFollowers(statusId);
   const s = await repo.statusTags(statusId);
-  if (s) await repo.refreshFeatured(s.accountId, s.tagIds, new Date().toISOString());
+  if (!s || s.tagIds.length === 0) return;
+  await repo.fanOutToTagFollowers(statusId);
+  await repo.refreshFeatured(s.accountId, s.tagIds, new Date().toISOString());
 }
