@@ -4,10 +4,12 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
+import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
 import { ConversationsRepository } from "./db/repositories/conversations.ts";
 import { CustomEmojisRepository } from "./db/repositories/custom-emojis.ts";
+import { DiscoveryRepository } from "./db/repositories/discovery.ts";
 import { FeedsRepository } from "./db/repositories/feeds.ts";
 import { FollowsRepository } from "./db/repositories/follows.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
@@ -27,6 +29,7 @@ import { SearchRepository } from "./db/repositories/search.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
+import { TagCurationRepository } from "./db/repositories/tag-curation.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
 import type { BlobStore } from "./infra/blobs/interface.ts";
@@ -66,6 +69,9 @@ export interface Repositories {
   conversations: ConversationsRepository;
   lists: ListsRepository;
   reports: ReportsRepository;
+  tagCuration: TagCurationRepository;
+  accountCuration: AccountCurationRepository;
+  discovery: DiscoveryRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -138,6 +144,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     conversations: new ConversationsRepository(db),
     lists: new ListsRepository(db),
     reports: new ReportsRepository(db),
+    tagCuration: new TagCurationRepository(db, database.dialect),
+    accountCuration: new AccountCurationRepository(db),
+    discovery: new DiscoveryRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -378,6 +378,41 @@ export interface AccountConversationStatusesTable {
   status_id: string;
 }
 
+export interface TagFollowsTable {
+  id: string;
+  account_id: string;
+  tag_id: string;
+  created_at: Timestamp;
+}
+
+export interface FeaturedTagsTable {
+  id: string;
+  account_id: string;
+  tag_id: string;
+  /** The account's live public and unlisted posts using the tag (refreshed as they are read). */
+  statuses_count: Generated<number>;
+  last_status_at: Nullable<Timestamp>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Endorsements (Mastodon's account pins), dismissed suggestions: account to account. */
+export interface AccountPairTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  created_at: Timestamp;
+}
+
+export interface AccountNotesTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  comment: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   accounts: AccountsTable;
   users: UsersTable;
@@ -417,6 +452,11 @@ export interface DB {
   list_accounts: ListAccountsTable;
   list_feeds: ListFeedsTable;
   reports: ReportsTable;
+  tag_follows: TagFollowsTable;
+  featured_tags: FeaturedTagsTable;
+  account_pins: AccountPairTable;
+  account_notes: AccountNotesTable;
+  account_suggestion_dismissals: AccountPairTable;
 }
 
 /** A status's poll (`statuses.poll_id` points back at it). */

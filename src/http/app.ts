@@ -5,6 +5,7 @@ import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { adminReportRoutes } from "./api/v1/admin/report-routes.ts";
 import { conversationRoutes } from "./api/v1/conversations/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
+import { endorsementRoutes } from "./api/v1/endorsements/routes.ts";
 import { followRoutes } from "./api/v1/follows/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { listRoutes } from "./api/v1/lists/routes.ts";
@@ -16,6 +17,8 @@ import { relationshipRoutes } from "./api/v1/relationships/routes.ts";
 import { reportRoutes } from "./api/v1/reports/routes.ts";
 import { scheduledStatusRoutes } from "./api/v1/scheduled-statuses/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
+import { suggestionRoutes } from "./api/v1/suggestions/routes.ts";
+import { tagRoutes } from "./api/v1/tags/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
 import { groupedNotificationRoutes } from "./api/v2/notifications/routes.ts";
 import { searchRoutes } from "./api/v2/search/routes.ts";
@@ -97,6 +100,9 @@ export function createApp(): Hono<HonoEnv> {
   listRoutes(app);
   reportRoutes(app);
   adminReportRoutes(app);
+  tagRoutes(app);
+  endorsementRoutes(app);
+  suggestionRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

@@ -14,12 +14,16 @@ export interface RelationshipView {
   blockedBy: boolean;
   /** The viewer's live mute of the account, if any. */
   muting?: MuteState;
+  /** The viewer features the account on its profile. */
+  endorsed: boolean;
+  /** The viewer's private note on the account ("" for none). */
+  note: string;
 }
 
 /**
  * Mastodon's Relationship. `showing_reblogs`, `notifying` and `languages` are the follow's
- * options, or the pending request's. Domain blocks, endorsements and notes do not exist here yet,
- * so `domain_blocking` and `endorsed` are false and `note` is empty.
+ * options, or the pending request's. Domain blocks do not exist here yet, so `domain_blocking`
+ * is false.
  */
 export function serializeRelationship(v: RelationshipView): Record<string, unknown> {
   return {
@@ -37,7 +41,7 @@ export function serializeRelationship(v: RelationshipView): Record<string, unkno
     requested: v.requested !== undefined,
     requested_by: v.requestedBy,
     domain_blocking: false,
-    endorsed: false,
-    note: "",
+    endorsed: v.endorsed,
+    note: v.note,
   };
 }

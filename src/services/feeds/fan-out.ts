@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import type { JobBatch } from "../../infra/queue/after-commit.ts";
 import { addToConversations } from "../conversations/update.ts";
 import { fanOutToLists } from "../lists/feeds.ts";
+import { fanOutToTagFollowers } from "../tags/fan-out.ts";
 
 /** Home feeds keep their newest entries only (Mastodon's cap). */
 export const FEED_CAP = 800;
@@ -20,13 +21,15 @@ export function enqueueFanOut(jobs: JobBatch, statusId: string): void {
 /**
  * The `feeds.fan-out` job: one set-based insert into every home feed that should show the status
  * (see `FeedsRepository.fanOut`), then those feeds trimmed to `FEED_CAP`. Idempotent; a status
- * deleted before the job runs reaches no feed. A direct status also goes into its participants'
- * conversations. Followers who asked to be notified of the author's posts (`notify`) and got it
- * in their feed get a `status` notification (a job; it leaves out boosts and replies to others).
+ * deleted before the job runs reaches no feed. A public post also reaches the followers of its
+ * hashtags. A direct status also goes into its participants' conversations. Followers who asked
+ * to be notified of the author's posts (`notify`) and got it in their feed get a `status`
+ * notification (a job; it leaves out boosts and replies to others).
  */
 export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Promise<void> {
   if (typeof payload?.statusId !== "string") return;
   await ctx.repos.feeds.fanOut(payload.statusId);
+  await fanOutToTagFollowers(ctx, payload.statusId);
   await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP);
   await fanOutToLists(ctx, payload.statusId);
   await addToConversations(ctx, payload.statusId);

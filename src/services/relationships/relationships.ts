@@ -31,9 +31,12 @@ export async function loadRelationships(
   viewerId: string,
   ids: readonly string[],
 ): Promise<RelationshipView[]> {
-  const [bm, follows] = await Promise.all([
+  const unique = [...new Set(ids)];
+  const [bm, follows, endorsed, notes] = await Promise.all([
     blockMuteRelations(ctx, viewerId, ids),
-    ctx.repos.relationships.followsBetween(viewerId, [...new Set(ids)]),
+    ctx.repos.relationships.followsBetween(viewerId, unique),
+    ctx.repos.accountCuration.endorsedAmong(viewerId, unique),
+    ctx.repos.accountCuration.notesAmong(viewerId, unique),
   ]);
   return ids.map((id) => ({
     id,
@@ -44,6 +47,8 @@ export async function loadRelationships(
     blocking: bm.blocking.has(id),
     blockedBy: bm.blockedBy.has(id),
     muting: bm.muting.get(id),
+    endorsed: endorsed.has(id),
+    note: notes.get(id) ?? "",
   }));
 }
 

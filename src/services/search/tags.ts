@@ -36,21 +36,21 @@ export async function searchTags(ctx: AppContext, q: string, opts: TagSearchOpti
 /**
  * Tag entities with their 7-day history (newest day first), in one query for all of them; the
  * same shape as `tagJson` (services/statuses/tags.ts). `following` and `featuring` are given to
- * a signed-in caller (nobody can follow or feature a tag yet).
+ * a signed-in caller (`viewerId`).
  */
 export async function tagsJson(
   ctx: AppContext,
   tags: readonly TagRow[],
-  signedIn: boolean,
+  viewerId: string | undefined,
 ): Promise<Record<string, unknown>[]> {
   const now = new Date();
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const since = new Date(today - 6 * DAY_MS);
-  const uses = await ctx.repos.search.tagUses(
-    tags.map((t) => t.id),
-    since.toISOString(),
-    idAtTime(since),
-  );
+  const ids = tags.map((t) => t.id);
+  const [uses, states] = await Promise.all([
+    ctx.repos.search.tagUses(ids, since.toISOString(), idAtTime(since)),
+    viewerId === undefined ? undefined : ctx.repos.tagCuration.tagStates(viewerId, ids),
+  ]);
   return tags.map((tag) => {
     const days = uses.get(tag.id);
     const history = Array.from({ length: 7 }, (_, i) => {
@@ -64,9 +64,9 @@ export async function tagsJson(
       url: tagUrl(ctx.config.baseUrl, tag.name),
       history,
     };
-    if (signedIn) {
-      out.following = false;
-      out.featuring = false;
+    if (states !== undefined) {
+      out.following = states.following.has(tag.id);
+      out.featuring = states.featuring.has(tag.id);
     }
     return out;
   });

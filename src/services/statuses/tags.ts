@@ -3,11 +3,14 @@ import { tagUrl } from "../../serializers/status.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Mastodon's Tag entity with a 7-day history (newest day first) computed from the statuses using it. */
+/**
+ * Mastodon's Tag entity with a 7-day history (newest day first) computed from the statuses using
+ * it; a signed-in viewer (`viewerId`) also gets `following` and `featuring`.
+ */
 export async function tagJson(
   ctx: AppContext,
   tag: { id: string; name: string; displayName: string },
-  signedIn: boolean,
+  viewerId: string | undefined,
 ): Promise<Record<string, unknown>> {
   const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
   const since = new Date(today - 6 * DAY_MS).toISOString();
@@ -23,9 +26,10 @@ export async function tagJson(
     url: tagUrl(ctx.config.baseUrl, tag.name),
     history,
   };
-  if (signedIn) {
-    out.following = false;
-    out.featuring = false;
+  if (viewerId !== undefined) {
+    const states = await ctx.repos.tagCuration.tagStates(viewerId, [tag.id]);
+    out.following = states.following.has(tag.id);
+    out.featuring = states.featuring.has(tag.id);
   }
   return out;
 }

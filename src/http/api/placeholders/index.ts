@@ -6,7 +6,6 @@ import { notificationRows } from "./notifications.ts";
 import { pushCollectionRows } from "./push-collections.ts";
 import { socialRows } from "./social.ts";
 import { statusRows } from "./statuses.ts";
-import { tagMediaRows } from "./tags-media.ts";
 import { timelineRows } from "./timelines.ts";
 import type { Placeholder } from "./types.ts";
 
@@ -23,7 +22,6 @@ export const AREAS: readonly Area[] = [
   { title: "Notifications", rows: notificationRows },
   { title: "Follow requests, blocks, mutes, domain blocks, reports", rows: socialRows },
   { title: "Lists and filters", rows: listFilterRows },
-  { title: "Tags and media", rows: tagMediaRows },
   { title: "Search, trends, announcements, misc", rows: discoveryRows },
   { title: "Web Push, collections, experimental", rows: pushCollectionRows },
   { title: "Admin API", rows: adminRows },
@@ -189,6 +187,27 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "POST", path: "/api/v1/admin/reports/:id/unassign", note: "unassign" },
   { method: "POST", path: "/api/v1/admin/reports/:id/resolve", note: "resolve" },
   { method: "POST", path: "/api/v1/admin/reports/:id/reopen", note: "reopen" },
+  { method: "POST", path: "/api/v1/tags/:name/follow", note: "follow a hashtag (repeatable); creates the tag" },
+  { method: "POST", path: "/api/v1/tags/:name/unfollow", note: "undo (repeatable)" },
+  { method: "POST", path: "/api/v1/tags/:name/feature", note: "feature a hashtag on the profile (max 10)" },
+  { method: "POST", path: "/api/v1/tags/:name/unfeature", note: "undo" },
+  { method: "GET", path: "/api/v1/followed_tags", note: "followed hashtags, Link" },
+  { method: "GET", path: "/api/v1/featured_tags", note: "own FeaturedTags with usage counts" },
+  { method: "POST", path: "/api/v1/featured_tags", note: "feature `name` (max 10)" },
+  { method: "DELETE", path: "/api/v1/featured_tags/:id", note: "unfeature" },
+  { method: "GET", path: "/api/v1/featured_tags/suggestions", note: "own most used tags not featured yet" },
+  { method: "GET", path: "/api/v1/accounts/:id/featured_tags", note: "an account's FeaturedTags" },
+  { method: "POST", path: "/api/v1/accounts/:id/endorse", note: "feature a followed account (repeatable)" },
+  { method: "POST", path: "/api/v1/accounts/:id/unendorse", note: "undo (repeatable)" },
+  { method: "POST", path: "/api/v1/accounts/:id/pin", note: "old name of endorse" },
+  { method: "POST", path: "/api/v1/accounts/:id/unpin", note: "old name of unendorse" },
+  { method: "GET", path: "/api/v1/endorsements", note: "own endorsed accounts, Link" },
+  { method: "GET", path: "/api/v1/accounts/:id/endorsements", note: "an account's endorsed accounts, Link" },
+  { method: "POST", path: "/api/v1/accounts/:id/note", note: "private note (`comment`, max 2000; empty deletes)" },
+  { method: "GET", path: "/api/v2/suggestions", note: "friends of friends, most followed local accounts; `offset`" },
+  { method: "GET", path: "/api/v1/suggestions", note: "the same as accounts" },
+  { method: "DELETE", path: "/api/v1/suggestions/:id", note: "never suggest that account again" },
+  { method: "GET", path: "/api/v1/directory", note: "discoverable accounts: `order` active|new, `local`, `offset`" },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */

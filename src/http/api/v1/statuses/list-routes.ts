@@ -65,6 +65,6 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const tag = await ctx.repos.statuses.getTag(c.req.param("name"));
     if (!tag) return c.json(unusedTag(c));
-    return c.json(await tagJson(ctx, tag, c.get("auth")?.user !== undefined));
+    return c.json(await tagJson(ctx, tag, viewerAccount(c)?.id));
   });
 }

@@ -55,7 +55,7 @@ export function searchRoutes(app: Hono<HonoEnv>): void {
     const [accounts, statuses, hashtags] = await Promise.all([
       accountsJson(ctx, results.accounts),
       statusesJson(ctx, results.statuses, viewer?.id),
-      tagsJson(ctx, results.hashtags, signedIn),
+      tagsJson(ctx, results.hashtags, viewer?.id),
     ]);
     return c.json({ accounts, statuses, hashtags });
   });
