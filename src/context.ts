@@ -9,6 +9,7 @@ import { AuthRepository } from "./db/repositories/auth.ts";
 import { ConversationsRepository } from "./db/repositories/conversations.ts";
 import { CustomEmojisRepository } from "./db/repositories/custom-emojis.ts";
 import { FeedsRepository } from "./db/repositories/feeds.ts";
+import { FiltersRepository } from "./db/repositories/filters.ts";
 import { FollowsRepository } from "./db/repositories/follows.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
 import { JobsRepository } from "./db/repositories/jobs.ts";
@@ -62,6 +63,7 @@ export interface Repositories {
   relationships: RelationshipsRepository;
   search: SearchRepository;
   conversations: ConversationsRepository;
+  filters: FiltersRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -132,6 +134,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     relationships: new RelationshipsRepository(db),
     search: new SearchRepository(db, database.dialect),
     conversations: new ConversationsRepository(db),
+    filters: new FiltersRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -398,6 +398,9 @@ export interface DB {
   mutes: MutesTable;
   account_conversations: AccountConversationsTable;
   account_conversation_statuses: AccountConversationStatusesTable;
+  filters: FiltersTable;
+  filter_keywords: FilterKeywordsTable;
+  filter_statuses: FilterStatusesTable;
 }
 
 /** A status's poll (`statuses.poll_id` points back at it). */
@@ -456,6 +459,37 @@ export interface FeedsTable {
   account_id: string;
   status_id: string;
   reblog_of_id: Nullable<string>;
+}
+
+/** A keyword or status filter of `account_id` (Mastodon's CustomFilter). */
+export interface FiltersTable {
+  id: string;
+  account_id: string;
+  title: string;
+  /** JSON array of contexts (home, notifications, public, thread, account). */
+  context: string;
+  /** warn, hide or blur. */
+  action: Generated<string>;
+  expires_at: Nullable<Timestamp>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FilterKeywordsTable {
+  id: string;
+  filter_id: string;
+  keyword: string;
+  whole_word: Generated<DbBool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FilterStatusesTable {
+  id: string;
+  filter_id: string;
+  status_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export type { Generated };

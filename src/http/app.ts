@@ -4,6 +4,7 @@ import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { conversationRoutes } from "./api/v1/conversations/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
+import { v1FilterRoutes } from "./api/v1/filters/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { markerRoutes } from "./api/v1/markers/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
@@ -13,6 +14,7 @@ import { relationshipRoutes } from "./api/v1/relationships/routes.ts";
 import { scheduledStatusRoutes } from "./api/v1/scheduled-statuses/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
+import { filterRoutes } from "./api/v2/filters/routes.ts";
 import { groupedNotificationRoutes } from "./api/v2/notifications/routes.ts";
 import { searchRoutes } from "./api/v2/search/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
@@ -86,6 +88,8 @@ export function createApp(): Hono<HonoEnv> {
   pollRoutes(app);
   scheduledStatusRoutes(app);
   searchRoutes(app);
+  filterRoutes(app);
+  v1FilterRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

@@ -173,7 +173,8 @@ describe("placeholders: every endpoint not built yet", () => {
       }
     }
     assert.deepEqual(failures, []);
-    assert.ok(checked > 150);
+    // Endpoints leave the table as they are built (filters did); the check must still cover most.
+    assert.ok(checked >= 100, `only ${checked} checked`);
   });
 
   it("answers 422 to an app token on user endpoints, and serves app tokens where any token will do", async () => {

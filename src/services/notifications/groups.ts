@@ -73,7 +73,9 @@ export async function groupedNotificationsJson(
   const statuses = await filterVisible(ctx, await ctx.repos.statuses.getByIds(statusIds), viewerId);
   const accounts = await ctx.repos.accounts.getByIds([...new Set(views.flatMap((v) => v.sampleAccountIds))]);
   const known = new Set(accounts.map((a) => a.id));
-  const visibleStatuses = new Set(statuses.map((s) => s.id));
+  // Statuses a `hide` filter matches are left out, and their groups with them.
+  const statusJson = await statusesJson(ctx, statuses, viewerId, { filterContext: "notifications" });
+  const visibleStatuses = new Set(statusJson.map((s) => s.id as string));
   const groups = views
     .map((v) => ({ ...v, sampleAccountIds: v.sampleAccountIds.filter((id) => known.has(id)) }))
     .filter((v) => v.sampleAccountIds.length > 0 && (v.statusId === null || visibleStatuses.has(v.statusId)));
@@ -92,10 +94,10 @@ export async function groupedNotificationsJson(
   const pick = (ids: Set<string>) => [...ids].flatMap((id) => jsonById.get(id) ?? []) as Record<string, unknown>[];
 
   const usedStatusIds = new Set(groups.flatMap((g) => (g.statusId === null ? [] : [g.statusId])));
-  const shown = statuses.filter((s) => usedStatusIds.has(s.id));
+
   const out: Record<string, unknown> = { accounts: pick(whole) };
   if (opts.expandAccounts === "partial_avatars") out.partial_accounts = pick(partial).map(serializePartialAccount);
-  out.statuses = await statusesJson(ctx, shown, viewerId);
+  out.statuses = statusJson.filter((s) => usedStatusIds.has(s.id as string));
   out.notification_groups = groups.map(serializeNotificationGroup);
   return out;
 }

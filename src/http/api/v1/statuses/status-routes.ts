@@ -71,13 +71,15 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     const viewerId = viewerAccount(c)?.id;
     const found = new Map((await ctx.repos.statuses.getByIds(ids.filter(isId))).map((s) => [s.id, s]));
     const wanted = ids.flatMap((id) => found.get(id) ?? []);
-    return c.json(await statusesJson(ctx, await filterVisible(ctx, wanted, viewerId, { keep: "all" }), viewerId));
+    // As Mastodon: every active filter, whatever its context, and nothing hidden.
+    const visible = await filterVisible(ctx, wanted, viewerId, { keep: "all" });
+    return c.json(await statusesJson(ctx, visible, viewerId, { filterContext: "any" }));
   });
 
   app.get("/api/v1/statuses/:id{[0-9]+}", optionalToken("read", "read:statuses"), async (c) => {
     const viewerId = viewerAccount(c)?.id;
     const status = await findVisibleStatus(c.env.ctx, c.req.param("id"), viewerId);
-    return c.json(await statusJson(c.env.ctx, status, viewerId));
+    return c.json(await statusJson(c.env.ctx, status, viewerId, { filterContext: "any" }));
   });
 
   app.delete("/api/v1/statuses/:id{[0-9]+}", requireUser("write", "write:statuses"), throttleDeletes(), async (c) => {
@@ -114,8 +116,13 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     const viewerId = viewerAccount(c)?.id;
     const status = await findVisibleStatus(ctx, c.req.param("id"), viewerId);
     const { ancestors, descendants } = await statusContext(ctx, status, viewerId);
-    const json = await statusesJson(ctx, [...ancestors, ...descendants], viewerId);
-    return c.json({ ancestors: json.slice(0, ancestors.length), descendants: json.slice(ancestors.length) });
+    const json = await statusesJson(ctx, [...ancestors, ...descendants], viewerId, { filterContext: "thread" });
+    // A `hide` filter may have left some out.
+    const above = new Set(ancestors.map((s) => s.id));
+    return c.json({
+      ancestors: json.filter((s) => above.has(s.id as string)),
+      descendants: json.filter((s) => !above.has(s.id as string)),
+    });
   });
 
   app.get("/api/v1/statuses/:id{[0-9]+}/history", optionalToken("read", "read:statuses"), async (c) => {
