@@ -80,6 +80,10 @@ describe("filters applied: `filtered` on every surface, hide, whole_word, boosts
     // One status on its own: every active filter, whatever its context (as Mastodon).
     assert.deepEqual(titles(await ok(alice, `/api/v1/statuses/${hit.id}`)), ["A", "H", "P", "T"]);
     assert.deepEqual(titles((await ok(alice, `/api/v1/statuses?id[]=${hit.id}`))[0]), ["A", "H", "P", "T"]);
+    // Elsewhere (bookmarks, a status just acted on), as Mastodon: every active filter, nothing hidden.
+    const bookmarked = await ok<StatusJson>(alice, `/api/v1/statuses/${hit.id}/bookmark`, "POST");
+    assert.deepEqual(titles(bookmarked), ["A", "H", "P", "T"]);
+    assert.deepEqual(titles(byId(await ok(alice, "/api/v1/bookmarks"), hit.id)), ["A", "H", "P", "T"]);
     // Someone else, and nobody: no filters.
     assert.deepEqual(byId(await ok(bob, "/api/v1/timelines/public"), hit.id)?.filtered, []);
     const anon = await s.request("/api/v1/timelines/public");

@@ -145,9 +145,10 @@ export async function loadStatusViews(
 }
 
 /**
- * Status JSON for a list the caller already checked. With `filterContext` and a viewer, each
- * status carries `filtered` for the viewer's filters of that context, and those a `hide` filter
- * matches are left out (not with `any`), so the answer may be shorter than `statuses`.
+ * Status JSON for a list the caller already checked. With a viewer, each status carries
+ * `filtered`: with `filterContext`, for the viewer's filters of that context, and those a `hide`
+ * filter matches are left out (so the answer may be shorter than `statuses`); without, as
+ * Mastodon outside timelines, for every active filter, hiding nothing (`any`).
  */
 export async function statusesJson(
   ctx: AppContext,
@@ -155,7 +156,7 @@ export async function statusesJson(
   viewerId: ViewerId,
   opts: { withSource?: boolean; filterContext?: FilterScope } = {},
 ): Promise<Record<string, unknown>[]> {
-  const scope = viewerId === undefined || statuses.length === 0 ? undefined : opts.filterContext;
+  const scope = viewerId === undefined || statuses.length === 0 ? undefined : (opts.filterContext ?? "any");
   const [loaded, filters] = await Promise.all([
     loadStatusViews(ctx, statuses, viewerId),
     scope && viewerId ? loadFilters(ctx, viewerId, scope) : [],

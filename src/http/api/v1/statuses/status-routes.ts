@@ -71,15 +71,13 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     const viewerId = viewerAccount(c)?.id;
     const found = new Map((await ctx.repos.statuses.getByIds(ids.filter(isId))).map((s) => [s.id, s]));
     const wanted = ids.flatMap((id) => found.get(id) ?? []);
-    // As Mastodon: every active filter, whatever its context, and nothing hidden.
-    const visible = await filterVisible(ctx, wanted, viewerId, { keep: "all" });
-    return c.json(await statusesJson(ctx, visible, viewerId, { filterContext: "any" }));
+    return c.json(await statusesJson(ctx, await filterVisible(ctx, wanted, viewerId, { keep: "all" }), viewerId));
   });
 
   app.get("/api/v1/statuses/:id{[0-9]+}", optionalToken("read", "read:statuses"), async (c) => {
     const viewerId = viewerAccount(c)?.id;
     const status = await findVisibleStatus(c.env.ctx, c.req.param("id"), viewerId);
-    return c.json(await statusJson(c.env.ctx, status, viewerId, { filterContext: "any" }));
+    return c.json(await statusJson(c.env.ctx, status, viewerId));
   });
 
   app.delete("/api/v1/statuses/:id{[0-9]+}", requireUser("write", "write:statuses"), throttleDeletes(), async (c) => {
