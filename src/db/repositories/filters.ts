@@ -182,16 +182,6 @@ export class FiltersRepository {
     return r ? toStatus(r) : undefined;
   }
 
-  async hasStatus(filterId: string, statusId: string): Promise<boolean> {
-    const r = await this.#db
-      .selectFrom("filter_statuses")
-      .select("id")
-      .where("filter_id", "=", filterId)
-      .where("status_id", "=", statusId)
-      .executeTakeFirst();
-    return r !== undefined;
-  }
-
   async insertFilter(row: FilterRow & { id: string; accountId: string; at: string }, db: Kysely<DB>): Promise<void> {
     await db
       .insertInto("filters")
@@ -269,11 +259,17 @@ export class FiltersRepository {
     return Number(r.k) + Number(r.s);
   }
 
-  async insertStatus(row: { id: string; filterId: string; statusId: string; at: string }, db: Kysely<DB>) {
-    await db
+  /** Adds a status to a filter; false when the filter holds it already. */
+  async insertStatus(
+    row: { id: string; filterId: string; statusId: string; at: string },
+    db: Kysely<DB>,
+  ): Promise<boolean> {
+    const r = await db
       .insertInto("filter_statuses")
       .values({ id: row.id, filter_id: row.filterId, status_id: row.statusId, created_at: row.at, updated_at: row.at })
-      .execute();
+      .onConflict((oc) => oc.columns(["filter_id", "status_id"]).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   async deleteStatus(id: string, db: Kysely<DB>): Promise<void> {

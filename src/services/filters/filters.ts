@@ -163,13 +163,11 @@ export async function addStatus(ctx: AppContext, filter: Filter, statusId: strin
   if (!status || !(await isVisible(ctx, status, filter.accountId))) {
     throw new ApiError(422, "Validation failed: Status must exist");
   }
-  if (await ctx.repos.filters.hasStatus(filter.id, status.id)) {
-    throw new ApiError(422, "Validation failed: Status has already been taken");
-  }
   const s = { id: ctx.ids.next(), filterId: filter.id, statusId: status.id };
-  await ctx.db
+  const added = await ctx.db
     .transaction()
     .execute((trx) => ctx.repos.filters.insertStatus({ ...s, at: new Date().toISOString() }, trx));
+  if (!added) throw new ApiError(422, "Validation failed: Status has already been taken");
   await announce(ctx, filter.accountId);
   return s;
 }
