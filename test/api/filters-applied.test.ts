@@ -201,7 +201,7 @@ describe("filters applied: `filtered` on every surface, hide, whole_word, boosts
     }
   });
 
-  it("matches the content warning and poll options; several keywords of one filter give one result", async () => {
+  it("matches the content warning, poll options and media descriptions; several keywords of one filter give one result", async () => {
     const alice = await user("alice");
     const bob = await user("bob");
     const f = await filter(alice, {
@@ -212,7 +212,15 @@ describe("filters applied: `filtered` on every surface, hide, whole_word, boosts
     const cw = await post(bob, { status: "hidden body", spoiler_text: "About mango" });
     const poll = await post(bob, { status: "Vote!", poll: { options: ["kiwi", "lime"], expires_in: 3600 } });
     const both = await post(bob, { status: "kiwi and mango" });
+    const PNG =
+      "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    const media = await ok<{ id: string }>(bob, "/api/v1/media", "POST", { file: PNG, description: "A ripe Mango" });
+    const described = await post(bob, { status: "look", media_ids: [media.id] });
     const pub = await ok<StatusJson[]>(alice, "/api/v1/timelines/public?limit=10");
+    assert.deepEqual(
+      byId(pub, described.id)?.filtered.map((r) => r.keyword_matches),
+      [["Mango"]],
+    );
     assert.deepEqual(
       byId(pub, cw.id)?.filtered.map((r) => r.keyword_matches),
       [["mango"]],
