@@ -11,6 +11,7 @@ import { ConversationsRepository } from "./db/repositories/conversations.ts";
 import { CustomEmojisRepository } from "./db/repositories/custom-emojis.ts";
 import { DiscoveryRepository } from "./db/repositories/discovery.ts";
 import { FeedsRepository } from "./db/repositories/feeds.ts";
+import { FiltersRepository } from "./db/repositories/filters.ts";
 import { FollowsRepository } from "./db/repositories/follows.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
 import { JobsRepository } from "./db/repositories/jobs.ts";
@@ -72,6 +73,7 @@ export interface Repositories {
   tagCuration: TagCurationRepository;
   accountCuration: AccountCurationRepository;
   discovery: DiscoveryRepository;
+  filters: FiltersRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -147,6 +149,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     tagCuration: new TagCurationRepository(db, database.dialect),
     accountCuration: new AccountCurationRepository(db),
     discovery: new DiscoveryRepository(db),
+    filters: new FiltersRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

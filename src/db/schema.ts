@@ -457,6 +457,9 @@ export interface DB {
   account_pins: AccountPairTable;
   account_notes: AccountNotesTable;
   account_suggestion_dismissals: AccountPairTable;
+  filters: FiltersTable;
+  filter_keywords: FilterKeywordsTable;
+  filter_statuses: FilterStatusesTable;
 }
 
 /** A status's poll (`statuses.poll_id` points back at it). */
@@ -528,6 +531,20 @@ export interface ListsTable {
   updated_at: Timestamp;
 }
 
+/** A keyword or status filter of `account_id` (Mastodon's CustomFilter). */
+export interface FiltersTable {
+  id: string;
+  account_id: string;
+  title: string;
+  /** JSON array of contexts (home, notifications, public, thread, account). */
+  context: string;
+  /** warn, hide or blur. */
+  action: Generated<string>;
+  expires_at: Nullable<Timestamp>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** `account_id` reports `target_account_id` (migration 0016). */
 export interface ReportsTable {
   id: string;
@@ -548,6 +565,15 @@ export interface ReportsTable {
   updated_at: Timestamp;
 }
 
+export interface FilterKeywordsTable {
+  id: string;
+  filter_id: string;
+  keyword: string;
+  whole_word: Generated<DbBool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** A member of a list; `follow_id` is the owner's follow of them (null when owners list themselves). */
 export interface ListAccountsTable {
   id: string;
@@ -561,6 +587,14 @@ export interface ListFeedsTable {
   list_id: string;
   status_id: string;
   reblog_of_id: Nullable<string>;
+}
+
+export interface FilterStatusesTable {
+  id: string;
+  filter_id: string;
+  status_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export type { Generated };

@@ -6,6 +6,7 @@ import { adminReportRoutes } from "./api/v1/admin/report-routes.ts";
 import { conversationRoutes } from "./api/v1/conversations/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
 import { endorsementRoutes } from "./api/v1/endorsements/routes.ts";
+import { v1FilterRoutes } from "./api/v1/filters/routes.ts";
 import { followRoutes } from "./api/v1/follows/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { listRoutes } from "./api/v1/lists/routes.ts";
@@ -20,6 +21,7 @@ import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { suggestionRoutes } from "./api/v1/suggestions/routes.ts";
 import { tagRoutes } from "./api/v1/tags/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
+import { filterRoutes } from "./api/v2/filters/routes.ts";
 import { groupedNotificationRoutes } from "./api/v2/notifications/routes.ts";
 import { searchRoutes } from "./api/v2/search/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
@@ -103,6 +105,8 @@ export function createApp(): Hono<HonoEnv> {
   tagRoutes(app);
   endorsementRoutes(app);
   suggestionRoutes(app);
+  filterRoutes(app);
+  v1FilterRoutes(app);
   webRoutes(app);
   staticRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.

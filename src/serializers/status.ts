@@ -37,6 +37,8 @@ export interface StatusView {
   emojis?: CustomEmoji[];
   poll: PollView | null;
   viewer?: StatusViewerFlags;
+  /** FilterResults of the viewer's filters (services/filters/match.ts). */
+  filtered?: Record<string, unknown>[];
 }
 
 export interface StatusSerializeOptions {
@@ -79,7 +81,7 @@ export function serializeStatus(view: StatusView, opts: StatusSerializeOptions):
   }
   out.content = s.content;
   if (opts.withSource) out.text = s.text;
-  out.filtered = [];
+  out.filtered = view.filtered ?? [];
   out.reblog = view.reblog ? serializeStatus(view.reblog, { baseUrl: opts.baseUrl, blobUrl: opts.blobUrl }) : null;
   if (view.application) out.application = view.application;
   out.account = view.account;

@@ -58,6 +58,33 @@ describe("lists", () => {
   });
   after(() => s.close());
 
+  it("applies the owner's home filters to the list timeline", async () => {
+    const alice = await user("alice");
+    const bob = await user("bob");
+    await s.follow(alice, bob);
+    const list = await createList(alice, { title: "Filtered" });
+    await add(alice, list.id, [bob]);
+    const f = await s.request("/api/v2/filters", {
+      method: "POST",
+      token: alice.token,
+      json: {
+        title: "spoilers",
+        context: ["home"],
+        filter_action: "warn",
+        keywords_attributes: [{ keyword: "finale" }],
+      },
+    });
+    assert.equal(f.status, 200, JSON.stringify(f.body));
+    const st = await post(bob, { status: "the finale was great" });
+    await drain();
+    const r = await s.request(`/api/v1/timelines/list/${list.id}`, { token: alice.token });
+    const got = r.body.find((x: { id: string }) => x.id === st.id);
+    assert.ok(got, "the post is in the list");
+    assert.equal(got.filtered.length, 1);
+    assert.equal(got.filtered[0].filter.id, f.body.id);
+    assert.deepEqual(got.filtered[0].keyword_matches, ["finale"]);
+  });
+
   it("unfollowing through the API ends the membership and takes the account's posts out of the list", async () => {
     const alice = await user("alice");
     const bob = await user("bob");

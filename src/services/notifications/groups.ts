@@ -74,7 +74,9 @@ export async function groupedNotificationsJson(
   const statuses = await filterVisible(ctx, await ctx.repos.statuses.getByIds(statusIds), viewerId);
   const accounts = await ctx.repos.accounts.getByIds([...new Set(views.flatMap((v) => v.sampleAccountIds))]);
   const known = new Set(accounts.map((a) => a.id));
-  const visibleStatuses = new Set(statuses.map((s) => s.id));
+  // Statuses a `hide` filter matches are left out, and their groups with them.
+  const statusJson = await statusesJson(ctx, statuses, viewerId, { filterContext: "notifications" });
+  const visibleStatuses = new Set(statusJson.map((s) => s.id as string));
   // `admin.report` groups (always of one) carry their report; one whose report is gone is left out.
   const reportOf = new Map(representatives.flatMap((n) => (n.type === "admin.report" ? [[n.id, n.activityId]] : [])));
   const reports = await reportsJsonById(ctx, [...reportOf.values()]);
@@ -105,10 +107,10 @@ export async function groupedNotificationsJson(
   const pick = (ids: Set<string>) => [...ids].flatMap((id) => jsonById.get(id) ?? []) as Record<string, unknown>[];
 
   const usedStatusIds = new Set(groups.flatMap((g) => (g.statusId === null ? [] : [g.statusId])));
-  const shown = statuses.filter((s) => usedStatusIds.has(s.id));
+
   const out: Record<string, unknown> = { accounts: pick(whole) };
   if (opts.expandAccounts === "partial_avatars") out.partial_accounts = pick(partial).map(serializePartialAccount);
-  out.statuses = await statusesJson(ctx, shown, viewerId);
+  out.statuses = statusJson.filter((s) => usedStatusIds.has(s.id as string));
   out.notification_groups = groups.map(serializeNotificationGroup);
   return out;
 }

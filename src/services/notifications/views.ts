@@ -26,8 +26,9 @@ export async function notificationsJson(
   notifications = notifications.filter((n) => !notificationsBlocked(n.fromAccountId, relations));
   const statusIds = [...new Set(notifications.flatMap((n) => (n.statusId === null ? [] : [n.statusId])))];
   const statuses = await filterVisible(ctx, await ctx.repos.statuses.getByIds(statusIds), viewerId, { keep: "all" });
-  const statusJson = await statusesJson(ctx, statuses, viewerId);
-  const statusById = new Map(statuses.map((s, i) => [s.id, statusJson[i]]));
+  // Those a `hide` filter matches are left out, and their notifications with them.
+  const statusJson = await statusesJson(ctx, statuses, viewerId, { filterContext: "notifications" });
+  const statusById = new Map(statusJson.map((s) => [s.id as string, s]));
   const accounts = await ctx.repos.accounts.getByIds([...new Set(notifications.map((n) => n.fromAccountId))]);
   const accountJson = await accountsJson(ctx, accounts);
   const accountById = new Map(accounts.map((a, i) => [a.id, accountJson[i]]));

@@ -9,6 +9,7 @@ import { acctOf } from "../../serializers/account.ts";
 import { type MentionView, type StatusView, serializeStatus } from "../../serializers/status.ts";
 import { accountsJson } from "../accounts/views.ts";
 import { loadEmojis, statusEmojiSource } from "../custom-emojis/views.ts";
+import { applyFilters, type FilterScope, loadFilters } from "../filters/match.ts";
 import { loadPollViews } from "../polls/views.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
 
@@ -143,14 +144,24 @@ export async function loadStatusViews(
   return statuses.map((s) => view(s, s.reblogOfId ? originals.get(s.reblogOfId) : undefined));
 }
 
-/** Status JSON for a list the caller already checked. */
+/**
+ * Status JSON for a list the caller already checked. With a viewer, each status carries
+ * `filtered`: with `filterContext`, for the viewer's filters of that context, and those a `hide`
+ * filter matches are left out (so the answer may be shorter than `statuses`); without, as
+ * Mastodon outside timelines, for every active filter, hiding nothing (`any`).
+ */
 export async function statusesJson(
   ctx: AppContext,
   statuses: readonly Status[],
   viewerId: ViewerId,
-  opts: { withSource?: boolean } = {},
+  opts: { withSource?: boolean; filterContext?: FilterScope } = {},
 ): Promise<Record<string, unknown>[]> {
-  const views = await loadStatusViews(ctx, statuses, viewerId);
+  const scope = viewerId === undefined || statuses.length === 0 ? undefined : (opts.filterContext ?? "any");
+  const [loaded, filters] = await Promise.all([
+    loadStatusViews(ctx, statuses, viewerId),
+    scope && viewerId ? loadFilters(ctx, viewerId, scope) : [],
+  ]);
+  const views = applyFilters(loaded, filters, scope !== "any");
   return views.map((v) =>
     serializeStatus(v, {
       baseUrl: ctx.config.baseUrl,
@@ -164,7 +175,7 @@ export async function statusJson(
   ctx: AppContext,
   status: Status,
   viewerId: ViewerId,
-  opts: { withSource?: boolean } = {},
+  opts: { withSource?: boolean; filterContext?: FilterScope } = {},
 ): Promise<Record<string, unknown>> {
   const [json] = await statusesJson(ctx, [status], viewerId, opts);
   return json;

@@ -1,7 +1,6 @@
 import { accountRows } from "./accounts.ts";
 import { adminRows } from "./admin.ts";
 import { discoveryRows } from "./discovery.ts";
-import { listFilterRows } from "./lists-filters.ts";
 import { notificationRows } from "./notifications.ts";
 import { pushCollectionRows } from "./push-collections.ts";
 import { socialRows } from "./social.ts";
@@ -21,7 +20,6 @@ export const AREAS: readonly Area[] = [
   { title: "Timelines, favourites, bookmarks, markers, conversations", rows: timelineRows },
   { title: "Notifications", rows: notificationRows },
   { title: "Follow requests, blocks, mutes, domain blocks, reports", rows: socialRows },
-  { title: "Lists and filters", rows: listFilterRows },
   { title: "Search, trends, announcements, misc", rows: discoveryRows },
   { title: "Web Push, collections, experimental", rows: pushCollectionRows },
   { title: "Admin API", rows: adminRows },
@@ -208,6 +206,25 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/suggestions", note: "the same as accounts" },
   { method: "DELETE", path: "/api/v1/suggestions/:id", note: "never suggest that account again" },
   { method: "GET", path: "/api/v1/directory", note: "discoverable accounts: `order` active|new, `local`, `offset`" },
+  { method: "GET", path: "/api/v2/filters", note: "the caller's filters with keywords and statuses" },
+  { method: "GET", path: "/api/v2/filters/:id", note: "one filter" },
+  { method: "POST", path: "/api/v2/filters", note: "create, with `keywords_attributes[]`" },
+  { method: "PUT", path: "/api/v2/filters/:id", note: "edit; keywords created, edited, `_destroy`ed in one request" },
+  { method: "DELETE", path: "/api/v2/filters/:id", note: "delete with its keywords and statuses" },
+  { method: "GET", path: "/api/v2/filters/:filter_id/keywords", note: "FilterKeyword[]" },
+  { method: "POST", path: "/api/v2/filters/:filter_id/keywords", note: "add a keyword (also at `.../keywords/:id`)" },
+  { method: "GET", path: "/api/v2/filters/keywords/:id", note: "one keyword (also under /api/v1)" },
+  { method: "PUT", path: "/api/v2/filters/keywords/:id", note: "edit a keyword (also under /api/v1)" },
+  { method: "DELETE", path: "/api/v2/filters/keywords/:id", note: "remove a keyword (also under /api/v1)" },
+  { method: "GET", path: "/api/v2/filters/:filter_id/statuses", note: "FilterStatus[]" },
+  { method: "POST", path: "/api/v2/filters/:filter_id/statuses", note: "filter a status the caller may see" },
+  { method: "GET", path: "/api/v2/filters/statuses/:id", note: "one FilterStatus" },
+  { method: "DELETE", path: "/api/v2/filters/statuses/:id", note: "remove; answers the FilterStatus" },
+  { method: "GET", path: "/api/v1/filters", note: "V1::Filter per keyword" },
+  { method: "GET", path: "/api/v1/filters/:id", note: "one V1::Filter" },
+  { method: "POST", path: "/api/v1/filters", note: "a one-keyword filter; `irreversible` is `hide`" },
+  { method: "PUT", path: "/api/v1/filters/:id", note: "edit (422 for a filter of several keywords)" },
+  { method: "DELETE", path: "/api/v1/filters/:id", note: "remove the keyword (and its filter when empty)" },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */

@@ -128,6 +128,7 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     const viewerId = currentAccount(c).id;
     const result = await listTimeline(ctx, viewerId, c.req.param("list_id"), page);
     setLinkHeader(c, page, result.rows.length, result.rows[0]?.id, result.rows.at(-1)?.id);
-    return c.json(await statusesJson(ctx, result.visible, viewerId));
+    // List timelines apply the `home` filters, as Mastodon does.
+    return c.json(await statusesJson(ctx, result.visible, viewerId, { filterContext: "home" }));
   });
 }

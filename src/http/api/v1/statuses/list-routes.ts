@@ -38,7 +38,7 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
     // The account's own posts stay on its profile even when the viewer blocks or mutes it (Mastodon).
     const visible = await filterVisible(ctx, rows, viewerId, { keep: account.id });
-    return c.json(await statusesJson(ctx, visible, viewerId));
+    return c.json(await statusesJson(ctx, visible, viewerId, { filterContext: "account" }));
   });
 
   for (const [path, table, scope] of [

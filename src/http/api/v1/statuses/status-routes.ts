@@ -114,8 +114,13 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     const viewerId = viewerAccount(c)?.id;
     const status = await findVisibleStatus(ctx, c.req.param("id"), viewerId);
     const { ancestors, descendants } = await statusContext(ctx, status, viewerId);
-    const json = await statusesJson(ctx, [...ancestors, ...descendants], viewerId);
-    return c.json({ ancestors: json.slice(0, ancestors.length), descendants: json.slice(ancestors.length) });
+    const json = await statusesJson(ctx, [...ancestors, ...descendants], viewerId, { filterContext: "thread" });
+    // A `hide` filter may have left some out.
+    const above = new Set(ancestors.map((s) => s.id));
+    return c.json({
+      ancestors: json.filter((s) => above.has(s.id as string)),
+      descendants: json.filter((s) => !above.has(s.id as string)),
+    });
   });
 
   app.get("/api/v1/statuses/:id{[0-9]+}/history", optionalToken("read", "read:statuses"), async (c) => {

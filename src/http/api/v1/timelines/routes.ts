@@ -1,5 +1,6 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
+import type { FilterContext } from "../../../../db/repositories/filters.ts";
 import {
   homeTimeline,
   type PublicTimelineOptions,
@@ -28,9 +29,15 @@ function publicOptions(params: unknown): PublicTimelineOptions {
 const names = (v: unknown): string[] =>
   (asArray(v) ?? []).filter((x): x is string => typeof x === "string" && x.trim() !== "");
 
-async function answer(c: Context<HonoEnv>, page: PageParams, result: TimelinePage, viewerId: string | undefined) {
+async function answer(
+  c: Context<HonoEnv>,
+  page: PageParams,
+  result: TimelinePage,
+  viewerId: string | undefined,
+  filterContext: FilterContext,
+) {
   setLinkHeader(c, page, result.rows.length, result.rows[0]?.id, result.rows.at(-1)?.id);
-  return c.json(await statusesJson(c.env.ctx, result.visible, viewerId));
+  return c.json(await statusesJson(c.env.ctx, result.visible, viewerId, { filterContext }));
 }
 
 /** The home, public and hashtag timelines. */
@@ -38,14 +45,14 @@ export function timelineRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/timelines/home", requireUser("read", "read:statuses"), async (c) => {
     const page = pageParams(c, 20, 40);
     const viewerId = currentAccount(c).id;
-    return answer(c, page, await homeTimeline(c.env.ctx, viewerId, page), viewerId);
+    return answer(c, page, await homeTimeline(c.env.ctx, viewerId, page), viewerId, "home");
   });
 
   app.get("/api/v1/timelines/public", optionalToken("read", "read:statuses"), async (c) => {
     const page = pageParams(c, 20, 40);
     const opts = publicOptions(await readParams(c));
     const viewerId = viewerAccount(c)?.id;
-    return answer(c, page, await publicTimeline(c.env.ctx, viewerId, opts, page), viewerId);
+    return answer(c, page, await publicTimeline(c.env.ctx, viewerId, opts, page), viewerId, "public");
   });
 
   app.get("/api/v1/timelines/tag/:hashtag", optionalToken("read", "read:statuses"), async (c) => {
@@ -55,6 +62,6 @@ export function timelineRoutes(app: Hono<HonoEnv>): void {
     const viewerId = viewerAccount(c)?.id;
     const tags = { any: names(params.any), all: names(params.all), none: names(params.none) };
     const result = await tagTimeline(c.env.ctx, viewerId, c.req.param("hashtag"), tags, opts, page);
-    return answer(c, page, result, viewerId);
+    return answer(c, page, result, viewerId, "public");
   });
 }

@@ -1,0 +1,114 @@
+import type { AppContext } from "../../context.ts";
+import type { ActiveFilter, FilterContext, FilterKeyword } from "../../db/repositories/filters.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+import { serializeFilter, serializeFilterResult } from "../../serializers/filter.ts";
+import type { StatusView } from "../../serializers/status.ts";
+
+/** Where statuses are shown, or `any` (one status on its own: every active filter, nothing hidden). */
+export type FilterScope = FilterContext | "any";
+
+/** A filter ready to match: its keywords as one regular expression, its status ids as a set. */
+export interface CompiledFilter {
+  /** The FilterResult's `filter` (without its rules, as Mastodon gives it there). */
+  json: Record<string, unknown>;
+  hide: boolean;
+  regex: RegExp | null;
+  statusIds: Set<string>;
+}
+
+// Ruby's [[:word:]] (and `\b` in Onigmo's default mode): letters, marks, decimal digits, connectors.
+const WORD = "[\\p{L}\\p{M}\\p{Nd}\\p{Pc}]";
+const STARTS_WITH_WORD = new RegExp(`^${WORD}`, "u");
+const ENDS_WITH_WORD = new RegExp(`${WORD}$`, "u");
+
+const escapeRegex = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+
+/**
+ * One keyword as Mastodon's CustomFilterKeyword#to_regex: the text itself, case-insensitive;
+ * `whole_word` adds a word boundary on each side that starts or ends with a word character.
+ */
+export function keywordPattern(k: Pick<FilterKeyword, "keyword" | "wholeWord">): string {
+  const body = escapeRegex(k.keyword);
+  if (!k.wholeWord) return body;
+  const before = STARTS_WITH_WORD.test(k.keyword) ? `(?<!${WORD})` : "";
+  const after = ENDS_WITH_WORD.test(k.keyword) ? `(?!${WORD})` : "";
+  return `${before}${body}${after}`;
+}
+
+export function compileFilter(a: ActiveFilter): CompiledFilter {
+  return {
+    json: serializeFilter(a.filter),
+    hide: a.filter.action === "hide",
+    regex: a.keywords.length > 0 ? new RegExp(a.keywords.map((k) => keywordPattern(k)).join("|"), "iu") : null,
+    statusIds: new Set(a.statusIds),
+  };
+}
+
+/** The viewer's filters in force for `scope`, compiled: one query. */
+export async function loadFilters(ctx: AppContext, viewerId: string, scope: FilterScope): Promise<CompiledFilter[]> {
+  const active = await ctx.repos.filters.activeFor(viewerId, new Date().toISOString());
+  return active.filter((a) => scope === "any" || a.filter.context.includes(scope)).map(compileFilter);
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+/** The text of an HTML fragment (a remote status's content), lines kept. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(/<\/p>\s*<p[^>]*>/gi, "\n\n")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+      if (e[0] === "#") {
+        const n = e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
+        return Number.isInteger(n) && n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : m;
+      }
+      return ENTITIES[e.toLowerCase()] ?? m;
+    });
+}
+
+/**
+ * What keywords are matched against, as Mastodon's Status#searchable_text: content warning, the
+ * plain text, the poll's options and the media descriptions.
+ */
+export function searchableText(view: StatusView): string {
+  const s = view.status;
+  const parts = [s.spoilerText, s.local ? s.text : htmlToText(s.content)];
+  if (view.poll) parts.push(view.poll.poll.options.join("\n\n"));
+  parts.push(view.media.flatMap((m) => (m.description ? [m.description] : [])).join("\n\n"));
+  return parts.join("\n\n");
+}
+
+/** The FilterResults for a status (a boost is matched by its boosted post), and whether one hides it. */
+export function matchFilters(
+  filters: readonly CompiledFilter[],
+  status: Status,
+  text: string,
+): { results: Record<string, unknown>[]; hide: boolean } {
+  const results: Record<string, unknown>[] = [];
+  let hide = false;
+  for (const f of filters) {
+    const m = f.regex?.exec(text);
+    const keywordMatches = m ? [m[0]] : null;
+    const ids = [status.id, status.reblogOfId].filter((id): id is string => id !== null && f.statusIds.has(id));
+    const statusMatches = ids.length > 0 ? ids : null;
+    if (!keywordMatches && !statusMatches) continue;
+    results.push(serializeFilterResult(f.json, keywordMatches, statusMatches));
+    hide ||= f.hide;
+  }
+  return { results, hide };
+}
+
+/**
+ * Sets `filtered` on each view (and on its boosted post, as Mastodon's filters map does) and
+ * leaves out the statuses a `hide` filter matches, when `dropHidden`.
+ */
+export function applyFilters(views: StatusView[], filters: readonly CompiledFilter[], dropHidden: boolean) {
+  if (filters.length === 0) return views;
+  return views.filter((v) => {
+    const { results, hide } = matchFilters(filters, v.status, searchableText(v.reblog ?? v));
+    v.filtered = results;
+    if (v.reblog) v.reblog.filtered = results;
+    return !(hide && dropHidden);
+  });
+}
