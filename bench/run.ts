@@ -327,7 +327,7 @@ async function main(): Promise<void> {
       url: `${origin}/api/v1/statuses`,
       headers: { ...author, "Content-Type": "application/json" },
       method: "POST",
-      body: JSON.stringify({ status: "Benchmark post [<id>] #bench", visibility: "public" }),
+      body: JSON.stringify({ status: "Benchmark post #bench", visibility: "public" }),
       rate: opts.postRate,
       pid: server.pid,
     };

@@ -50,8 +50,6 @@ function fire(job: LoadJob, seconds: number): Promise<AutocannonResult> {
         timeout: 10,
         method: job.method ?? "GET",
         body: job.body,
-        // `[<id>]` in the body becomes a fresh id per request (posts that are not all alike).
-        idReplacement: job.body?.includes("[<id>]") ?? false,
         overallRate: job.rate,
       },
       (err, res) => (err ? reject(err) : resolve(res)),
