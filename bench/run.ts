@@ -7,7 +7,7 @@
 //                           created on that server for the run and dropped afterwards
 //   BENCH_DURATION=10       seconds per measured run       BENCH_WARMUP=3   warm-up seconds
 //   BENCH_CONNECTIONS=50    concurrent connections         BENCH_RUNS=3     runs per workload (median)
-//   BENCH_POST_RATE=20      posts/s in the posting workload (open loop)
+//   BENCH_POST_RATE=5       posts/s in the posting workload (open loop)
 //   BENCH_FANOUT_SAMPLES=5  posts timed one by one for the fan-out delay
 //   BENCH_ONLY=home,post    only the workloads whose name contains one of these words
 //   SEED_*                  smaller seed shapes, for development (see bench/seed.ts)
@@ -395,9 +395,10 @@ async function cleanUp(): Promise<void> {
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
+  process.once(signal, async () => {
     killAllChildren();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await benchDb?.close().catch(() => undefined);
     process.stderr.write(`bench: interrupted by ${signal}\n`);
     process.exit(130);
   });

@@ -38,7 +38,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     durationSeconds: num("BENCH_DURATION", quick ? 3 : 10, 1),
     runs: num("BENCH_RUNS", quick ? 1 : 3, 1),
     postgresUrl,
-    postRate: num("BENCH_POST_RATE", 20, 1),
+    postRate: num("BENCH_POST_RATE", 5, 1),
     fanOutSamples: num("BENCH_FANOUT_SAMPLES", quick ? 3 : 5, 1),
     only: (env.BENCH_ONLY ?? "")
       .split(",")

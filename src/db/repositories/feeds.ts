@@ -75,10 +75,11 @@ export class FeedsRepository {
    * Trims the feeds holding `statusId` to their newest `cap` entries, once they hold more than
    * `cap + cap/20` (840 for Mastodon's 800): deleting one entry from every feed at each post
    * rewrote as many database pages as the fan-out itself, while deleting 40 neighbouring entries
-   * at once costs about the same as deleting one. For each feed, the entry past that mark is found
-   * by walking the primary key from the newest end (no sort, no ranking of whole feeds: the
-   * window-function version took 0.5-1 s for 1,000 full feeds on SQLite), and if there is one,
-   * everything past the cap goes. Chunked like `fanOut`.
+   * at once costs about what deleting one does. Which feeds are over that mark is found by
+   * walking each one's primary key from the newest end (no sort, no ranking of whole feeds: the
+   * window-function version took 0.5-1 s for 1,000 full feeds on SQLite), chunked like `fanOut`;
+   * then each of those feeds loses what lies past the cap, in a statement of its own (one
+   * correlated DELETE for many feeds was planned as a per-row subquery by PostgreSQL: minutes).
    */
   async trimFeedsOf(statusId: string, cap: number, db: Kysely<DB> = this.#db): Promise<void> {
     const slack = Math.floor(cap / 20);
@@ -87,17 +88,16 @@ export class FeedsRepository {
     for (let i = 0; i < ids.length; i += FAN_OUT_CHUNK) {
       await pause(0);
       const chunk = ids.slice(i, i + FAN_OUT_CHUNK);
-      await sql`DELETE FROM feeds WHERE (account_id, status_id) IN (
-        SELECT f.account_id, f.status_id FROM (
-          SELECT a.id AS account_id, (
-            SELECT b.status_id FROM feeds b WHERE b.account_id = a.id
-            ORDER BY b.status_id DESC LIMIT 1 OFFSET ${cap}
-          ) AS boundary
-          FROM accounts a WHERE a.id IN (${sql.join(chunk)})
-            AND (SELECT o.status_id FROM feeds o WHERE o.account_id = a.id
-              ORDER BY o.status_id DESC LIMIT 1 OFFSET ${cap + slack}) IS NOT NULL
-        ) t
-        JOIN feeds f ON f.account_id = t.account_id AND f.status_id <= t.boundary)`.execute(db);
+      const over = await sql<{ id: string | number }>`SELECT a.id FROM accounts a
+        WHERE a.id IN (${sql.join(chunk)})
+          AND (SELECT o.status_id FROM feeds o WHERE o.account_id = a.id
+            ORDER BY o.status_id DESC LIMIT 1 OFFSET ${cap + slack}) IS NOT NULL`.execute(db);
+      for (const { id } of over.rows) {
+        const accountId = String(id);
+        await sql`DELETE FROM feeds WHERE account_id = ${accountId} AND status_id <= (
+          SELECT b.status_id FROM feeds b WHERE b.account_id = ${accountId}
+          ORDER BY b.status_id DESC LIMIT 1 OFFSET ${cap})`.execute(db);
+      }
     }
   }
 
