@@ -345,14 +345,14 @@ async function main(): Promise<void> {
     `Server RSS after start-up: ${mib(afterStartup.anon)} anonymous + ${mib(afterStartup.file)} file-backed; ` +
       `after the benchmark: ${mib(afterBenchmark.anon)} + ${mib(afterBenchmark.file)}, ` +
       `peak (VmHWM) ${mib(afterBenchmark.peak)}.`,
-    "Server CPU/request = utime+stime of the server process over a measured run ÷ all answered requests " +
-      "(for posting it includes the fan-out jobs run meanwhile)" +
+    "Server CPU/request = utime+stime of the server process over a measured run ÷ all answered requests" +
       (vc
         ? `; verify_credentials costs ${(vc.cpuUsPerRequest / bareCpu).toFixed(1)}× the bare server's CPU per request`
         : "") +
       " (the steadier figure on a shared machine). Run spread = (fastest − slowest run) ÷ median.",
-    `Posting is measured open loop at ${opts.postRate} posts/s (autocannon --overallRate) over ` +
-      `${opts.connections} connections: closed loop, posts would outrun the fan-out jobs without bound.`,
+    `Posting is measured open loop at ${opts.postRate} posts/s (autocannon --overallRate, which opens at most ` +
+      "one connection per post per second): closed loop, posts would outrun the fan-out jobs without bound. " +
+      "Its CPU per request includes the fan-out jobs run meanwhile.",
   );
   const report: Report = {
     meta: {
