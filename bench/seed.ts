@@ -12,7 +12,7 @@
 // following 500 accounts; an author (account 1) with 1,000 local followers; every home feed as
 // the fan-out job leaves it (capped at FEED_CAP); the reader's notifications and bookmarks;
 // tokens for the reader and the author.
-import { CompiledQuery, type Kysely, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { AppContext } from "../src/context.ts";
 import type { DB } from "../src/db/schema.ts";
 import { passwords } from "../src/lib/passwords.ts";
@@ -20,6 +20,7 @@ import { plainTextToHtml } from "../src/lib/text/plain-text-to-html.ts";
 import { tagUrl } from "../src/serializers/status.ts";
 import { FEED_CAP } from "../src/services/feeds/fan-out.ts";
 import { cliApplication, issueToken } from "../src/services/oauth/tokens.ts";
+import { bulkInsert, Ids, iso } from "./lib/bulk-insert.ts";
 import {
   AUTHOR,
   DEFAULT_SHAPE,
@@ -31,8 +32,8 @@ import {
   type SeedData,
   type SeedShape,
   visibilityOf,
-  WORDS,
 } from "./lib/seed-data.ts";
+import { WORDS } from "./lib/seed-words.ts";
 
 export interface SeedResult {
   readerId: string;
@@ -47,65 +48,6 @@ export interface SeedResult {
 }
 
 const SCOPES = ["read", "write", "follow", "push", "profile"];
-
-/** Snowflake-style ids (ms << 16), strictly increasing in call order, at the given times. */
-class Ids {
-  #last = 0n;
-  at(ms: number): string {
-    let id = BigInt(Math.floor(ms)) << 16n;
-    if (id <= this.#last) id = this.#last + 1n;
-    this.#last = id;
-    return id.toString();
-  }
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/**
- * Inserts rows in multi-row statements (as many rows as fit `maxParams` bound values), all in one
- * transaction per call. Raw compiled SQL: building Kysely's query tree for two million rows
- * would cost more than SQLite spends storing them.
- */
-async function bulkInsert(
-  ctx: AppContext,
-  table: string,
-  columns: string[],
-  rows: Iterable<unknown[]>,
-  rowCount: number,
-): Promise<number> {
-  if (rowCount === 0) return 0;
-  const pg = ctx.dialect === "postgres";
-  const perStatement = Math.max(1, Math.min(1000, Math.floor((pg ? 60_000 : 30_000) / columns.length)));
-  const head = `INSERT INTO ${table} (${columns.join(", ")}) VALUES `;
-  const statementFor = (count: number) => {
-    const tuples: string[] = [];
-    let p = 1;
-    for (let r = 0; r < count; r++) {
-      tuples.push(`(${columns.map(() => (pg ? `$${p++}` : "?")).join(", ")})`);
-    }
-    return head + tuples.join(", ");
-  };
-  const full = statementFor(perStatement);
-  let written = 0;
-  await ctx.db.transaction().execute(async (trx) => {
-    let params: unknown[] = [];
-    let inBatch = 0;
-    const flush = async () => {
-      if (inBatch === 0) return;
-      const text = inBatch === perStatement ? full : statementFor(inBatch);
-      await trx.executeQuery(CompiledQuery.raw(text, params));
-      written += inBatch;
-      params = [];
-      inBatch = 0;
-    };
-    for (const row of rows) {
-      for (const v of row) params.push(v);
-      if (++inBatch === perStatement) await flush();
-    }
-    await flush();
-  });
-  return written;
-}
 
 function usernameOf(i: number): string {
   if (i === READER) return "reader";
