@@ -1,8 +1,16 @@
-// `npm run bench`: start-up time, memory and HTTP throughput of one Gannet process on SQLite,
-// beside a bare `node:http` baseline measured in the same run (method: the benchmarks guide).
+// `npm run bench`: start-up time, memory and HTTP throughput of one Gannet process on SQLite (or
+// PostgreSQL), beside a bare `node:http` baseline measured in the same run (method: the benchmarks
+// guide). The data is seeded first (bench/seed.ts: 2,000 accounts, 200,000 statuses, materialised
+// home feeds); then the timelines, notifications and posting are measured, and the fan-out delay.
 //   --quick                 a short smoke run (1 s warm-up, one 3 s run per workload)
+//   --postgres[=URL]        on PostgreSQL (also when DATABASE_URL is set): a fresh database is
+//                           created on that server for the run and dropped afterwards
 //   BENCH_DURATION=10       seconds per measured run       BENCH_WARMUP=3   warm-up seconds
 //   BENCH_CONNECTIONS=50    concurrent connections         BENCH_RUNS=3     runs per workload (median)
+//   BENCH_POST_RATE=5       posts/s in the posting workload (open loop)
+//   BENCH_FANOUT_SAMPLES=5  posts timed one by one for the fan-out delay
+//   BENCH_ONLY=home,post    only the workloads whose name contains one of these words
+//   SEED_*                  smaller seed shapes, for development (see bench/seed.ts)
 // Prints a Markdown table and writes bench/results/latest.json. Exits 0 when a target fails (the
 // table says so) and 1 only when the harness itself breaks.
 import { execFileSync } from "node:child_process";
@@ -21,15 +29,20 @@ import {
   startChild,
   stopChild,
 } from "./lib/children.ts";
+import { type BenchDatabase, postgresDatabase, sqliteDatabase } from "./lib/database.ts";
+import { FAN_OUT_JOB, measureFanOut, waitForJobs } from "./lib/fan-out.ts";
 import { get, waitUntilAnswering } from "./lib/http.ts";
 import { type LoadJob, medianRun, runLoad } from "./lib/load.ts";
 import { type Options, parseOptions } from "./lib/options.ts";
 import { clockTicksPerSecond, memory } from "./lib/proc.ts";
 import {
   BARE,
+  BARE_PAGE,
   evaluateTargets,
+  HOME,
   median,
   mib,
+  POST_STATUS,
   type Report,
   renderMarkdown,
   VERIFY_CREDENTIALS,
@@ -53,10 +66,25 @@ interface Target {
   name: string;
   url: string;
   headers: Record<string, string>;
+  baseline?: string;
+  method?: "GET" | "POST";
+  body?: string;
+  rate?: number;
+}
+
+interface Seeded {
+  readerId: string;
+  readerToken: string;
+  authorId: string;
+  authorToken: string;
+  ms: number;
+  counts: string;
 }
 
 /** The temporary data directory, removed however the harness ends. */
 let dataDir: string | undefined;
+/** The harness's connection to the server's database (a PostgreSQL one is dropped at the end). */
+let benchDb: BenchDatabase | undefined;
 /** The running servers, checked after every workload. */
 const servers: Child[] = [];
 
@@ -78,6 +106,25 @@ async function prepareData(env: NodeJS.ProcessEnv): Promise<string> {
   const token = /^BENCH_TOKEN=(\S+)$/m.exec(out)?.[1];
   if (!token) throw new Error(`setup printed no token:\n${out}`);
   return token;
+}
+
+/** The seeded instance (bench/seed.ts), written by a process of its own. */
+async function seedData(env: NodeJS.ProcessEnv): Promise<Seeded> {
+  const t0 = performance.now();
+  const out = await runChild(NODE, [join(BENCH_DIR, "seed.ts")], { env }, 600_000);
+  const value = (key: string) => {
+    const v = new RegExp(`^${key}=(\\S+)$`, "m").exec(out)?.[1];
+    if (!v) throw new Error(`seed printed no ${key}:\n${out}`);
+    return v;
+  };
+  return {
+    readerId: value("SEED_READER_ID"),
+    readerToken: value("SEED_READER_TOKEN"),
+    authorId: value("SEED_AUTHOR_ID"),
+    authorToken: value("SEED_AUTHOR_TOKEN"),
+    counts: value("SEED_COUNTS"),
+    ms: performance.now() - t0,
+  };
 }
 
 /** Starts the server STARTS times on the prepared data; the last one keeps running. */
@@ -124,29 +171,52 @@ async function probe(targets: Target[], notes: string[]) {
   return { probes, baseline };
 }
 
-async function startBaseline(dir: string, baseline: { body: Buffer; contentType: string }): Promise<Target> {
+/** The bare server, answering `/0` with the small body and `/1` with the timeline page's. */
+async function startBaseline(
+  dir: string,
+  baseline: { body: Buffer; contentType: string },
+  page: Buffer,
+): Promise<Target[]> {
   const port = await freePort();
-  const bodyFile = join(dir, "baseline-body.json");
-  writeFileSync(bodyFile, baseline.body);
-  const args = [join(BENCH_DIR, "lib/baseline-server.ts"), String(port), bodyFile, baseline.contentType];
+  const files = [baseline.body, page].map((body, i) => {
+    const file = join(dir, `baseline-body-${i}.json`);
+    writeFileSync(file, body);
+    return file;
+  });
+  const args = [join(BENCH_DIR, "lib/baseline-server.ts"), String(port), baseline.contentType, ...files];
   const t0 = performance.now();
   const bare = startChild(NODE, args, { env: { PATH: process.env.PATH ?? "" } });
   servers[1] = bare;
   const url = `http://127.0.0.1:${port}/`;
   await waitUntilAnswering(url, bare, t0);
-  return { name: BARE, url, headers: {} };
+  return [
+    { name: BARE, url: `${url}0`, headers: {} },
+    { name: BARE_PAGE, url: `${url}1`, headers: {} },
+  ];
 }
 
 async function runWorkloads(targets: (Target & { pid: number })[], opts: Options): Promise<WorkloadResult[]> {
   const ticks = clockTicksPerSecond();
   const results: WorkloadResult[] = [];
   for (const t of targets) {
-    const job: LoadJob = { url: t.url, headers: t.headers, ...opts };
+    const job: LoadJob = {
+      url: t.url,
+      headers: t.headers,
+      connections: opts.connections,
+      warmupSeconds: opts.warmupSeconds,
+      durationSeconds: opts.durationSeconds,
+      runs: opts.runs,
+      method: t.method,
+      body: t.body,
+      rate: t.rate,
+    };
     log(`load: ${t.name} (${opts.warmupSeconds} s warm-up, ${opts.runs} × ${opts.durationSeconds} s)`);
     const runs = await runLoad(job, t.pid, ticks);
     const m = medianRun(runs);
-    log(`  ${Math.round(m.okRps)} 2xx req/s, p99 ${m.p99Ms.toFixed(2)} ms, ${m.cpuUsPerRequest.toFixed(1)} µs CPU/req`);
-    results.push({ name: t.name, median: m, runs });
+    log(
+      `  ${Math.round(m.okRps)} 2xx req/s, p99 ${m.p99Ms?.toFixed(2)} ms, ${m.cpuUsPerRequest?.toFixed(1)} µs CPU/req`,
+    );
+    results.push({ name: t.name, baseline: t.baseline, rate: t.rate, median: m, runs });
     for (const s of servers) {
       const ended = s.process.exitCode ?? s.process.signalCode;
       if (ended !== null) throw new Error(`a server exited during the load (${ended}):\n${s.output()}`);
@@ -161,55 +231,128 @@ async function main(): Promise<void> {
   dataDir = dir;
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  // The empty values keep a developer's .env from switching the database or adding Redis.
+  const database = opts.postgresUrl ? await postgresDatabase(opts.postgresUrl) : sqliteDatabase();
+  benchDb = database;
+  // The explicit values keep a developer's .env from switching the database or adding Redis.
   const env = {
     ...process.env,
     PORT: String(port),
     DATA_DIR: dir,
-    DATABASE_URL: "",
+    DATABASE_URL: database.serverUrl,
     REDIS_URL: "",
     RATE_LIMITS: "off",
     LOG_LEVEL: "warning",
     BIND: "127.0.0.1",
   };
   const notes: string[] = [];
+  const wanted = (name: string) => opts.only.length === 0 || opts.only.some((w) => name.toLowerCase().includes(w));
 
-  log(`setting up ${dir}`);
+  log(`setting up ${dir} on ${database.label}`);
   for (const args of BUILD_COMMANDS) await runChild(NODE, args, { env }, 120_000);
+  log("seeding (bench/seed.ts)");
+  const seeded = await seedData(env);
+  log(`seeded in ${(seeded.ms / 1000).toFixed(1)} s: ${seeded.counts}`);
   const token = await prepareData(env);
+  await database.open(dir);
   const { server, ms: startupMs } = await measureStartups(env, origin);
   await sleep(IDLE_MS);
   const afterStartup = memory(server.pid);
   log(`resident memory after start-up: ${mib(afterStartup.rss)}`);
 
+  const reader = { Authorization: `Bearer ${seeded.readerToken}` };
+  const author = { Authorization: `Bearer ${seeded.authorToken}` };
   const gannet: Target[] = [
-    { name: "GET /api/v1/instance", url: `${origin}/api/v1/instance`, headers: {} },
-    { name: "GET /nodeinfo/2.0", url: `${origin}/nodeinfo/2.0`, headers: {} },
+    { name: "GET /api/v1/instance", url: `${origin}/api/v1/instance`, headers: {}, baseline: BARE },
+    { name: "GET /nodeinfo/2.0", url: `${origin}/nodeinfo/2.0`, headers: {}, baseline: BARE },
     {
       name: VERIFY_CREDENTIALS,
       url: `${origin}/api/v1/accounts/verify_credentials`,
       headers: { Authorization: `Bearer ${token}` },
+      baseline: BARE,
+    },
+    { name: HOME, url: `${origin}/api/v1/timelines/home?limit=40`, headers: reader, baseline: BARE_PAGE },
+    {
+      name: "GET /api/v1/timelines/public?local=true&limit=40 (reader)",
+      url: `${origin}/api/v1/timelines/public?local=true&limit=40`,
+      headers: reader,
+      baseline: BARE_PAGE,
+    },
+    {
+      name: "GET /api/v1/accounts/:author/statuses?limit=40 (reader)",
+      url: `${origin}/api/v1/accounts/${seeded.authorId}/statuses?limit=40`,
+      headers: reader,
+      baseline: BARE_PAGE,
+    },
+    {
+      name: "GET /api/v1/notifications?limit=40 (reader)",
+      url: `${origin}/api/v1/notifications?limit=40`,
+      headers: reader,
+      baseline: BARE_PAGE,
     },
   ];
   const { probes, baseline } = await probe(gannet, notes);
-  const bare = await startBaseline(dir, baseline);
-  const workloads = await runWorkloads(
-    [...gannet.map((t) => ({ ...t, pid: server.pid })), { ...bare, pid: servers[1].pid }],
-    opts,
+  const homeProbe = await get(`${origin}/api/v1/timelines/home?limit=40`, reader);
+  const bare = await startBaseline(dir, baseline, homeProbe.body);
+  notes.push(
+    `The bare server's second body is the home timeline page (${homeProbe.body.length} bytes); the other ` +
+      "timelines and notifications are compared with it too (their bodies are listed above).",
   );
+  const reads = [
+    ...gannet.map((t) => ({ ...t, pid: server.pid })),
+    ...bare.map((t) => ({ ...t, pid: servers[1].pid })),
+  ].filter((t) => wanted(t.name) || t.name.startsWith("bare"));
+  const workloads = await runWorkloads(reads, opts);
+
+  // Posting: first the fan-out delay, one post at a time on an idle server, then a posting load.
+  let fanOut: Report["fanOut"];
+  if (wanted(POST_STATUS)) {
+    const me = await get(`${origin}/api/v1/accounts/verify_credentials`, author);
+    const followers = Number(JSON.parse(me.body.toString("utf8")).followers_count);
+    log(`fan-out: ${opts.fanOutSamples} posts to ${followers} followers, one at a time`);
+    const samples = await measureFanOut({
+      origin,
+      token: seeded.authorToken,
+      authorId: seeded.authorId,
+      followers,
+      db: database,
+      samples: opts.fanOutSamples,
+      limitMs: 30_000,
+    });
+    log(
+      `  POST ${samples.map((x) => x.postMs.toFixed(1)).join(", ")} ms; in all feeds after ${samples.map((x) => x.delayMs.toFixed(0)).join(", ")} ms`,
+    );
+    fanOut = { followers, samples };
+    const posting: Target & { pid: number } = {
+      name: POST_STATUS,
+      url: `${origin}/api/v1/statuses`,
+      headers: { ...author, "Content-Type": "application/json" },
+      method: "POST",
+      body: JSON.stringify({ status: "Benchmark post #bench", visibility: "public" }),
+      rate: opts.postRate,
+      pid: server.pid,
+    };
+    workloads.push(...(await runWorkloads([posting], opts)));
+    fanOut.drainAfterLoadMs = await waitForJobs(database, FAN_OUT_JOB, 300_000);
+    log(`  fan-out jobs left after the posting load finished in ${(fanOut.drainAfterLoadMs / 1000).toFixed(1)} s`);
+  }
   const afterBenchmark = memory(server.pid);
 
   const mem = { afterStartup, afterBenchmark };
-  const vc = workloads.find((w) => w.name === VERIFY_CREDENTIALS)!.median;
+  const vc = workloads.find((w) => w.name === VERIFY_CREDENTIALS)?.median;
   const bareCpu = workloads.find((w) => w.name === BARE)!.median.cpuUsPerRequest;
   notes.push(
     `Start-ups: ${startupMs.map((s) => `${s.toFixed(0)} ms`).join(", ")}.`,
     `Server RSS after start-up: ${mib(afterStartup.anon)} anonymous + ${mib(afterStartup.file)} file-backed; ` +
       `after the benchmark: ${mib(afterBenchmark.anon)} + ${mib(afterBenchmark.file)}, ` +
       `peak (VmHWM) ${mib(afterBenchmark.peak)}.`,
-    "Server CPU/request = utime+stime of the server process over a measured run ÷ all answered requests; " +
-      `verify_credentials costs ${(vc.cpuUsPerRequest / bareCpu).toFixed(1)}× the bare server's CPU per request ` +
-      "(the steadier figure on a shared machine). Run spread = (fastest − slowest run) ÷ median.",
+    "Server CPU/request = utime+stime of the server process over a measured run ÷ all answered requests" +
+      (vc
+        ? `; verify_credentials costs ${(vc.cpuUsPerRequest / bareCpu).toFixed(1)}× the bare server's CPU per request`
+        : "") +
+      " (the steadier figure on a shared machine). Run spread = (fastest − slowest run) ÷ median.",
+    `Posting is measured open loop at ${opts.postRate} posts/s (autocannon --overallRate, which opens at most ` +
+      "one connection per post per second): closed loop, posts would outrun the fan-out jobs without bound. " +
+      "Its CPU per request includes the fan-out jobs run meanwhile.",
   );
   const report: Report = {
     meta: {
@@ -217,36 +360,45 @@ async function main(): Promise<void> {
       commit:
         git(["rev-parse", "--short", "HEAD"]) +
         (git(["status", "--porcelain", "--untracked-files=no"]) ? "+dirty" : ""),
-      database: "SQLite (node:sqlite, WAL)",
+      database: database.label,
       date: new Date().toISOString(),
       cpus: availableParallelism(),
-      ...opts,
+      connections: opts.connections,
+      warmupSeconds: opts.warmupSeconds,
+      durationSeconds: opts.durationSeconds,
+      runs: opts.runs,
     },
     startup: { runsMs: startupMs, medianMs: median(startupMs), probe: "/health" },
     memory: mem,
     probes,
+    seed: { ms: seeded.ms, counts: seeded.counts },
     workloads,
-    targets: evaluateTargets(workloads, startupMs, mem),
+    fanOut,
+    targets: evaluateTargets(workloads, startupMs, mem, fanOut),
     notes,
   };
   process.stdout.write(`\n${renderMarkdown(report)}\n`);
   const resultsDir = join(BENCH_DIR, "results");
   mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
-  log(`wrote ${join(resultsDir, "latest.json")}`);
+  const file = join(resultsDir, opts.postgresUrl ? "latest-postgres.json" : "latest.json");
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  log(`wrote ${file}`);
 }
 
 async function cleanUp(): Promise<void> {
   await Promise.all(servers.map((s) => stopChild(s)));
   killAllChildren();
+  await benchDb?.close().catch((e) => log(`could not drop the benchmark database: ${e}`));
+  benchDb = undefined;
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   dataDir = undefined;
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
+  process.once(signal, async () => {
     killAllChildren();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await benchDb?.close().catch(() => undefined);
     process.stderr.write(`bench: interrupted by ${signal}\n`);
     process.exit(130);
   });

@@ -59,3 +59,40 @@ export async function waitUntilAnswering(
     `server did not answer 200 at ${url} within ${limitMs} ms (last status ${lastStatus}):\n${child.output()}`,
   );
 }
+
+/** One request with a body (JSON), without keep-alive. */
+export function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs = 10_000,
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const payload = Buffer.from(body);
+    const req = request(
+      url,
+      {
+        method,
+        headers: { ...headers, "Content-Type": "application/json", "Content-Length": String(payload.length) },
+        agent: false,
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers["content-type"] ?? ""),
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`${method} ${url}: no answer within ${timeoutMs} ms`)));
+    req.on("error", reject);
+    req.end(payload);
+  });
+}

@@ -42,7 +42,16 @@ function fire(job: LoadJob, seconds: number): Promise<AutocannonResult> {
   latencies.fill(0);
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      { url: job.url, headers: job.headers, connections: job.connections, duration: seconds, timeout: 10 },
+      {
+        url: job.url,
+        headers: job.headers,
+        connections: job.connections,
+        duration: seconds,
+        timeout: 10,
+        method: job.method ?? "GET",
+        body: job.body,
+        overallRate: job.rate,
+      },
       (err, res) => (err ? reject(err) : resolve(res)),
     );
     instance.on("response", (_client, _status, _bytes, ms) => {

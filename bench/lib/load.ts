@@ -11,6 +11,10 @@ export interface LoadJob {
   warmupSeconds: number;
   durationSeconds: number;
   runs: number;
+  method?: "GET" | "POST";
+  body?: string;
+  /** Requests per second from all connections together (open loop); closed loop when absent. */
+  rate?: number;
 }
 
 /** What the load process measured in one run. */

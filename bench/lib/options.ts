@@ -3,13 +3,28 @@ export interface Options {
   warmupSeconds: number;
   durationSeconds: number;
   runs: number;
+  /** PostgreSQL server to run on (a fresh database is created there), or undefined for SQLite. */
+  postgresUrl?: string;
+  /** Posts per second in the (open-loop) posting workload. */
+  postRate: number;
+  /** Posts measured one at a time for the fan-out delay. */
+  fanOutSamples: number;
+  /** Only the workloads whose name contains one of these (BENCH_ONLY=home,post); all when empty. */
+  only: string[];
 }
 
-/** `--quick` picks short defaults; BENCH_* variables override either set. */
+const DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres";
+
+/**
+ * `--quick` picks short defaults; BENCH_* variables override either set. `--postgres[=URL]` (or
+ * DATABASE_URL in the environment) runs on PostgreSQL.
+ */
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
-  const unknown = argv.filter((a) => a !== "--quick");
-  if (unknown.length > 0) throw new Error(`unknown argument ${unknown[0]} (only --quick is understood)`);
+  const unknown = argv.filter((a) => a !== "--quick" && !/^--postgres(=.+)?$/.test(a));
+  if (unknown.length > 0) throw new Error(`unknown argument ${unknown[0]} (only --quick and --postgres[=URL])`);
   const quick = argv.includes("--quick");
+  const pgFlag = argv.find((a) => a.startsWith("--postgres"));
+  const postgresUrl = pgFlag ? pgFlag.split("=")[1] || env.DATABASE_URL || DEFAULT_PG : env.DATABASE_URL || undefined;
   const num = (name: string, fallback: number, min: number) => {
     const v = env[name];
     if (v === undefined || v === "") return fallback;
@@ -22,5 +37,12 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     warmupSeconds: num("BENCH_WARMUP", quick ? 1 : 3, 0),
     durationSeconds: num("BENCH_DURATION", quick ? 3 : 10, 1),
     runs: num("BENCH_RUNS", quick ? 1 : 3, 1),
+    postgresUrl,
+    postRate: num("BENCH_POST_RATE", 5, 1),
+    fanOutSamples: num("BENCH_FANOUT_SAMPLES", quick ? 3 : 5, 1),
+    only: (env.BENCH_ONLY ?? "")
+      .split(",")
+      .map((x) => x.trim().toLowerCase())
+      .filter((x) => x !== ""),
   };
 }

@@ -1,8 +1,13 @@
+import type { FanOutSample } from "./fan-out.ts";
 import type { MeasuredRun } from "./load.ts";
 import type { Memory } from "./proc.ts";
 
 export interface WorkloadResult {
   name: string;
+  /** The bare workload serving a body of about the same size, for the ratio. */
+  baseline?: string;
+  /** Set for open-loop runs: requests per second asked for. */
+  rate?: number;
   /** The workload's median figures (see `medianRun`) and every run. */
   median: MeasuredRun;
   runs: MeasuredRun[];
@@ -30,12 +35,17 @@ export interface Report {
   startup: { runsMs: number[]; medianMs: number; probe: string };
   memory: { afterStartup: Memory; afterBenchmark: Memory };
   probes: { path: string; status: number; contentType: string; bytes: number }[];
+  seed?: { ms: number; counts: string };
   workloads: WorkloadResult[];
+  fanOut?: { followers: number; samples: FanOutSample[]; drainAfterLoadMs?: number };
   targets: TargetResult[];
   notes: string[];
 }
 
 export const BARE = "bare node:http (same body)";
+export const BARE_PAGE = "bare node:http (home timeline's body)";
+export const HOME = "GET /api/v1/timelines/home?limit=40 (reader, follows 500)";
+export const POST_STATUS = "POST /api/v1/statuses (author, 1,000 local followers)";
 export const VERIFY_CREDENTIALS = "GET /api/v1/accounts/verify_credentials";
 
 export function median(values: number[]): number {
@@ -49,22 +59,23 @@ export function evaluateTargets(
   workloads: WorkloadResult[],
   startupMs: number[],
   memory: Report["memory"],
+  fanOut?: Report["fanOut"],
 ): TargetResult[] {
   const find = (name: string) => {
     const w = workloads.find((x) => x.name === name);
     if (!w) throw new Error(`no results for ${name}`);
     return w.median;
   };
-  const vc = find(VERIFY_CREDENTIALS);
+  const vc = workloads.find((x) => x.name === VERIFY_CREDENTIALS)?.median;
   const bare = find(BARE);
-  const ratio = vc.okRps / bare.okRps;
+  const ratio = vc ? vc.okRps / bare.okRps : Number.NaN;
   const startup = median(startupMs);
   const idle = memory.afterStartup.rss;
   const after = memory.afterBenchmark.rss;
-  return [
+  const out: TargetResult[] = [
     {
       what: "verify_credentials vs bare server (2xx req/s)",
-      figure: `${(ratio * 100).toFixed(0)}% (${int(vc.okRps)} / ${int(bare.okRps)})`,
+      figure: vc ? `${(ratio * 100).toFixed(0)}% (${int(vc.okRps)} / ${int(bare.okRps)})` : "not run",
       goal: "≥ 50%",
       pass: ratio >= 0.5,
     },
@@ -77,6 +88,40 @@ export function evaluateTargets(
       pass: startup < 1500,
     },
   ];
+  const home = workloads.find((w) => w.name === HOME)?.median;
+  const page = workloads.find((w) => w.name === BARE_PAGE)?.median;
+  if (home && page) {
+    const r = home.okRps / page.okRps;
+    out.push(
+      {
+        what: "home timeline vs bare server, same body (2xx req/s)",
+        figure: `${(r * 100).toFixed(0)}% (${int(home.okRps)} / ${int(page.okRps)})`,
+        goal: "≥ 25%",
+        pass: r >= 0.25,
+      },
+      { what: "home timeline p99, 50 connections", figure: ms(home.p99Ms), goal: "< 50 ms", pass: home.p99Ms < 50 },
+    );
+  }
+  const post = workloads.find((w) => w.name === POST_STATUS);
+  if (post) {
+    out.push({
+      what: `posting a status p99 (open loop, ${post.rate ?? "?"} posts/s)`,
+      figure: ms(post.median.p99Ms),
+      goal: "< 30 ms",
+      pass: post.median.p99Ms < 30 && post.median.non2xx === 0,
+    });
+  }
+  if (fanOut && fanOut.samples.length > 0) {
+    const delays = fanOut.samples.map((x) => x.delayMs);
+    const worst = delays.some((d) => Number.isNaN(d)) ? Number.NaN : Math.max(...delays);
+    out.push({
+      what: `status in all ${fanOut.followers} followers' home feeds after the POST's answer (worst of ${delays.length})`,
+      figure: `${ms(worst)} (median ${ms(median(delays))})`,
+      goal: "< 2 s",
+      pass: worst < 2000,
+    });
+  }
+  return out;
 }
 
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
@@ -92,22 +137,37 @@ function statusList(statuses: Record<string, number>): string {
 /** The Markdown block for the README's performance section, plus the notes. */
 export function renderMarkdown(r: Report): string {
   const m = r.meta;
-  const base = r.workloads.find((w) => w.name === BARE)?.median.okRps ?? Number.NaN;
+  const rateOf = (name: string | undefined) => r.workloads.find((w) => w.name === name)?.median.okRps ?? Number.NaN;
   const lines = [
     `Node ${m.node} · commit ${m.commit} · ${m.database} · ${m.date} · ${m.cpus} CPUs · ` +
       `${m.connections} connections, ${m.warmupSeconds} s warm-up, ${m.runs} × ${m.durationSeconds} s (median)`,
+    ...(r.seed ? ["", `Seeded in ${(r.seed.ms / 1000).toFixed(1)} s: ${r.seed.counts.replace(/,/g, ", ")}.`] : []),
     "",
     "| workload | 2xx req/s | run spread | vs bare | p50 | p99 | server CPU/request | non-2xx | errors | statuses (all runs) |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const w of r.workloads) {
     const x = w.median;
+    const base = w.baseline === undefined ? Number.NaN : rateOf(w.baseline);
     const ratio = Number.isFinite(base) && base > 0 ? `${((x.okRps / base) * 100).toFixed(0)}%` : "n/a";
     const rates = w.runs.map((run) => run.okRps);
     const spread = x.okRps > 0 ? `${(((Math.max(...rates) - Math.min(...rates)) / x.okRps) * 100).toFixed(0)}%` : "n/a";
     lines.push(
-      `| ${w.name} | ${int(x.okRps)} | ${spread} | ${ratio} | ${ms(x.p50Ms)} | ${ms(x.p99Ms)} | ${us(x.cpuUsPerRequest)} | ` +
+      `| ${w.name}${w.rate === undefined ? "" : ` (open loop, ${w.rate} req/s)`} | ${int(x.okRps)} | ${spread} | ${ratio} | ${ms(x.p50Ms)} | ${ms(x.p99Ms)} | ${us(x.cpuUsPerRequest)} | ` +
         `${int(x.non2xx)} | ${int(x.errors + x.timeouts)} | ${statusList(x.statuses)} |`,
+    );
+  }
+  if (r.fanOut) {
+    const f = r.fanOut;
+    lines.push(
+      "",
+      `Fan-out to ${f.followers} local followers, one post at a time on an idle server: POST answered in ` +
+        f.samples.map((x) => ms(x.postMs)).join(", ") +
+        "; in every follower's feed after " +
+        f.samples.map((x) => ms(x.delayMs)).join(", ") +
+        (f.drainAfterLoadMs === undefined
+          ? "."
+          : `. After the posting load, the fan-out jobs still queued took ${ms(f.drainAfterLoadMs)} to finish.`),
     );
   }
   lines.push("", "| target | figure | goal | result |", "|---|---:|---|---|");

@@ -92,6 +92,17 @@ export class UsersRepository {
     return rows.map(toUser);
   }
 
+  /** The role of each local account's user (for role badges), without reading whole users. */
+  async roleIdsByAccountIds(accountIds: readonly string[]): Promise<Map<string, string>> {
+    if (accountIds.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom("users")
+      .select(["account_id", "role_id"])
+      .where("account_id", "in", accountIds)
+      .execute();
+    return new Map(rows.map((r) => [String(r.account_id), String(r.role_id)]));
+  }
+
   async getByEmail(email: string): Promise<User | undefined> {
     const r = await this.#db
       .selectFrom("users")

@@ -20,8 +20,7 @@ export function mediaUrls(ctx: AppContext): MediaUrls {
  */
 export async function loadAccountViews(ctx: AppContext, accounts: readonly Account[]): Promise<AccountView[]> {
   const localIds = accounts.filter((a) => a.domain === null).map((a) => a.id);
-  const users = await ctx.repos.users.getByAccountIds(localIds);
-  const roleByAccount = new Map<string, string>(users.map((u) => [u.accountId, u.roleId]));
+  const roleByAccount = await ctx.repos.users.roleIdsByAccountIds(localIds);
   const movedIds = [...new Set(accounts.map((a) => a.movedToAccountId).filter((x): x is string => x !== null))];
   const moved = new Map((await ctx.repos.accounts.getByIds(movedIds)).map((a) => [a.id, a]));
   const all = [...accounts, ...moved.values()];
