@@ -3,6 +3,7 @@ import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
 import { searchableAccountCondition } from "./accounts.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+import { domainHiddenCondition } from "./relationships.ts";
 
 /** A follow or a follow request, with its options. */
 export interface FollowRow {
@@ -50,14 +51,16 @@ const languagesColumn = (l: string[] | null | undefined) =>
 
 /**
  * Accounts a viewer is not shown in someone's followers or following list: those the viewer
- * blocks, is blocked by or mutes (a live mute), as Mastodon's `not_excluded_by_account`.
+ * blocks, is blocked by or mutes (a live mute), as Mastodon's `not_excluded_by_account`, and those
+ * of a domain the viewer blocks (unless followed), as its `not_domain_blocked_by_account`.
  */
 function notExcludedBy(viewerId: string, column: string, now: string) {
   const c = sql.ref(column);
   return sql<boolean>`(NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = ${viewerId} AND b.target_account_id = ${c})
     AND NOT EXISTS (SELECT 1 FROM blocks b2 WHERE b2.account_id = ${c} AND b2.target_account_id = ${viewerId})
     AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = ${viewerId} AND m.target_account_id = ${c}
-      AND (m.expires_at IS NULL OR m.expires_at > ${now})))`;
+      AND (m.expires_at IS NULL OR m.expires_at > ${now}))
+    AND NOT ${domainHiddenCondition(viewerId, c)})`;
 }
 
 /**
