@@ -89,6 +89,9 @@ describe("user-level domain blocks", () => {
       id: s.ctx.ids.next(),
       account_id: from,
       target_account_id: to,
+      show_reblogs: true,
+      notify: false,
+      languages: null,
       created_at: new Date().toISOString(),
     });
   const counts = async (id: string) => {
@@ -271,6 +274,15 @@ describe("user-level domain blocks", () => {
     // Blocking again changes nothing more; unblocking does not bring the follows back.
     assert.equal((await block(alice, "follows.example")).status, 200);
     assert.deepEqual(await counts(me), { following: 2, followers: 1 });
+    // An account of the domain followed all the same (a follow made before the block was seen)
+    // overrides it, as in Mastodon's home and notification filters.
+    const hidden = await remoteStatus(r1);
+    const shownAll = await remoteStatus(r2);
+    await followRow(me, r2);
+    const pub = ids(await get(alice, "/api/v1/timelines/public?limit=40"));
+    assert.ok(!pub.includes(hidden));
+    assert.ok(pub.includes(shownAll));
+    assert.equal((await relationship(alice, r2)).domain_blocking, true);
     await unblock(alice, "follows.example");
     assert.equal((await relationship(alice, r1)).domain_blocking, false);
     assert.equal((await relationship(alice, r1)).following, false);
