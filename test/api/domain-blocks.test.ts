@@ -452,4 +452,69 @@ describe("user-level domain blocks", () => {
     assert.deepEqual(ids((await get(bob, `/api/v1/statuses/${bobPost.id}/context`)).descendants), [spamReply]);
     assert.ok(ids(await get(bob, "/api/v1/notifications")).includes(newSpam));
   });
+  it("jobs: no notifications from the domain are created, followed hashtags do not bring its posts", async () => {
+    const bob = await user("bob");
+    const dave = await user("dave");
+    const domain = `jobs${n}.example`;
+    const spammer = await remote(`spammer${n}`, domain);
+    const friend = await remote(`friend${n}`, `jobsfine${n}.example`);
+    assert.equal((await block(bob, domain)).status, 200);
+
+    // A mention by an account of the blocked domain notifies dave, not bob.
+    const mentionBoth = async (author: string) => {
+      const id = await remoteStatus(author, { text: "hi" });
+      await s.ctx.db.transaction().execute((trx) =>
+        s.ctx.repos.statuses.insertMentions(
+          [bob, dave].map((u) => ({
+            id: s.ctx.ids.next(),
+            status_id: id,
+            account_id: u.account.id,
+            created_at: new Date().toISOString(),
+          })),
+          trx,
+        ),
+      );
+      await s.ctx.queue.enqueue("notifications.create", { type: "mention", statusId: id });
+      return id;
+    };
+    const spamMention = await mentionBoth(spammer);
+    const friendMention = await mentionBoth(friend);
+    await drain();
+    const rows = async (u: TestUser) =>
+      (
+        await s.ctx.db.selectFrom("notifications").select("status_id").where("account_id", "=", u.account.id).execute()
+      ).map((r) => String(r.status_id));
+    assert.deepEqual(await rows(bob), [friendMention]);
+    assert.deepEqual(new Set(await rows(dave)), new Set([spamMention, friendMention]));
+
+    // Both follow a hashtag; fan-out of the domain's post with it reaches dave's home only.
+    const tag = `jobtag${n}`;
+    for (const u of [bob, dave]) {
+      const r = await s.request(`/api/v1/tags/${tag}/follow`, { method: "POST", token: u.token });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    }
+    const tagged = async (author: string) => {
+      const id = await remoteStatus(author, { text: `#${tag}` });
+      await s.ctx.db.transaction().execute(async (trx) => {
+        const tags = await s.ctx.repos.statuses.findOrCreateTags(
+          [{ name: tag, display: tag }],
+          () => s.ctx.ids.next(),
+          new Date().toISOString(),
+          trx,
+        );
+        await s.ctx.repos.statuses.setStatusTags(id, [tags[0].id], trx);
+      });
+      await s.ctx.queue.enqueue("feeds.fan-out", { statusId: id });
+      return id;
+    };
+    const spamTagged = await tagged(spammer);
+    const friendTagged = await tagged(friend);
+    await drain();
+    const bobFeed = await s.ctx.repos.feeds.page(bob.account.id, { limit: 800 });
+    const daveFeed = await s.ctx.repos.feeds.page(dave.account.id, { limit: 800 });
+    assert.ok(!bobFeed.includes(spamTagged));
+    assert.ok(bobFeed.includes(friendTagged));
+    assert.ok(daveFeed.includes(spamTagged));
+    assert.ok(daveFeed.includes(friendTagged));
+  });
 });
