@@ -443,6 +443,16 @@ describe("user-level domain blocks", () => {
     assert.ok(dir.includes(friend));
     assert.ok(ids(await get(dave, "/api/v1/directory?order=new&limit=80")).includes(spammer));
 
+    // Suggestions (friends of friends: carol, whom bob and dave follow, follows both).
+    await followRow(carol.account.id, spammer);
+    await followRow(carol.account.id, friend);
+    const suggested = async (u: TestUser) =>
+      ((await get(u, "/api/v2/suggestions?limit=80")) as { account: { id: string } }[]).map((x) => x.account.id);
+    const bobSuggestions = await suggested(bob);
+    assert.ok(!bobSuggestions.includes(spammer));
+    assert.ok(bobSuggestions.includes(friend));
+    assert.ok((await suggested(dave)).includes(spammer));
+
     // A status asked for by id is still shown (Mastodon's StatusPolicy knows no domain blocks).
     assert.equal((await s.request(`/api/v1/statuses/${spamPost}`, { token: bob.token })).status, 200);
 
