@@ -248,7 +248,17 @@ describe("user-level domain blocks", () => {
     assert.deepEqual(await preview("nobody.example"), { following_count: 0, followers_count: 0 });
     assert.equal((await relationship(alice, r1)).domain_blocking, false);
 
+    const list = (await s.request("/api/v1/lists", { method: "POST", token: alice.token, json: { title: "far" } }))
+      .body;
+    const added = await s.request(`/api/v1/lists/${list.id}/accounts`, {
+      method: "POST",
+      token: alice.token,
+      json: { account_ids: [r1, other] },
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+
     assert.equal((await block(alice, "Follows.Example")).status, 200);
+    assert.deepEqual(ids(await get(alice, `/api/v1/lists/${list.id}/accounts`)), [other], "members leave the lists");
     const f = await s.ctx.repos.follows.followedAmong(me, [r1, r2, other, local.account.id]);
     assert.deepEqual([...f].sort(), [other, local.account.id].sort());
     assert.deepEqual(await counts(me), { following: 2, followers: 1 });

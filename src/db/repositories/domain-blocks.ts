@@ -49,17 +49,6 @@ export class DomainBlocksRepository {
     return sortDesc(rows.map((r) => ({ id: String(r.id), domain: r.domain })));
   }
 
-  /** Accounts of `domain` with a follow or follow request to or from `accountId`. */
-  async linkedAccounts(accountId: string, domain: string, db: Kysely<DB> = this.#db): Promise<string[]> {
-    const r = await sql<{ id: string }>`SELECT a.id FROM accounts a WHERE a.domain = ${domain} AND (
-        EXISTS (SELECT 1 FROM follows f WHERE f.account_id = ${accountId} AND f.target_account_id = a.id)
-        OR EXISTS (SELECT 1 FROM follows f WHERE f.account_id = a.id AND f.target_account_id = ${accountId})
-        OR EXISTS (SELECT 1 FROM follow_requests q WHERE q.account_id = ${accountId} AND q.target_account_id = a.id)
-        OR EXISTS (SELECT 1 FROM follow_requests q WHERE q.account_id = a.id AND q.target_account_id = ${accountId}))
-      ORDER BY a.id`.execute(db);
-    return r.rows.map((x) => String(x.id));
-  }
-
   /** How many accounts of `domain` `accountId` follows, and how many of them follow it back. */
   async followCounts(accountId: string, domain: string): Promise<{ following: number; followers: number }> {
     const r = await sql<{ following: number | string; followers: number | string }>`SELECT
@@ -73,7 +62,8 @@ export class DomainBlocksRepository {
 
   /**
    * Takes posts and boosts by accounts of `domain`, and boosts of their posts, out of `ownerId`'s
-   * home feed and list timelines: one statement each.
+   * home feed and list timelines, and the domain's accounts out of `ownerId`'s lists (their
+   * follows ended): one statement each.
    */
   async clearFromFeeds(ownerId: string, domain: string, db: Kysely<DB> = this.#db): Promise<void> {
     const byDomain = (col: string) =>
@@ -83,6 +73,8 @@ export class DomainBlocksRepository {
       AND (${byDomain("feeds.status_id")} OR (feeds.reblog_of_id IS NOT NULL AND ${byDomain("feeds.reblog_of_id")}))`.execute(
       db,
     );
+    await sql`DELETE FROM list_accounts WHERE list_accounts.list_id IN (SELECT l.id FROM lists l WHERE l.account_id = ${ownerId})
+      AND list_accounts.account_id IN (SELECT a.id FROM accounts a WHERE a.domain = ${domain})`.execute(db);
     await sql`DELETE FROM list_feeds WHERE list_feeds.list_id IN (SELECT l.id FROM lists l WHERE l.account_id = ${ownerId})
       AND (${byDomain("list_feeds.status_id")}
         OR (list_feeds.reblog_of_id IS NOT NULL AND ${byDomain("list_feeds.reblog_of_id")}))`.execute(db);

@@ -221,6 +221,59 @@ export class FollowsRepository {
   }
 
   /**
+   * Ends every follow and follow request between `accountId` and the accounts of `domain`, both
+   * ways (a domain block), uncounting them on every account, in a fixed number of statements
+   * however many there are. (Remote accounts have no notifications to clean up; the caller
+   * deletes those they caused `accountId`.)
+   */
+  async severWithDomain(accountId: string, domain: string, db: Kysely<DB> = this.#db): Promise<void> {
+    const onDomain = sql`(SELECT da.id FROM accounts da WHERE da.domain = ${domain})`;
+    const r = await sql<{ following: number | string; followers: number | string }>`SELECT
+        (SELECT COUNT(*) FROM follows f WHERE f.account_id = ${accountId} AND f.target_account_id IN ${onDomain}) AS following,
+        (SELECT COUNT(*) FROM follows f WHERE f.target_account_id = ${accountId} AND f.account_id IN ${onDomain}) AS followers`.execute(
+      db,
+    );
+    const following = Number(r.rows[0]?.following ?? 0);
+    const followers = Number(r.rows[0]?.followers ?? 0);
+    const minus = (col: "following_count" | "followers_count", n: number) =>
+      sql<number>`CASE WHEN ${sql.ref(col)} - ${n} < 0 THEN 0 ELSE ${sql.ref(col)} - ${n} END`;
+    if (following > 0 || followers > 0) {
+      await db
+        .updateTable("accounts")
+        .set({
+          following_count: minus("following_count", following),
+          followers_count: minus("followers_count", followers),
+        })
+        .where("id", "=", accountId)
+        .execute();
+    }
+    if (following > 0) {
+      await db
+        .updateTable("accounts")
+        .set({ followers_count: minus("followers_count", 1) })
+        .where("domain", "=", domain)
+        .where("id", "in", (eb) =>
+          eb.selectFrom("follows").select("target_account_id").where("account_id", "=", accountId),
+        )
+        .execute();
+    }
+    if (followers > 0) {
+      await db
+        .updateTable("accounts")
+        .set({ following_count: minus("following_count", 1) })
+        .where("domain", "=", domain)
+        .where("id", "in", (eb) =>
+          eb.selectFrom("follows").select("account_id").where("target_account_id", "=", accountId),
+        )
+        .execute();
+    }
+    for (const table of ["follows", "follow_requests"] as const) {
+      await sql`DELETE FROM ${sql.table(table)} WHERE (account_id = ${accountId} AND target_account_id IN ${onDomain})
+        OR (target_account_id = ${accountId} AND account_id IN ${onDomain})`.execute(db);
+    }
+  }
+
+  /**
    * Ends every follow and follow request from or to `accountId` (a deleted account), uncounting
    * them on the other accounts.
    */

@@ -4,7 +4,6 @@ import type { DomainBlockRow } from "../../db/repositories/domain-blocks.ts";
 import type { IdWindow } from "../../http/pagination.ts";
 import { normalizeDomain } from "../../lib/domains.ts";
 import { unprocessable } from "../../lib/errors.ts";
-import { removeFromListsOnUnfollow } from "../lists/lists.ts";
 
 /**
  * The `domain` parameter as Mastodon stores it (`normalizeDomain`); anything else, or nothing, is a
@@ -27,11 +26,11 @@ function ownDomains(ctx: AppContext): Set<string> {
 
 /**
  * `POST /api/v1/domain_blocks`, as Mastodon's `block_domain!` and AfterBlockDomainFromAccountService,
- * in one transaction: the block is recorded (again: nothing more changes), the follows between the
- * caller and accounts of the domain end both ways (counted down, their posts leave the home feed
- * and their list memberships end, as an unfollow), follow requests either way are withdrawn, posts
- * and boosts of the domain leave the caller's home and list timelines, and the notifications its
- * accounts caused the caller are deleted. From then on `domainHiddenCondition` hides the domain.
+ * in one transaction of a fixed number of statements: the block is recorded (again: nothing more
+ * changes), the follows between the caller and accounts of the domain end both ways (counted down
+ * on every account), follow requests either way are withdrawn, the domain's accounts leave the
+ * caller's lists, posts and boosts of the domain leave the caller's home and list timelines, and
+ * the notifications its accounts caused the caller are deleted. From then on `domainHiddenCondition` hides the domain.
  */
 export async function blockDomain(ctx: AppContext, account: Account, domain: string): Promise<void> {
   if (ownDomains(ctx).has(domain)) throw unprocessable("Validation failed: Domain cannot be your own server");
@@ -39,11 +38,7 @@ export async function blockDomain(ctx: AppContext, account: Account, domain: str
   const now = new Date();
   await ctx.db.transaction().execute(async (trx) => {
     await repo.insert({ id: ctx.ids.next(now), account_id: account.id, domain, created_at: now.toISOString() }, trx);
-    for (const other of await repo.linkedAccounts(account.id, domain, trx)) {
-      await ctx.repos.follows.severBetween(account.id, other, trx);
-      await ctx.repos.feeds.unmerge(account.id, other, trx);
-      await removeFromListsOnUnfollow(ctx, account.id, other, trx);
-    }
+    await ctx.repos.follows.severWithDomain(account.id, domain, trx);
     await repo.clearFromFeeds(account.id, domain, trx);
     await repo.deleteNotificationsFrom(account.id, domain, trx);
   });
