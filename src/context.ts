@@ -10,6 +10,7 @@ import { AuthRepository } from "./db/repositories/auth.ts";
 import { ConversationsRepository } from "./db/repositories/conversations.ts";
 import { CustomEmojisRepository } from "./db/repositories/custom-emojis.ts";
 import { DiscoveryRepository } from "./db/repositories/discovery.ts";
+import { DomainBlocksRepository } from "./db/repositories/domain-blocks.ts";
 import { FeedsRepository } from "./db/repositories/feeds.ts";
 import { FiltersRepository } from "./db/repositories/filters.ts";
 import { FollowsRepository } from "./db/repositories/follows.ts";
@@ -66,6 +67,7 @@ export interface Repositories {
   polls: PollsRepository;
   scheduledStatuses: ScheduledStatusesRepository;
   relationships: RelationshipsRepository;
+  domainBlocks: DomainBlocksRepository;
   search: SearchRepository;
   conversations: ConversationsRepository;
   lists: ListsRepository;
@@ -142,6 +144,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     polls: new PollsRepository(db, database.dialect),
     scheduledStatuses: new ScheduledStatusesRepository(db),
     relationships: new RelationshipsRepository(db),
+    domainBlocks: new DomainBlocksRepository(db),
     search: new SearchRepository(db, database.dialect),
     conversations: new ConversationsRepository(db),
     lists: new ListsRepository(db),

@@ -446,6 +446,7 @@ export interface DB {
   scheduled_statuses: ScheduledStatusesTable;
   blocks: BlocksTable;
   mutes: MutesTable;
+  account_domain_blocks: AccountDomainBlocksTable;
   account_conversations: AccountConversationsTable;
   account_conversation_statuses: AccountConversationStatusesTable;
   lists: ListsTable;
@@ -500,6 +501,14 @@ export interface BlocksTable {
   account_id: string;
   target_account_id: string;
   uri: Nullable<string>;
+  created_at: Timestamp;
+}
+
+/** `account_id` hides what accounts of `domain` (normalised: lower-case, punycode) post, and their follows end. */
+export interface AccountDomainBlocksTable {
+  id: string;
+  account_id: string;
+  domain: string;
   created_at: Timestamp;
 }
 

@@ -14,6 +14,8 @@ export interface RelationshipView {
   blockedBy: boolean;
   /** The viewer's live mute of the account, if any. */
   muting?: MuteState;
+  /** The account is on a domain the viewer blocks. */
+  domainBlocking: boolean;
   /** The viewer features the account on its profile. */
   endorsed: boolean;
   /** The viewer's private note on the account ("" for none). */
@@ -22,8 +24,7 @@ export interface RelationshipView {
 
 /**
  * Mastodon's Relationship. `showing_reblogs`, `notifying` and `languages` are the follow's
- * options, or the pending request's. Domain blocks do not exist here yet, so `domain_blocking`
- * is false.
+ * options, or the pending request's.
  */
 export function serializeRelationship(v: RelationshipView): Record<string, unknown> {
   return {
@@ -40,7 +41,7 @@ export function serializeRelationship(v: RelationshipView): Record<string, unkno
     muting_expires_at: v.muting?.expiresAt ?? null,
     requested: v.requested !== undefined,
     requested_by: v.requestedBy,
-    domain_blocking: false,
+    domain_blocking: v.domainBlocking,
     endorsed: v.endorsed,
     note: v.note,
   };

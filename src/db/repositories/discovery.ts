@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { DB } from "../schema.ts";
 import { searchableAccountCondition } from "./accounts.ts";
+import { domainHiddenCondition } from "./relationships.ts";
 
 /**
  * Mastodon's `Account.discoverable` on `accounts a`: public, not suspended, silenced, moved or a
@@ -9,12 +10,13 @@ import { searchableAccountCondition } from "./accounts.ts";
 const discoverable = sql<boolean>`(${searchableAccountCondition("a")} AND a.discoverable = ${true}
   AND a.silenced_at IS NULL AND a.moved_to_account_id IS NULL AND a.memorial = ${false})`;
 
-/** On `accounts a`: not blocked by, blocking or (live mute) muted by the viewer. */
+/** On `accounts a`: not blocked by, blocking or (live mute) muted by the viewer, nor of a domain the viewer blocks. */
 function notExcludedBy(viewerId: string, now: string): RawBuilder<boolean> {
   return sql<boolean>`(NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.account_id = ${viewerId} AND b.target_account_id = a.id)
       OR (b.account_id = a.id AND b.target_account_id = ${viewerId}))
     AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = ${viewerId} AND m.target_account_id = a.id
-      AND (m.expires_at IS NULL OR m.expires_at > ${now})))`;
+      AND (m.expires_at IS NULL OR m.expires_at > ${now}))
+    AND NOT ${domainHiddenCondition(viewerId, sql.ref("a.id"))})`;
 }
 
 /** On `accounts a`: someone the viewer could be suggested (Mastodon's base suggestion scope). */

@@ -2,6 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder } from "./id-window.ts";
+import { domainHiddenCondition } from "./relationships.ts";
 
 /**
  * A follow's `languages` (JSON array, null for all) lets the post through: posts without a
@@ -96,7 +97,9 @@ export class FeedsRepository {
               AND (m.expires_at IS NULL OR m.expires_at > ${now})
               AND (m.target_account_id = s.account_id OR m.target_account_id = o.account_id
                 OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.account_id = m.target_account_id
-                  AND (mm.status_id = s.id OR mm.status_id = o.id))))))
+                  AND (mm.status_id = s.id OR mm.status_id = o.id))))
+            AND NOT ${domainHiddenCondition(sql.ref("a.id"), sql.ref("s.account_id"))}
+            AND NOT ${domainHiddenCondition(sql.ref("a.id"), sql.ref("o.account_id"))}))
         ON CONFLICT (account_id, status_id) DO NOTHING`.execute(db);
       added += Number(w.numAffectedRows ?? 0);
     }
@@ -176,6 +179,7 @@ export class FeedsRepository {
           AND (m.target_account_id = s.account_id OR m.target_account_id = o.account_id
             OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.account_id = m.target_account_id
               AND (mm.status_id = s.id OR mm.status_id = o.id))))
+        AND NOT ${domainHiddenCondition(sql.ref("f.account_id"), sql.ref("o.account_id"))}
       ON CONFLICT (account_id, status_id) DO NOTHING`.execute(db);
     return Number(r.numAffectedRows ?? 0);
   }

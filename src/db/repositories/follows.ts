@@ -3,6 +3,7 @@ import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
 import { searchableAccountCondition } from "./accounts.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+import { domainHiddenCondition } from "./relationships.ts";
 
 /** A follow or a follow request, with its options. */
 export interface FollowRow {
@@ -50,14 +51,16 @@ const languagesColumn = (l: string[] | null | undefined) =>
 
 /**
  * Accounts a viewer is not shown in someone's followers or following list: those the viewer
- * blocks, is blocked by or mutes (a live mute), as Mastodon's `not_excluded_by_account`.
+ * blocks, is blocked by or mutes (a live mute), as Mastodon's `not_excluded_by_account`, and those
+ * of a domain the viewer blocks (unless followed), as its `not_domain_blocked_by_account`.
  */
 function notExcludedBy(viewerId: string, column: string, now: string) {
   const c = sql.ref(column);
   return sql<boolean>`(NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = ${viewerId} AND b.target_account_id = ${c})
     AND NOT EXISTS (SELECT 1 FROM blocks b2 WHERE b2.account_id = ${c} AND b2.target_account_id = ${viewerId})
     AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = ${viewerId} AND m.target_account_id = ${c}
-      AND (m.expires_at IS NULL OR m.expires_at > ${now})))`;
+      AND (m.expires_at IS NULL OR m.expires_at > ${now}))
+    AND NOT ${domainHiddenCondition(viewerId, c)})`;
 }
 
 /**
@@ -214,6 +217,59 @@ export class FollowsRepository {
     ]) {
       await this.delete(x, y, db);
       await this.deleteRequest(x, y, db);
+    }
+  }
+
+  /**
+   * Ends every follow and follow request between `accountId` and the accounts of `domain`, both
+   * ways (a domain block), uncounting them on every account, in a fixed number of statements
+   * however many there are. (Remote accounts have no notifications to clean up; the caller
+   * deletes those they caused `accountId`.)
+   */
+  async severWithDomain(accountId: string, domain: string, db: Kysely<DB> = this.#db): Promise<void> {
+    const onDomain = sql`(SELECT da.id FROM accounts da WHERE da.domain = ${domain})`;
+    const r = await sql<{ following: number | string; followers: number | string }>`SELECT
+        (SELECT COUNT(*) FROM follows f WHERE f.account_id = ${accountId} AND f.target_account_id IN ${onDomain}) AS following,
+        (SELECT COUNT(*) FROM follows f WHERE f.target_account_id = ${accountId} AND f.account_id IN ${onDomain}) AS followers`.execute(
+      db,
+    );
+    const following = Number(r.rows[0]?.following ?? 0);
+    const followers = Number(r.rows[0]?.followers ?? 0);
+    const minus = (col: "following_count" | "followers_count", n: number) =>
+      sql<number>`CASE WHEN ${sql.ref(col)} - ${n} < 0 THEN 0 ELSE ${sql.ref(col)} - ${n} END`;
+    if (following > 0 || followers > 0) {
+      await db
+        .updateTable("accounts")
+        .set({
+          following_count: minus("following_count", following),
+          followers_count: minus("followers_count", followers),
+        })
+        .where("id", "=", accountId)
+        .execute();
+    }
+    if (following > 0) {
+      await db
+        .updateTable("accounts")
+        .set({ followers_count: minus("followers_count", 1) })
+        .where("domain", "=", domain)
+        .where("id", "in", (eb) =>
+          eb.selectFrom("follows").select("target_account_id").where("account_id", "=", accountId),
+        )
+        .execute();
+    }
+    if (followers > 0) {
+      await db
+        .updateTable("accounts")
+        .set({ following_count: minus("following_count", 1) })
+        .where("domain", "=", domain)
+        .where("id", "in", (eb) =>
+          eb.selectFrom("follows").select("account_id").where("target_account_id", "=", accountId),
+        )
+        .execute();
+    }
+    for (const table of ["follows", "follow_requests"] as const) {
+      await sql`DELETE FROM ${sql.table(table)} WHERE (account_id = ${accountId} AND target_account_id IN ${onDomain})
+        OR (target_account_id = ${accountId} AND account_id IN ${onDomain})`.execute(db);
     }
   }
 

@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB, ListsTable } from "../schema.ts";
 import { applyWindow, idWindowOrder } from "./id-window.ts";
+import { domainHiddenCondition } from "./relationships.ts";
 
 export type RepliesPolicy = "followed" | "list" | "none";
 
@@ -66,7 +67,9 @@ function eligible(now: string): RawBuilder<unknown> {
         AND (m.expires_at IS NULL OR m.expires_at > ${now})
         AND (m.target_account_id = s.account_id OR m.target_account_id = o.account_id
           OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.account_id = m.target_account_id
-            AND (mm.status_id = s.id OR mm.status_id = o.id))))))`;
+            AND (mm.status_id = s.id OR mm.status_id = o.id))))
+      AND NOT ${domainHiddenCondition(sql.ref("l.account_id"), sql.ref("s.account_id"))}
+      AND NOT ${domainHiddenCondition(sql.ref("l.account_id"), sql.ref("o.account_id"))}))`;
 }
 
 /** All SQL on `lists`, `list_accounts` and `list_feeds` (the materialised list timelines). */

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
@@ -17,6 +17,21 @@ export interface BlockMuteRelations {
   blockedBy: Set<string>;
   /** Accounts the viewer mutes. */
   muting: Map<string, MuteState>;
+  /** Accounts on a domain the viewer blocks (Relationship `domain_blocking`). */
+  domainBlocking: Set<string>;
+  /** Those of `domainBlocking` the viewer does not follow: hidden as a blocked account is. */
+  domainHidden: Set<string>;
+}
+
+/** No relations (an anonymous viewer). */
+export function noRelations(): BlockMuteRelations {
+  return {
+    blocking: new Set(),
+    blockedBy: new Set(),
+    muting: new Map(),
+    domainBlocking: new Set(),
+    domainHidden: new Set(),
+  };
 }
 
 /** The viewer's follow of an account, as a Relationship shows it. */
@@ -38,9 +53,25 @@ export interface MuteRow extends BlockRow {
 /** A live mute: no expiry, or one still ahead of `now`. */
 const liveMute = (now: string) => sql<boolean>`(mutes.expires_at IS NULL OR mutes.expires_at > ${now})`;
 
+/** An account id or a column holding one, in a condition below. */
+type AccountOperand = string | RawBuilder<unknown>;
+
+/**
+ * Whether `account` is on a domain `viewer` blocks (user-level domain block) and `viewer` does not
+ * follow it: such an account is then hidden from the viewer as an account they block is (Mastodon's
+ * `domain_blocking?`; following an account overrides it, as in Mastodon's home feed and
+ * notification filters; blocking a domain ends those follows and new ones are refused). The SQL
+ * twin of `domainHidden` in `BlockMuteRelations`; a local account (no domain) never matches.
+ */
+export function domainHiddenCondition(viewer: AccountOperand, account: AccountOperand): RawBuilder<boolean> {
+  return sql<boolean>`EXISTS (SELECT 1 FROM accounts dba JOIN account_domain_blocks dbb ON dbb.domain = dba.domain
+    WHERE dba.id = ${account} AND dbb.account_id = ${viewer}
+    AND NOT EXISTS (SELECT 1 FROM follows dbf WHERE dbf.account_id = ${viewer} AND dbf.target_account_id = ${account}))`;
+}
+
 /**
  * On `notifications`: not from an account the recipient blocks, is blocked by, or mutes with its
- * notifications (a live mute), the SQL twin of `notificationsBlocked` (policies/blocks.ts).
+ * notifications (a live mute), nor from an unfollowed account of a domain the recipient blocks; the SQL twin of `notificationsBlocked` (policies/blocks.ts).
  */
 export function notificationSenderAllowed(now: string) {
   return sql<boolean>`(NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = notifications.account_id
@@ -49,7 +80,8 @@ export function notificationSenderAllowed(now: string) {
       AND blocks.target_account_id = notifications.account_id)
     AND NOT EXISTS (SELECT 1 FROM mutes WHERE mutes.account_id = notifications.account_id
       AND mutes.target_account_id = notifications.from_account_id AND mutes.hide_notifications = TRUE
-      AND ${liveMute(now)}))`;
+      AND ${liveMute(now)})
+    AND NOT ${domainHiddenCondition(sql.ref("notifications.account_id"), sql.ref("notifications.from_account_id"))})`;
 }
 
 /**
@@ -155,9 +187,12 @@ export class RelationshipsRepository {
       .execute();
   }
 
-  /** Who among `ids` the viewer blocks, is blocked by and mutes (live mutes only), in one query. */
+  /**
+   * Who among `ids` the viewer blocks, is blocked by and mutes (live mutes only), and which are on
+   * a domain the viewer blocks (with whether the viewer follows them), in one query.
+   */
   async blockMuteRelations(viewerId: string, ids: readonly string[], now: string): Promise<BlockMuteRelations> {
-    const out: BlockMuteRelations = { blocking: new Set(), blockedBy: new Set(), muting: new Map() };
+    const out = noRelations();
     if (ids.length === 0) return out;
     const rows = await this.#db
       .selectFrom("blocks")
@@ -194,12 +229,30 @@ export class RelationshipsRepository {
           .where("target_account_id", "in", ids)
           .where(liveMute(now)),
       )
+      .unionAll(
+        // `hide` here: whether the viewer follows the account (which overrides the domain block).
+        this.#db
+          .selectFrom("accounts as dba")
+          .innerJoin("account_domain_blocks as dbb", "dbb.domain", "dba.domain")
+          .select([
+            sql<string>`'domain_blocking'`.as("kind"),
+            "dba.id as other",
+            sql<boolean | number | null>`EXISTS (SELECT 1 FROM follows dbf WHERE dbf.account_id = ${viewerId}
+              AND dbf.target_account_id = dba.id)`.as("hide"),
+            sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
+          ])
+          .where("dbb.account_id", "=", viewerId)
+          .where("dba.id", "in", ids),
+      )
       .execute();
     for (const r of rows) {
       const other = String(r.other);
       if (r.kind === "blocking") out.blocking.add(other);
       else if (r.kind === "blocked_by") out.blockedBy.add(other);
-      else out.muting.set(other, { hideNotifications: Boolean(r.hide), expiresAt: r.expires_at ?? null });
+      else if (r.kind === "domain_blocking") {
+        out.domainBlocking.add(other);
+        if (!r.hide) out.domainHidden.add(other);
+      } else out.muting.set(other, { hideNotifications: Boolean(r.hide), expiresAt: r.expires_at ?? null });
     }
     return out;
   }

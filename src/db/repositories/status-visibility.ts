@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { domainHiddenCondition } from "./relationships.ts";
 
 /** Who reads a list: the account (if any) whose follows and mentions open private and direct posts. */
 export interface Reader {
@@ -26,7 +27,8 @@ export function visibleCondition(reader: Reader) {
 /**
  * SQL twin of the viewer side of `hiddenByBlocks` (policies/blocks.ts) on `statuses`, for lists
  * without boosts (public and hashtag timelines): not by an account the reader blocks, is blocked
- * by, or mutes (mutes that expired by `now` do not count). The reader's own posts always pass.
+ * by, or mutes (mutes that expired by `now` do not count), nor by an account of a domain the reader
+ * blocks and does not follow. The reader's own posts always pass.
  */
 export function notBlockedOrMutedCondition(reader: Reader, now: string) {
   const viewer = reader.accountId;
@@ -35,7 +37,8 @@ export function notBlockedOrMutedCondition(reader: Reader, now: string) {
     NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = ${viewer} AND blocks.target_account_id = statuses.account_id)
     AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = statuses.account_id AND blocks.target_account_id = ${viewer})
     AND NOT EXISTS (SELECT 1 FROM mutes WHERE mutes.account_id = ${viewer} AND mutes.target_account_id = statuses.account_id
-      AND (mutes.expires_at IS NULL OR mutes.expires_at > ${now}))))`;
+      AND (mutes.expires_at IS NULL OR mutes.expires_at > ${now}))
+    AND NOT ${domainHiddenCondition(viewer, sql.ref("statuses.account_id"))}))`;
 }
 
 /** Statuses with at least one media attachment (`only_media`). */

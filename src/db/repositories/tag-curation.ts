@@ -3,6 +3,7 @@ import type { IdWindow } from "../../http/pagination.ts";
 import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+import { domainHiddenCondition } from "./relationships.ts";
 
 export interface TagRef {
   id: string;
@@ -140,6 +141,7 @@ export class TagCurationRepository {
           AND (m.expires_at IS NULL OR m.expires_at > ${now})
           AND (m.target_account_id = s.account_id
             OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.status_id = s.id AND mm.account_id = m.target_account_id)))
+        AND NOT ${domainHiddenCondition(sql.ref("tf.account_id"), sql.ref("s.account_id"))}
       ON CONFLICT (account_id, status_id) DO NOTHING`.execute(db);
     return Number(r.numAffectedRows ?? 0);
   }

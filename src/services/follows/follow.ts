@@ -18,7 +18,7 @@ const NOTIFY_JOB = "notifications.create";
  * request and, when local, a `follow_request` notification; otherwise the follow starts at once,
  * the followed account gets a `follow` notification, and a job back-fills the follower's home.
  * Yourself, a suspended account or an unknown one is a 404 (Mastodon's RecordNotFound); an
- * account that blocks you, that you block, or that moved away is a 403.
+ * account that blocks you, that you block, whose domain you block, or that moved away is a 403.
  */
 export async function follow(
   ctx: AppContext,
@@ -29,7 +29,12 @@ export async function follow(
   const target = await getVisibleAccount(ctx, id);
   if (target.id === account.id || target.suspendedAt !== null) throw notFound();
   const rel = await blockMuteRelations(ctx, account.id, [target.id]);
-  if (rel.blocking.has(target.id) || rel.blockedBy.has(target.id) || target.movedToAccountId !== null) {
+  if (
+    rel.blocking.has(target.id) ||
+    rel.blockedBy.has(target.id) ||
+    rel.domainBlocking.has(target.id) ||
+    target.movedToAccountId !== null
+  ) {
     throw forbidden();
   }
   const repo = ctx.repos.follows;

@@ -1,5 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { BlockMuteRelations } from "../../db/repositories/relationships.ts";
+import { hiddenPerson } from "../../policies/blocks.ts";
 import { type RelationshipView, serializeRelationship } from "../../serializers/relationship.ts";
 
 /** The viewer's blocks and mutes among `ids` (mutes that have expired count as absent). */
@@ -13,11 +14,12 @@ export function blockMuteRelations(
 
 /**
  * The accounts among `ids` a viewer is not shown in lists of people (who favourited or boosted a
- * post): those the viewer blocks or mutes and those that block the viewer.
+ * post): those the viewer blocks or mutes, those that block the viewer, and those on a domain the
+ * viewer blocks (unless followed).
  */
 export async function hiddenAccounts(ctx: AppContext, viewerId: string, ids: readonly string[]): Promise<Set<string>> {
   const r = await blockMuteRelations(ctx, viewerId, ids);
-  return new Set([...r.blocking, ...r.blockedBy, ...r.muting.keys()]);
+  return new Set(ids.filter((id) => hiddenPerson(id, r)));
 }
 
 /** Whether `accountId` blocks `targetId` (Mastodon forbids favouriting and boosting a blocked author's posts). */
@@ -47,6 +49,7 @@ export async function loadRelationships(
     blocking: bm.blocking.has(id),
     blockedBy: bm.blockedBy.has(id),
     muting: bm.muting.get(id),
+    domainBlocking: bm.domainBlocking.has(id),
     endorsed: endorsed.has(id),
     note: notes.get(id) ?? "",
   }));

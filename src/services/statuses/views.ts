@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
-import type { BlockMuteRelations } from "../../db/repositories/relationships.ts";
+import { type BlockMuteRelations, noRelations } from "../../db/repositories/relationships.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { isAccountDeleted } from "../../policies/accounts.ts";
 import { hiddenByBlocks, type KeepBlockedAndMuted } from "../../policies/blocks.ts";
@@ -48,9 +48,7 @@ export async function filterVisible(
   }
   // Blocks and mutes between the viewer and the authors (policies/blocks.ts).
   const relations: BlockMuteRelations =
-    viewerId === undefined
-      ? { blocking: new Set(), blockedBy: new Set(), muting: new Map() }
-      : await blockMuteRelations(ctx, viewerId, authorIds);
+    viewerId === undefined ? noRelations() : await blockMuteRelations(ctx, viewerId, authorIds);
   const sees = (s: Status): boolean =>
     s.deletedAt === null &&
     visibleAuthors.has(s.accountId) &&

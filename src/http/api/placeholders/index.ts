@@ -3,7 +3,6 @@ import { adminRows } from "./admin.ts";
 import { discoveryRows } from "./discovery.ts";
 import { notificationRows } from "./notifications.ts";
 import { pushCollectionRows } from "./push-collections.ts";
-import { socialRows } from "./social.ts";
 import { statusRows } from "./statuses.ts";
 import { timelineRows } from "./timelines.ts";
 import type { Placeholder } from "./types.ts";
@@ -19,7 +18,6 @@ export const AREAS: readonly Area[] = [
   { title: "Statuses, polls, scheduled statuses", rows: statusRows },
   { title: "Timelines, favourites, bookmarks, markers, conversations", rows: timelineRows },
   { title: "Notifications", rows: notificationRows },
-  { title: "Follow requests, blocks, mutes, domain blocks, reports", rows: socialRows },
   { title: "Search, trends, announcements, misc", rows: discoveryRows },
   { title: "Web Push, collections, experimental", rows: pushCollectionRows },
   { title: "Admin API", rows: adminRows },
@@ -136,6 +134,18 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/accounts/relationships", note: "Relationship per `id[]`, `with_suspended`" },
   { method: "GET", path: "/api/v1/blocks", note: "blocked accounts, Link" },
   { method: "GET", path: "/api/v1/mutes", note: "muted accounts with `mute_expires_at`, Link" },
+  { method: "GET", path: "/api/v1/domain_blocks", note: "own blocked domains (strings), Link" },
+  {
+    method: "POST",
+    path: "/api/v1/domain_blocks",
+    note: "block `domain`: ends follows both ways, hides its accounts everywhere",
+  },
+  { method: "DELETE", path: "/api/v1/domain_blocks", note: "unblock `domain`" },
+  {
+    method: "GET",
+    path: "/api/v1/domain_blocks/preview",
+    note: "`{following_count, followers_count}` a block would end",
+  },
   { method: "GET", path: "/api/v2/search", note: "accounts, hashtags, full-text statuses (signed in)" },
   { method: "GET", path: "/api/v1/accounts/search", note: "accounts by name, `following`" },
   { method: "GET", path: "/api/v1/lists", note: "own lists" },

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isId } from "../../../../lib/ids.ts";
 import { accountsJson } from "../../../../services/accounts/views.ts";
 import * as blocks from "../../../../services/relationships/blocks-mutes.ts";
+import * as domainBlocks from "../../../../services/relationships/domain-blocks.ts";
 import { relationshipsJson } from "../../../../services/relationships/relationships.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
@@ -28,7 +29,7 @@ const muteSchema = z.object({
 
 const relationshipsSchema = z.object({ with_suspended: optional(boolish) });
 
-/** Blocks and mutes of accounts, the lists of them, and Relationships. */
+/** Blocks and mutes of accounts and of domains, the lists of them, and Relationships. */
 export function relationshipRoutes(app: Hono<HonoEnv>): void {
   app.post("/api/v1/accounts/:id{[0-9]+}/block", requireUser("write:blocks"), async (c) =>
     c.json(await blocks.block(c.env.ctx, currentAccount(c), c.req.param("id"))),
@@ -74,6 +75,27 @@ export function relationshipRoutes(app: Hono<HonoEnv>): void {
     );
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
     return c.json(json.map((a, i) => ({ ...a, mute_expires_at: shown[i].expiresAt })));
+  });
+
+  app.get("/api/v1/domain_blocks", requireUser("read:blocks"), async (c) => {
+    const page = pageParams(c, 100, 200);
+    const rows = await domainBlocks.domainBlocksPage(c.env.ctx, currentAccount(c), page);
+    setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
+    return c.json(rows.map((r) => r.domain));
+  });
+  app.post("/api/v1/domain_blocks", requireUser("write:blocks"), async (c) => {
+    const domain = domainBlocks.domainParam((await readParams(c)).domain);
+    await domainBlocks.blockDomain(c.env.ctx, currentAccount(c), domain);
+    return c.json({});
+  });
+  app.delete("/api/v1/domain_blocks", requireUser("write:blocks"), async (c) => {
+    const domain = domainBlocks.domainParam((await readParams(c)).domain);
+    await domainBlocks.unblockDomain(c.env.ctx, currentAccount(c), domain);
+    return c.json({});
+  });
+  app.get("/api/v1/domain_blocks/preview", requireUser("write:blocks"), async (c) => {
+    const domain = domainBlocks.domainParam((await readParams(c)).domain);
+    return c.json(await domainBlocks.previewDomainBlock(c.env.ctx, currentAccount(c), domain));
   });
 
   /** The existing accounts among `id[]`, in the order asked; suspended ones only with `with_suspended`. */
