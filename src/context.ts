@@ -20,6 +20,7 @@ import { KvRepository } from "./db/repositories/kv.ts";
 import { ListsRepository } from "./db/repositories/lists.ts";
 import { MarkersRepository } from "./db/repositories/markers.ts";
 import { MediaRepository } from "./db/repositories/media.ts";
+import { NotificationRequestsRepository } from "./db/repositories/notification-requests.ts";
 import { NotificationsRepository } from "./db/repositories/notifications.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { PollsRepository } from "./db/repositories/polls.ts";
@@ -62,6 +63,7 @@ export interface Repositories {
   media: MediaRepository;
   jobs: JobsRepository;
   notifications: NotificationsRepository;
+  notificationRequests: NotificationRequestsRepository;
   markers: MarkersRepository;
   customEmojis: CustomEmojisRepository;
   polls: PollsRepository;
@@ -139,6 +141,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     media: new MediaRepository(db),
     jobs: new JobsRepository(db, database.dialect),
     notifications: new NotificationsRepository(db),
+    notificationRequests: new NotificationRequestsRepository(db),
     markers: new MarkersRepository(db),
     customEmojis: new CustomEmojisRepository(db),
     polls: new PollsRepository(db, database.dialect),

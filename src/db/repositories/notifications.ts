@@ -12,6 +12,8 @@ export interface Notification {
   statusId: string | null;
   activityId: string;
   groupKey: string;
+  /** Held back by the recipient's notification policy. */
+  filtered: boolean;
   createdAt: string;
 }
 
@@ -19,6 +21,8 @@ export interface NotificationFilter {
   types?: readonly string[];
   excludeTypes?: readonly string[];
   fromAccountId?: string;
+  /** Also those the recipient's notification policy filtered (`include_filtered`). */
+  includeFiltered?: boolean;
 }
 
 /** What a group holds up to a page's newest notification (Mastodon's group data). */
@@ -56,6 +60,7 @@ function toNotification(r: Selectable<NotificationsTable>): Notification {
     statusId: r.status_id === null ? null : String(r.status_id),
     activityId: String(r.activity_id),
     groupKey: r.group_key,
+    filtered: Boolean(r.filtered),
     createdAt: r.created_at,
   };
 }
@@ -76,13 +81,15 @@ export class NotificationsRepository {
       .execute();
   }
 
-  #filtered(accountId: string, filter: NotificationFilter) {
+  #matching(accountId: string, filter: NotificationFilter) {
     let q = this.#db.selectFrom("notifications").where("account_id", "=", accountId);
     if (filter.types !== undefined && filter.types.length > 0) q = q.where("type", "in", filter.types);
     if (filter.excludeTypes !== undefined && filter.excludeTypes.length > 0) {
       q = q.where("type", "not in", filter.excludeTypes);
     }
     if (filter.fromAccountId !== undefined) q = q.where("from_account_id", "=", filter.fromAccountId);
+    // Filtered notifications are in their requests only, unless asked for (Mastodon's `include_filtered`).
+    if (filter.includeFiltered !== true) q = q.where("filtered", "=", false);
     // Blocks and mutes (with notifications) hide what the account caused, also when newer than it.
     q = q.where(notificationSenderAllowed(new Date().toISOString()));
     return q;
@@ -90,7 +97,7 @@ export class NotificationsRepository {
 
   /** One page of an account's notifications, newest first. */
   async page(accountId: string, filter: NotificationFilter, window: IdWindow): Promise<Notification[]> {
-    const q = applyWindow(this.#filtered(accountId, filter).selectAll(), "id", window);
+    const q = applyWindow(this.#matching(accountId, filter).selectAll(), "id", window);
     const rows = await q.orderBy("id", idWindowOrder(window)).limit(window.limit).execute();
     return sortDesc(rows.map(toNotification));
   }
@@ -102,7 +109,7 @@ export class NotificationsRepository {
     filter: NotificationFilter,
     limit: number,
   ): Promise<number> {
-    let q = this.#filtered(accountId, filter).select("id");
+    let q = this.#matching(accountId, filter).select("id");
     if (afterId !== undefined) q = q.where("id", ">", afterId);
     const rows = await q.orderBy("id", "desc").limit(limit).execute();
     return rows.length;
@@ -181,7 +188,7 @@ export class NotificationsRepository {
     const seen = new Set<string>();
     let cursor: string | undefined;
     while (picked.length < window.limit) {
-      let q = applyWindow(this.#filtered(accountId, filter).selectAll(), "id", window);
+      let q = applyWindow(this.#matching(accountId, filter).selectAll(), "id", window);
       if (cursor !== undefined) q = q.where("id", order === "desc" ? "<" : ">", cursor);
       if (seen.size > 0) {
         const keys = [...seen];

@@ -1,9 +1,11 @@
 import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { notificationsBlocked } from "../../policies/blocks.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
 import { isVisible } from "../statuses/views.ts";
 import { groupKeyFor } from "./group-key.ts";
+import { policyDecision } from "./policy.ts";
 
 /** The types this server creates so far. */
 export type NotificationType = "mention" | "favourite" | "reblog" | "update" | "poll" | "status";
@@ -93,6 +95,7 @@ export async function createNotifications(
   const candidates = found.to.filter((id) => id !== from || job.type === "poll");
   if (candidates.length === 0) return;
   const locals = (await ctx.repos.accounts.getByIds(candidates)).filter((a) => a.domain === null);
+  let sender: Account | undefined;
   for (const account of locals) {
     if (!(await isVisible(ctx, status, account.id))) continue;
     // Nothing from an account the recipient blocks or mutes with notifications (policies/blocks.ts).
@@ -102,17 +105,48 @@ export async function createNotifications(
       const muted = await ctx.repos.statusInteractions.mutedConversations(account.id, [status.conversationId]);
       if (muted.size > 0) continue;
     }
-    const now = new Date();
-    const id = ctx.ids.next(now);
-    await ctx.repos.notifications.insert({
-      id,
-      account_id: account.id,
-      from_account_id: from,
-      type: job.type,
-      status_id: status.id,
-      activity_id: job.activityId ?? job.statusId,
-      group_key: await groupKeyFor(ctx, account.id, job.type, status.id, id, now),
-      created_at: now.toISOString(),
+    sender ??= await ctx.repos.accounts.getById(from);
+    if (!sender) return;
+    await store(ctx, account.id, sender, job.type, status, job.activityId ?? job.statusId);
+  }
+}
+
+/**
+ * Stores one notification under the recipient's notification policy (`policy.ts`): dropped, held
+ * back (`filtered`, ungrouped, counted in the sender's request when a mention, as Mastodon), or
+ * stored as usual.
+ */
+async function store(
+  ctx: AppContext,
+  recipientId: string,
+  sender: Account,
+  type: string,
+  status: Status | null,
+  activityId: string,
+): Promise<void> {
+  const now = new Date();
+  const decision = await policyDecision(ctx, recipientId, sender, type, status, now);
+  if (decision === "drop") return;
+  const id = ctx.ids.next(now);
+  const filtered = decision === "filter";
+  await ctx.repos.notifications.insert({
+    id,
+    account_id: recipientId,
+    from_account_id: sender.id,
+    type,
+    status_id: status?.id ?? null,
+    activity_id: activityId,
+    group_key: filtered ? `ungrouped-${id}` : await groupKeyFor(ctx, recipientId, type, status?.id ?? null, id, now),
+    filtered,
+    created_at: now.toISOString(),
+  });
+  if (filtered && type === "mention") {
+    await ctx.repos.notificationRequests.recordFiltered({
+      id: ctx.ids.next(now),
+      accountId: recipientId,
+      fromAccountId: sender.id,
+      lastStatusId: status?.id ?? null,
+      now: now.toISOString(),
     });
   }
 }
@@ -128,16 +162,7 @@ async function createFollowNotification(ctx: AppContext, job: CreateFollowNotifi
   const recipient = await ctx.repos.accounts.getById(row.targetAccountId);
   if (!recipient || recipient.domain !== null) return;
   if (notificationsBlocked(row.accountId, await blockMuteRelations(ctx, recipient.id, [row.accountId]))) return;
-  const now = new Date();
-  const id = ctx.ids.next(now);
-  await ctx.repos.notifications.insert({
-    id,
-    account_id: recipient.id,
-    from_account_id: row.accountId,
-    type: job.type,
-    status_id: null,
-    activity_id: row.id,
-    group_key: await groupKeyFor(ctx, recipient.id, job.type, null, id, now),
-    created_at: now.toISOString(),
-  });
+  const sender = await ctx.repos.accounts.getById(row.accountId);
+  if (!sender) return;
+  await store(ctx, recipient.id, sender, job.type, null, row.id);
 }

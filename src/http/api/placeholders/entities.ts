@@ -33,22 +33,6 @@ export function emptyRelationship(id: string): Record<string, unknown> {
   };
 }
 
-/**
- * The NotificationPolicy this server applies: every notification is accepted (nothing is held
- * back as a request yet), so that is what it reports rather than Mastodon's defaults, which
- * filter private mentions and limited accounts.
- */
-export function defaultNotificationPolicy(): Record<string, unknown> {
-  return {
-    for_not_following: "accept",
-    for_not_followers: "accept",
-    for_new_accounts: "accept",
-    for_private_mentions: "accept",
-    for_limited_accounts: "accept",
-    summary: { pending_requests_count: 0, pending_notifications_count: 0 },
-  };
-}
-
 // Mastodon's hashtag name rule: word characters (with `·` and ZWNJ inside), at least one letter or `_`.
 const HASHTAG_NAME = /^(?=.*[\p{L}_])[\p{L}\p{M}\p{N}_]([\p{L}\p{M}\p{N}_·\u200c]*[\p{L}\p{M}\p{N}_])?$/u;
 const DAY_MS = 86_400_000;

@@ -1,7 +1,6 @@
 import { accountRows } from "./accounts.ts";
 import { adminRows } from "./admin.ts";
 import { discoveryRows } from "./discovery.ts";
-import { notificationRows } from "./notifications.ts";
 import { pushCollectionRows } from "./push-collections.ts";
 import { statusRows } from "./statuses.ts";
 import { timelineRows } from "./timelines.ts";
@@ -17,7 +16,6 @@ export const AREAS: readonly Area[] = [
   { title: "Accounts, profile, suggestions", rows: accountRows },
   { title: "Statuses, polls, scheduled statuses", rows: statusRows },
   { title: "Timelines, favourites, bookmarks, markers, conversations", rows: timelineRows },
-  { title: "Notifications", rows: notificationRows },
   { title: "Search, trends, announcements, misc", rows: discoveryRows },
   { title: "Web Push, collections, experimental", rows: pushCollectionRows },
   { title: "Admin API", rows: adminRows },
@@ -88,7 +86,7 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/media/:id", note: "MediaAttachment; 206 while processing" },
   { method: "PUT", path: "/api/v1/media/:id", note: "description, focus, thumbnail" },
   { method: "DELETE", path: "/api/v1/media/:id", note: "unattached uploads" },
-  { method: "GET", path: "/api/v1/notifications", note: "`types[]`, `exclude_types[]`, `account_id`, Link" },
+  { method: "GET", path: "/api/v1/notifications", note: "`types[]`, `exclude_types[]`, `account_id`, `include_filtered`, Link" },
   { method: "GET", path: "/api/v1/notifications/:id", note: "one notification" },
   { method: "POST", path: "/api/v1/notifications/clear", note: "delete all" },
   { method: "POST", path: "/api/v1/notifications/:id/dismiss", note: "delete one" },
@@ -96,7 +94,7 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   {
     method: "GET",
     path: "/api/v2/notifications",
-    note: "grouped: `grouped_types[]`, `expand_accounts`, `types[]`, `exclude_types[]`, `account_id`, Link",
+    note: "grouped: `grouped_types[]`, `expand_accounts`, `types[]`, `exclude_types[]`, `account_id`, `include_filtered`, Link",
   },
   { method: "GET", path: "/api/v2/notifications/:group_key", note: "one group" },
   { method: "POST", path: "/api/v2/notifications/:group_key/dismiss", note: "delete the whole group" },
@@ -107,6 +105,15 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   },
   { method: "GET", path: "/api/v2/notifications/unread_count", note: "groups newer than the notifications marker" },
   { method: "POST", path: "/api/v2/notifications/clear", note: "delete all (as v1)" },
+  { method: "GET", path: "/api/v1/notifications/requests", note: "filtered senders' requests, Link" },
+  { method: "GET", path: "/api/v1/notifications/requests/:id", note: "one request" },
+  { method: "POST", path: "/api/v1/notifications/requests/:id/accept", note: "let the sender through, merge its notifications" },
+  { method: "POST", path: "/api/v1/notifications/requests/:id/dismiss", note: "delete the request and its notifications" },
+  { method: "POST", path: "/api/v1/notifications/requests/accept", note: "accept many (`id[]`)" },
+  { method: "POST", path: "/api/v1/notifications/requests/dismiss", note: "dismiss many (`id[]`)" },
+  { method: "GET", path: "/api/v1/notifications/requests/merged", note: "`{merged: true}` (merging is synchronous)" },
+  { method: "GET", path: "/api/v2/notifications/policy", note: "NotificationPolicy with its summary" },
+  { method: "PATCH", path: "/api/v2/notifications/policy", note: "`for_*` = accept, filter or drop (default: accept)" },
   { method: "GET", path: "/api/v1/conversations", note: "direct-message conversations, Link by last status" },
   { method: "DELETE", path: "/api/v1/conversations/:id", note: "remove a conversation" },
   { method: "POST", path: "/api/v1/conversations/:id/read", note: "mark read" },

@@ -7,21 +7,31 @@ import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
+import { boolish } from "../../../validate.ts";
+import { notificationRequestRoutes } from "./requests.ts";
 
 const READ = ["read", "read:notifications"];
 const WRITE = ["write", "write:notifications"];
 
 const strings = (v: unknown): string[] | undefined => asArray(v)?.filter((x): x is string => typeof x === "string");
 
-/** `types[]`, `exclude_types[]` and `account_id` of a list or count. */
+/** `types[]`, `exclude_types[]`, `account_id` and `include_filtered` of a list or count. */
 export async function filterOf(c: Context<HonoEnv>): Promise<NotificationFilter> {
   const p = await readParams(c);
   const accountId = typeof p.account_id === "string" && isId(p.account_id) ? p.account_id : undefined;
-  return { types: strings(p.types), excludeTypes: strings(p.exclude_types), fromAccountId: accountId };
+  // Rails truthiness; anything else (a typo, an array) is false, as Mastodon's `truthy_param?`.
+  const included = boolish.safeParse(p.include_filtered);
+  return {
+    types: strings(p.types),
+    excludeTypes: strings(p.exclude_types),
+    fromAccountId: accountId,
+    includeFiltered: included.success && included.data,
+  };
 }
 
 /** 1.4 Notifications, v1. */
 export function notificationRoutes(app: Hono<HonoEnv>): void {
+  notificationRequestRoutes(app);
   app.get("/api/v1/notifications", requireUser(...READ), async (c) => {
     const ctx = c.env.ctx;
     const page = pageParams(c, 40, 80);

@@ -11,6 +11,7 @@ import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { filterOf } from "../../v1/notifications/routes.ts";
+import { notificationPolicyRoutes } from "./policy.ts";
 
 const READ = ["read", "read:notifications"];
 const WRITE = ["write", "write:notifications"];
@@ -36,6 +37,7 @@ async function expandAccountsOf(c: Context<HonoEnv>): Promise<ExpandAccounts> {
 
 /** 1.4 Grouped notifications (v2, Mastodon 4.3). */
 export function groupedNotificationRoutes(app: Hono<HonoEnv>): void {
+  notificationPolicyRoutes(app);
   app.get("/api/v2/notifications", requireUser(...READ), async (c) => {
     const ctx = c.env.ctx;
     const page = pageParams(c, 40, 80);

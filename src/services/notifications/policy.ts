@@ -1,0 +1,76 @@
+import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
+import type { NotificationPolicy, PolicyCategory } from "../../db/repositories/notification-requests.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+
+/** What the policy may hold back (Mastodon's filterable notification types); the others always pass. */
+export const FILTERABLE_TYPES: readonly string[] = ["mention", "reblog", "follow", "follow_request", "favourite"];
+
+/** An account created less than this long ago is new (Mastodon's `NEW_ACCOUNT_THRESHOLD`). */
+const NEW_ACCOUNT_MS = 30 * 86_400_000;
+/** A follower of less than this long does not count as one (Mastodon's `NEW_FOLLOWER_THRESHOLD`). */
+const NEW_FOLLOWER_MS = 3 * 86_400_000;
+
+export type PolicyDecision = "accept" | "filter" | "drop";
+
+/**
+ * What the recipient's notification policy does with a notification from `sender`, as Mastodon's
+ * NotifyService: only filterable types, never from a sender whose request the recipient accepted;
+ * the categories that apply are an account the recipient does not follow (`for_not_following`),
+ * one that does not follow the recipient or has for less than 3 days (`for_not_followers`), and,
+ * when not followed, an account younger than 30 days (`for_new_accounts`), a private mention that
+ * does not answer one of the recipient's (`for_private_mentions`), a silenced account
+ * (`for_limited_accounts`). `drop` in any category that applies wins over `filter`.
+ */
+export async function policyDecision(
+  ctx: AppContext,
+  recipientId: string,
+  sender: Account,
+  type: string,
+  status: Status | null,
+  now: Date = new Date(),
+): Promise<PolicyDecision> {
+  if (!FILTERABLE_TYPES.includes(type)) return "accept";
+  const policy = await ctx.repos.notificationRequests.policy(recipientId);
+  // The default (and any all-accepting) policy costs one lookup.
+  if (Object.values(policy).every((v) => v === "accept")) return "accept";
+  const facts = await ctx.repos.notificationRequests.senderFacts(recipientId, sender.id);
+  if (facts.permitted) return "accept";
+  const notFollowing = !facts.following;
+  const applies: Record<PolicyCategory, () => Promise<boolean> | boolean> = {
+    for_limited_accounts: () => sender.silencedAt !== null && notFollowing,
+    for_not_following: () => notFollowing,
+    for_not_followers: () =>
+      facts.followerSince === null || Date.parse(facts.followerSince) > now.getTime() - NEW_FOLLOWER_MS,
+    for_new_accounts: () => notFollowing && Date.parse(sender.createdAt) > now.getTime() - NEW_ACCOUNT_MS,
+    for_private_mentions: async () =>
+      notFollowing &&
+      type === "mention" &&
+      status !== null &&
+      status.visibility === "direct" &&
+      !(
+        status.inReplyToId !== null &&
+        (await ctx.repos.notificationRequests.answersRecipient(status.inReplyToId, recipientId, sender.id))
+      ),
+  };
+  for (const action of ["drop", "filter"] as const) {
+    for (const category of Object.keys(applies) as PolicyCategory[]) {
+      if (policy[category] === action && (await applies[category]())) return action;
+    }
+  }
+  return "accept";
+}
+
+/** Mastodon's NotificationPolicy (v2) of an account, with its summary. */
+export async function policyJson(ctx: AppContext, accountId: string): Promise<Record<string, unknown>> {
+  const policy: NotificationPolicy = await ctx.repos.notificationRequests.policy(accountId);
+  const summary = await ctx.repos.notificationRequests.summary(accountId);
+  return {
+    for_not_following: policy.for_not_following,
+    for_not_followers: policy.for_not_followers,
+    for_new_accounts: policy.for_new_accounts,
+    for_private_mentions: policy.for_private_mentions,
+    for_limited_accounts: policy.for_limited_accounts,
+    summary: { pending_requests_count: summary.requests, pending_notifications_count: summary.notifications },
+  };
+}

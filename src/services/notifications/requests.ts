@@ -1,0 +1,38 @@
+import type { AppContext } from "../../context.ts";
+import type { NotificationRequest } from "../../db/repositories/notification-requests.ts";
+import { accountsJson } from "../accounts/views.ts";
+import { filterVisible, statusesJson } from "../statuses/views.ts";
+
+/**
+ * Mastodon's NotificationRequest entities, in a bounded number of queries: the sender's account,
+ * how many filtered mentions the request holds (a string, as Mastodon), and its latest post when
+ * the recipient may still see it. A request whose sender is gone is left out.
+ */
+export async function notificationRequestsJson(
+  ctx: AppContext,
+  requests: readonly NotificationRequest[],
+  viewerId: string,
+): Promise<Record<string, unknown>[]> {
+  const senderIds = [...new Set(requests.map((r) => r.fromAccountId))];
+  const accounts = await ctx.repos.accounts.getByIds(senderIds);
+  const accountJson = await accountsJson(ctx, accounts);
+  const accountById = new Map(accounts.map((a, i) => [a.id, accountJson[i]]));
+  const counts = await ctx.repos.notificationRequests.counts(viewerId, senderIds);
+  const statusIds = [...new Set(requests.flatMap((r) => (r.lastStatusId === null ? [] : [r.lastStatusId])))];
+  const statuses = await filterVisible(ctx, await ctx.repos.statuses.getByIds(statusIds), viewerId);
+  const statusById = new Map((await statusesJson(ctx, statuses, viewerId)).map((s) => [s.id as string, s]));
+  return requests.flatMap((r) => {
+    const account = accountById.get(r.fromAccountId);
+    if (account === undefined) return [];
+    const out: Record<string, unknown> = {
+      id: r.id,
+      created_at: r.createdAt,
+      updated_at: r.updatedAt,
+      account,
+      notifications_count: String(counts.get(r.fromAccountId) ?? 0),
+    };
+    const status = r.lastStatusId === null ? undefined : statusById.get(r.lastStatusId);
+    if (status !== undefined) out.last_status = status;
+    return [out];
+  });
+}
