@@ -46,6 +46,15 @@ export interface SenderFacts {
 /** The filtered notifications a request holds: mentions (Mastodon counts those only). */
 const REQUEST_TYPE = "mention";
 
+/**
+ * On `notification_requests`: pending, i.e. from an account not suspended and still holding a
+ * filtered mention (the list and the policy's summary show those only).
+ */
+const pending = sql<boolean>`(EXISTS (SELECT 1 FROM accounts pa WHERE pa.id = notification_requests.from_account_id
+    AND pa.suspended_at IS NULL)
+  AND EXISTS (SELECT 1 FROM notifications pn WHERE pn.account_id = notification_requests.account_id
+    AND pn.from_account_id = notification_requests.from_account_id AND pn.filtered = TRUE AND pn.type = ${REQUEST_TYPE}))`;
+
 const toRequest = (r: {
   id: string;
   account_id: string;
@@ -145,7 +154,9 @@ export class NotificationRequestsRepository {
         updated_at: row.now,
       })
       .onConflict((oc) =>
-        oc.columns(["account_id", "from_account_id"]).doUpdateSet({ last_status_id: row.lastStatusId, updated_at: row.now }),
+        oc
+          .columns(["account_id", "from_account_id"])
+          .doUpdateSet({ last_status_id: row.lastStatusId, updated_at: row.now }),
       )
       .execute();
     await sql`UPDATE notification_requests SET notifications_count = (
@@ -154,21 +165,18 @@ export class NotificationRequestsRepository {
       WHERE account_id = ${row.accountId} AND from_account_id = ${row.fromAccountId}`.execute(this.#db);
   }
 
-  /** One page of the account's requests (not from suspended accounts), newest first. */
+  /**
+   * One page of the account's pending requests, newest first: from accounts not suspended, still
+   * holding a filtered mention (deleting a post deletes its notifications; Mastodon then drops
+   * the request as it reconsiders its existence).
+   */
   async page(accountId: string, window: IdWindow): Promise<NotificationRequest[]> {
     const q = applyWindow(
       this.#db
         .selectFrom("notification_requests")
         .selectAll("notification_requests")
         .where("notification_requests.account_id", "=", accountId)
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom("accounts")
-              .select("accounts.id")
-              .whereRef("accounts.id", "=", "notification_requests.from_account_id")
-              .where("accounts.suspended_at", "is", null),
-          ),
-        ),
+        .where(pending),
       "notification_requests.id",
       window,
     );
@@ -208,13 +216,11 @@ export class NotificationRequestsRepository {
   /** The policy's summary: pending requests (from accounts not suspended) and the mentions they hold. */
   async summary(accountId: string): Promise<{ requests: number; notifications: number }> {
     const r = await sql<{ requests: number | string; notifications: number | string }>`SELECT
-        (SELECT COUNT(*) FROM notification_requests r JOIN accounts a ON a.id = r.from_account_id
-          WHERE r.account_id = ${accountId} AND a.suspended_at IS NULL) AS requests,
-        (SELECT COUNT(*) FROM notifications n
-          JOIN notification_requests r ON r.account_id = n.account_id AND r.from_account_id = n.from_account_id
-          JOIN accounts a ON a.id = r.from_account_id
+        (SELECT COUNT(*) FROM notification_requests WHERE account_id = ${accountId} AND ${pending}) AS requests,
+        (SELECT COUNT(*) FROM notifications n JOIN notification_requests
+            ON notification_requests.account_id = n.account_id AND notification_requests.from_account_id = n.from_account_id
           WHERE n.account_id = ${accountId} AND n.filtered = TRUE AND n.type = ${REQUEST_TYPE}
-            AND a.suspended_at IS NULL) AS notifications`.execute(this.#db);
+            AND ${pending}) AS notifications`.execute(this.#db);
     return { requests: Number(r.rows[0]?.requests ?? 0), notifications: Number(r.rows[0]?.notifications ?? 0) };
   }
 

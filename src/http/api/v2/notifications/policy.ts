@@ -11,10 +11,12 @@ const READ = ["read", "read:notifications"];
 const WRITE = ["write", "write:notifications"];
 
 const value = z.enum(["accept", "filter", "drop"]).optional();
-const policyParams = z.object(Object.fromEntries(POLICY_CATEGORIES.map((k) => [k, value])) as Record<
-  (typeof POLICY_CATEGORIES)[number],
-  typeof value
->);
+const policyParams = z.object(
+  Object.fromEntries(POLICY_CATEGORIES.map((k) => [k, value])) as Record<
+    (typeof POLICY_CATEGORIES)[number],
+    typeof value
+  >,
+);
 
 /** 1.4 Notification policy (v2, Mastodon 4.3). */
 export function notificationPolicyRoutes(app: Hono<HonoEnv>): void {
