@@ -415,6 +415,36 @@ describe("notification policy and requests", () => {
     assert.ok(!shown.includes(recent.id));
   });
 
+  it("refuses NUL characters and junk ids with 4xx, changing nothing", async () => {
+    const bob = await fresh("bob");
+    const carol = await fresh("carol");
+    await setPolicy(bob, { for_private_mentions: "filter" });
+    await dm(carol, bob);
+    const [req] = await requests(bob);
+    const patch = await s.request("/api/v2/notifications/policy", {
+      method: "PATCH",
+      token: bob.token,
+      json: { for_not_following: "drop\u0000" },
+    });
+    assert.equal(patch.status, 400);
+    for (const path of ["/api/v1/notifications/requests/accept", "/api/v1/notifications/requests/dismiss"]) {
+      assert.equal((await postAs(bob, path, { "id[]": [`${req.id}\u0000`] })).status, 400, path);
+      assert.equal((await postAs(bob, `${path}?id[]=%00`)).status, 400, path);
+    }
+    assert.equal((await s.request("/api/v1/notifications/requests?max_id=%00", { token: bob.token })).status, 400);
+    assert.equal((await s.request("/api/v1/notifications?include_filtered=%00", { token: bob.token })).status, 400);
+    assert.equal((await s.request("/api/v1/notifications/requests?limit=x", { token: bob.token })).status, 400);
+    for (const id of ["0", "18446744073709551616", "-1", "abc"]) {
+      const r = await postAs(bob, `/api/v1/notifications/requests/${id}/accept`);
+      assert.equal(r.status, 404, id);
+    }
+    assert.equal((await policy(bob)).for_not_following, "accept");
+    assert.deepEqual(
+      (await requests(bob)).map((r) => r.id),
+      [req.id],
+    );
+  });
+
   it("checks tokens and scopes", async () => {
     const bob = await fresh("bob");
     const reader = await s.createUser(`reader${++n}`, { scopes: "read:notifications" });
