@@ -126,6 +126,7 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/notifications/requests/merged", note: "`{merged: true}` (merging is synchronous)" },
   { method: "GET", path: "/api/v2/notifications/policy", note: "NotificationPolicy with its summary" },
   { method: "PATCH", path: "/api/v2/notifications/policy", note: "`for_*` = accept, filter or drop (default: accept)" },
+  { method: "PUT", path: "/api/v2/notifications/policy", note: "as PATCH (Rails routes both)" },
   { method: "GET", path: "/api/v1/conversations", note: "direct-message conversations, Link by last status" },
   { method: "DELETE", path: "/api/v1/conversations/:id", note: "remove a conversation" },
   { method: "POST", path: "/api/v1/conversations/:id/read", note: "mark read" },

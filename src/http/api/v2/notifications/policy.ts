@@ -24,7 +24,8 @@ export function notificationPolicyRoutes(app: Hono<HonoEnv>): void {
     c.json(await policyJson(c.env.ctx, currentAccount(c).id)),
   );
 
-  app.patch("/api/v2/notifications/policy", requireUser(...WRITE), async (c) => {
+  // Rails routes `update` by PATCH and PUT alike (masto.js sends PUT).
+  app.on(["PATCH", "PUT"], "/api/v2/notifications/policy", requireUser(...WRITE), async (c) => {
     const ctx = c.env.ctx;
     const accountId = currentAccount(c).id;
     // Any bad category is a 422 and nothing changes.
