@@ -30,13 +30,15 @@ describe("notification policy and requests", () => {
     return r.body;
   };
 
-  /** Waits until no `notifications.create` job is waiting, delayed or running, and none failed. */
+  /** Waits until no notifications or fan-out (conversations) job is waiting, delayed or running, and none failed. */
   const settled = async () => {
     const end = Date.now() + 10_000;
     for (;;) {
       const state = await s.ctx.queue.state();
-      const mine = state.counts.filter((c) => c.name === "notifications.create" && c.count > 0);
-      assert.ok(!mine.some((c) => c.state === "dead"), "a notifications.create job died");
+      const mine = state.counts.filter(
+        (c) => (c.name === "notifications.create" || c.name === "feeds.fan-out") && c.count > 0,
+      );
+      assert.ok(!mine.some((c) => c.state === "dead"), "a job died");
       if (mine.length === 0) return;
       if (Date.now() > end) assert.fail(`jobs still pending: ${JSON.stringify(mine)}`);
       await sleep(20);
@@ -219,6 +221,32 @@ describe("notification policy and requests", () => {
       [b.id, a.id],
     );
     assert.deepEqual(await requests(bob), []);
+  });
+
+  it("a filtered private mention stays out of the recipient's conversations until accepted", async () => {
+    const bob = await fresh("bob");
+    const carol = await fresh("carol");
+    await setPolicy(bob, { for_private_mentions: "filter" });
+    const st = await dm(carol, bob);
+    const convs = (u: TestUser) => get(u, "/api/v1/conversations") as Promise<any[]>;
+    assert.deepEqual(await convs(bob), []);
+    assert.deepEqual(
+      (await convs(carol)).map((c) => c.last_status.id),
+      [st.id],
+      "the author has theirs",
+    );
+    const [req] = await requests(bob);
+    assert.equal((await postAs(bob, `/api/v1/notifications/requests/${req.id}/accept`)).status, 200);
+    const [conv] = await convs(bob);
+    assert.equal(conv.last_status.id, st.id);
+    assert.equal(conv.unread, true);
+    assert.deepEqual(
+      conv.accounts.map((a: any) => a.id),
+      [carol.account.id],
+    );
+    const next = await dm(carol, bob, { in_reply_to_id: st.id });
+    assert.equal((await convs(bob))[0].last_status.id, next.id);
+    assert.equal((await convs(bob)).length, 1);
   });
 
   it("dismissing a request deletes it and its notifications; the sender stays filtered", async () => {

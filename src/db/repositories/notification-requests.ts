@@ -224,6 +224,27 @@ export class NotificationRequestsRepository {
     return { requests: Number(r.rows[0]?.requests ?? 0), notifications: Number(r.rows[0]?.notifications ?? 0) };
   }
 
+  /** The posts of the filtered mentions these requests hold (to add to conversations on accept). */
+  async filteredMentionStatusIds(requests: readonly NotificationRequest[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    for (const r of requests) {
+      const rows = await this.#db
+        .selectFrom("notifications")
+        .select("status_id")
+        .where("account_id", "=", r.accountId)
+        .where("from_account_id", "=", r.fromAccountId)
+        .where("filtered", "=", true)
+        .where("type", "=", REQUEST_TYPE)
+        .orderBy("id")
+        .execute();
+      out.set(
+        r.id,
+        rows.flatMap((x) => (x.status_id === null ? [] : [String(x.status_id)])),
+      );
+    }
+    return out;
+  }
+
   /**
    * Accepts requests (Mastodon's AcceptNotificationRequestService, merged at once): their senders
    * are never filtered again, their filtered notifications join the normal list, the requests go.

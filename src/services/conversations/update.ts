@@ -1,27 +1,33 @@
 import type { AppContext } from "../../context.ts";
 import { participantsKey } from "../../db/repositories/conversations.ts";
+import { policyDecision } from "../notifications/policy.ts";
 
 /**
  * Puts a new direct status into its participants' conversations (Mastodon's
  * `AccountConversation.add_status`): the author's, read, and every mentioned local account's,
- * unread (unless they muted the thread). Each sees the others (author and mentioned) as the
- * participants. Called by the fan-out job; a status deleted meanwhile, or not direct, changes
- * nothing; running twice is harmless.
+ * unread (unless they muted the thread, or their notification policy filters or drops the
+ * mention). Each sees the others (author and mentioned) as the participants. Called by the
+ * fan-out job, and with `onlyFor` when a notification request is accepted (its private mentions
+ * join the recipient's conversations then, as in Mastodon); a status deleted meanwhile, or not
+ * direct, changes nothing; running twice is harmless.
  */
-export async function addToConversations(ctx: AppContext, statusId: string): Promise<void> {
+export async function addToConversations(ctx: AppContext, statusId: string, onlyFor?: string): Promise<void> {
   const status = await ctx.repos.statuses.getById(statusId);
   if (!status || status.deletedAt !== null || status.visibility !== "direct" || status.reblogOfId !== null) return;
   const mentioned = (await ctx.repos.statuses.mentionsOf([status.id])).get(status.id) ?? [];
   const everyone = [...new Set([status.accountId, ...mentioned])];
-  const locals = (await ctx.repos.accounts.getByIds(everyone)).filter((a) => a.domain === null);
+  const accounts = await ctx.repos.accounts.getByIds(everyone);
+  const author = accounts.find((a) => a.id === status.accountId);
+  const locals = accounts.filter((a) => a.domain === null && (onlyFor === undefined || a.id === onlyFor));
   const at = new Date().toISOString();
   const conversationId = status.conversationId ?? status.id;
   for (const account of locals) {
     // Mastodon adds it for a recipient along with the mention notification, which a muted
-    // thread does not get.
+    // thread does not get, nor a mention the recipient's policy filters or drops.
     if (account.id !== status.accountId) {
       const muted = await ctx.repos.statusInteractions.mutedConversations(account.id, [conversationId]);
       if (muted.size > 0) continue;
+      if (author && (await policyDecision(ctx, account.id, author, "mention", status)) !== "accept") continue;
     }
     await ctx.repos.conversations.addStatus({
       newId: ctx.ids.next(),

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { NotificationRequest } from "../../db/repositories/notification-requests.ts";
 import { accountsJson } from "../accounts/views.ts";
+import { addToConversations } from "../conversations/update.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
 
 /**
@@ -35,4 +36,18 @@ export async function notificationRequestsJson(
     if (status !== undefined) out.last_status = status;
     return [out];
   });
+}
+
+/**
+ * Accepts notification requests (Mastodon's AcceptNotificationRequestService and the merge it
+ * schedules, done at once): the senders are let through from then on, their filtered
+ * notifications join the recipient's list, and their private mentions its conversations.
+ */
+export async function acceptRequests(ctx: AppContext, requests: readonly NotificationRequest[]): Promise<void> {
+  if (requests.length === 0) return;
+  const mentions = await ctx.repos.notificationRequests.filteredMentionStatusIds(requests);
+  await ctx.repos.notificationRequests.accept(requests, () => ctx.ids.next(), new Date().toISOString());
+  for (const r of requests) {
+    for (const statusId of mentions.get(r.id) ?? []) await addToConversations(ctx, statusId, r.accountId);
+  }
 }

@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
 import { notFound } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
-import { notificationRequestsJson } from "../../../../services/notifications/requests.ts";
+import { acceptRequests, notificationRequestsJson } from "../../../../services/notifications/requests.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
@@ -43,8 +43,7 @@ export function notificationRequestRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/notifications/requests/merged", requireUser(...READ), (c) => c.json({ merged: true }));
 
   app.post("/api/v1/notifications/requests/accept", requireUser(...WRITE), async (c) => {
-    const ctx = c.env.ctx;
-    await ctx.repos.notificationRequests.accept(await ownRequests(c), () => ctx.ids.next(), new Date().toISOString());
+    await acceptRequests(c.env.ctx, await ownRequests(c));
     return c.json({});
   });
 
@@ -60,8 +59,7 @@ export function notificationRequestRoutes(app: Hono<HonoEnv>): void {
   });
 
   app.post(`/api/v1/notifications/requests/${ID}/accept`, requireUser(...WRITE), async (c) => {
-    const ctx = c.env.ctx;
-    await ctx.repos.notificationRequests.accept([await ownRequest(c)], () => ctx.ids.next(), new Date().toISOString());
+    await acceptRequests(c.env.ctx, [await ownRequest(c)]);
     return c.json({});
   });
 
