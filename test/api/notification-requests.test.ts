@@ -293,7 +293,10 @@ describe("notification policy and requests", () => {
     const senders = [await fresh("s"), await fresh("s"), await fresh("s"), await fresh("s")];
     await setPolicy(bob, { for_private_mentions: "filter" });
     await setPolicy(other, { for_private_mentions: "filter" });
-    for (const x of senders) await dm(x, bob);
+    for (const x of senders) {
+      await dm(x, bob);
+      await settled(); // one by one: requests are made in the order the jobs run
+    }
     await dm(senders[0], other);
     const reqs = await requests(bob);
     assert.equal(reqs.length, 4);
@@ -481,7 +484,10 @@ describe("notification policy and requests", () => {
     const updated = await client.v2.notifications.policy.update({ forPrivateMentions: "filter" });
     assert.equal(updated.forPrivateMentions, "filter");
     assert.equal(updated.forNotFollowing, "accept");
-    for (const x of senders) await dm(x, bob);
+    for (const x of senders) {
+      await dm(x, bob);
+      await settled(); // one by one: requests are made in the order the jobs run
+    }
     await settled();
     const fetched = await client.v2.notifications.policy.fetch();
     assert.deepEqual(fetched.summary, { pendingRequestsCount: 3, pendingNotificationsCount: 3 });

@@ -134,7 +134,7 @@ export class NotificationRequestsRepository {
 
   /**
    * Records a filtered mention in the sender's request (made on the first one): its post becomes
-   * the request's `last_status`, and `notifications_count` is counted again.
+   * the request's `last_status` when newer, and `notifications_count` is counted again.
    */
   async recordFiltered(row: {
     id: string;
@@ -153,10 +153,14 @@ export class NotificationRequestsRepository {
         created_at: row.now,
         updated_at: row.now,
       })
+      // Jobs may run out of order: the newest post stays the request's last one.
       .onConflict((oc) =>
-        oc
-          .columns(["account_id", "from_account_id"])
-          .doUpdateSet({ last_status_id: row.lastStatusId, updated_at: row.now }),
+        oc.columns(["account_id", "from_account_id"]).doUpdateSet({
+          last_status_id: sql<string>`CASE WHEN notification_requests.last_status_id IS NULL
+            OR excluded.last_status_id > notification_requests.last_status_id
+            THEN excluded.last_status_id ELSE notification_requests.last_status_id END`,
+          updated_at: row.now,
+        }),
       )
       .execute();
     await sql`UPDATE notification_requests SET notifications_count = (
