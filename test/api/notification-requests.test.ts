@@ -447,6 +447,31 @@ describe("notification policy and requests", () => {
     assert.ok(!shown.includes(recent.id));
   });
 
+  it("lets staff's mentions through (a highlighted moderation role above the recipient's), as Mastodon", async () => {
+    const bob = await fresh("bob");
+    const mod = await s.createUser(`mod${++n}`, { role: "Moderator" });
+    const peer = await s.createUser(`peer${++n}`, { role: "Moderator" });
+    await setPolicy(bob, { for_private_mentions: "drop", for_not_following: "filter" });
+    await setPolicy(peer, { for_private_mentions: "drop" });
+    const fromMod = await dm(mod, bob);
+    const toPeer = await dm(mod, peer);
+    const st = await post(bob, { status: "fave" });
+    assert.equal((await postAs(mod, `/api/v1/statuses/${st.id}/favourite`)).status, 200);
+    assert.deepEqual(
+      (await v1(bob)).map((x) => [x.type, x.status.id]),
+      [["mention", fromMod.id]],
+      "the mention passes, the favourite is filtered",
+    );
+    assert.deepEqual(
+      (await v1(bob, "?include_filtered=true&types[]=favourite")).map((x) => x.status.id),
+      [st.id],
+    );
+    assert.ok(
+      !(await v1(peer, "?include_filtered=true")).some((x) => x.status.id === toPeer.id),
+      "not above a recipient of the same role",
+    );
+  });
+
   it("refuses NUL characters and junk ids with 4xx, changing nothing", async () => {
     const bob = await fresh("bob");
     const carol = await fresh("carol");

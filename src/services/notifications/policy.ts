@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { NotificationPolicy, PolicyCategory } from "../../db/repositories/notification-requests.ts";
+import { EVERYONE_ROLE_ID, Permission, roleCan } from "../../db/repositories/roles.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 
 /** What the policy may hold back (Mastodon's filterable notification types); the others always pass. */
@@ -20,7 +21,8 @@ export type PolicyDecision = "accept" | "filter" | "drop";
  * one that does not follow the recipient or has for less than 3 days (`for_not_followers`), and,
  * when not followed, an account younger than 30 days (`for_new_accounts`), a private mention that
  * does not answer one of the recipient's (`for_private_mentions`), a silenced account
- * (`for_limited_accounts`). `drop` in any category that applies wins over `filter`.
+ * (`for_limited_accounts`). `drop` in any category that applies wins over `filter`. Mentions
+ * from staff placed above the recipient pass (Mastodon's `from_staff?`).
  */
 export async function policyDecision(
   ctx: AppContext,
@@ -36,6 +38,7 @@ export async function policyDecision(
   if (Object.values(policy).every((v) => v === "accept")) return "accept";
   const facts = await ctx.repos.notificationRequests.senderFacts(recipientId, sender.id);
   if (facts.permitted) return "accept";
+  if (type === "mention" && (await fromStaff(ctx, sender, recipientId))) return "accept";
   const notFollowing = !facts.following;
   const applies: Record<PolicyCategory, () => Promise<boolean> | boolean> = {
     for_limited_accounts: () => sender.silencedAt !== null && notFollowing,
@@ -59,6 +62,41 @@ export async function policyDecision(
     }
   }
   return "accept";
+}
+
+/** Mastodon's moderation permissions (`UserRole::Flags::CATEGORIES[:moderation]`). */
+const MODERATION = [
+  Permission.viewDashboard,
+  Permission.viewAuditLog,
+  Permission.manageUsers,
+  Permission.manageUserAccess,
+  Permission.deleteUserData,
+  Permission.manageReports,
+  Permission.manageAppeals,
+  Permission.manageFederation,
+  Permission.manageBlocks,
+  Permission.manageTaxonomies,
+  Permission.manageInvites,
+  Permission.viewFeeds,
+];
+
+/**
+ * Whether a mention comes from staff the policy lets through (Mastodon's `from_staff?`): a local
+ * user whose role is highlighted, grants a moderation permission and is placed above the
+ * recipient's role (`bypass_block?`).
+ */
+async function fromStaff(ctx: AppContext, sender: Account, recipientId: string): Promise<boolean> {
+  if (sender.domain !== null) return false;
+  const roleIds = await ctx.repos.users.roleIdsByAccountIds([sender.id, recipientId]);
+  const senderRoleId = roleIds.get(sender.id);
+  if (senderRoleId === undefined) return false;
+  const roles = await ctx.repos.roles.all();
+  const everyone = roles.find((r) => r.id === EVERYONE_ROLE_ID);
+  const senderRole = roles.find((r) => r.id === senderRoleId);
+  const recipientRole = roles.find((r) => r.id === (roleIds.get(recipientId) ?? EVERYONE_ROLE_ID)) ?? everyone;
+  if (!senderRole?.highlighted) return false;
+  if (recipientRole !== undefined && senderRole.position <= recipientRole.position) return false;
+  return MODERATION.some((p) => roleCan(senderRole, everyone, p));
 }
 
 /** Mastodon's NotificationPolicy (v2) of an account, with its summary. */
