@@ -192,7 +192,6 @@ describe("notification policy and requests", () => {
     const answer = await dm(carol, bob, { in_reply_to_id: bobAsks.id });
     assert.ok((await v1(bob)).some((x) => x.status.id === answer.id));
     assert.equal((await requests(bob))[0].notifications_count, "2");
-    void first;
   });
 
   it("accepting a request merges its notifications and lets the sender through from then on", async () => {
