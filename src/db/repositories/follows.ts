@@ -175,7 +175,11 @@ export class FollowsRepository {
     await db.updateTable(table).set(patch).where("id", "=", id).execute();
   }
 
-  /** Ends a follow (uncounting it and removing its `follow` notification); answers the removed row. */
+  /**
+   * Ends a follow (uncounting it, removing its `follow` notification and the follower's
+   * endorsement of the account, as Mastodon's `Follow#remove_endorsements`); answers the removed
+   * row. Every way a follow ends (unfollow, remove_from_followers, block, deletion) comes here.
+   */
   async delete(accountId: string, targetId: string, db: Kysely<DB> = this.#db): Promise<FollowRow | undefined> {
     const r = await db
       .deleteFrom("follows")
@@ -186,6 +190,11 @@ export class FollowsRepository {
     if (!r) return undefined;
     await this.#adjustCounts(accountId, targetId, -1, db);
     await db.deleteFrom("notifications").where("type", "=", "follow").where("activity_id", "=", String(r.id)).execute();
+    await db
+      .deleteFrom("account_pins")
+      .where("account_id", "=", accountId)
+      .where("target_account_id", "=", targetId)
+      .execute();
     return toRow(r);
   }
 
@@ -238,7 +247,8 @@ export class FollowsRepository {
         eb.selectFrom("follows").select("account_id").where("target_account_id", "=", accountId),
       )
       .execute();
-    for (const table of ["follows", "follow_requests"] as const) {
+    // The endorsements go with the follows they stood on (both ways).
+    for (const table of ["follows", "follow_requests", "account_pins"] as const) {
       await db
         .deleteFrom(table)
         .where((eb) => eb.or([eb("account_id", "=", accountId), eb("target_account_id", "=", accountId)]))
