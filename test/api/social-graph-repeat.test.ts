@@ -56,7 +56,11 @@ describe("social graph: each repeatable operation twice", () => {
       const rows = await (s.ctx.db as any).selectFrom(t).selectAll().execute();
       out[t] = rows
         .map((r: Record<string, unknown>) =>
-          JSON.stringify(Object.entries(r).filter(([k]) => !VOLATILE.has(k)).map(([k, v]) => [k, String(v)])),
+          JSON.stringify(
+            Object.entries(r)
+              .filter(([k]) => !VOLATILE.has(k))
+              .map(([k, v]) => [k, String(v)]),
+          ),
         )
         .sort();
     }
@@ -133,6 +137,8 @@ describe("social graph: each repeatable operation twice", () => {
       (await ok(carol, "/api/v1/notifications")).filter((x: { type: string }) => x.type === "follow_request").length,
       2,
     );
+    const seen = await ok(carol, `/api/v1/accounts/relationships?id[]=${alice.account.id}`);
+    assert.equal(seen[0].requested_by, true);
     // As Mastodon (FollowRequest.find_by!): the second authorize or reject finds nothing, a 404.
     const auth = await twice(carol, `/api/v1/follow_requests/${alice.account.id}/authorize`, { second: 404 });
     assert.equal(auth.first.followed_by, true);
@@ -231,6 +237,62 @@ describe("social graph: each repeatable operation twice", () => {
     await twice(alice, path, { method: "DELETE", json: { account_ids: [bob.account.id] } });
     assert.deepEqual(await ok(alice, path), []);
     assert.deepEqual(await ok(alice, `/api/v1/timelines/list/${list.id}`), []);
+  });
+
+  it("bad input to the social-graph endpoints is a 4xx and changes nothing", async () => {
+    const alice = await user("alice");
+    const bob = await user("bob");
+    const A = alice.account.id;
+    const B = bob.account.id;
+    const BIG = "99999999999999999999";
+    await ok(alice, `/api/v1/accounts/${B}/follow`, "POST");
+    const list = await ok(alice, "/api/v1/lists", "POST", { title: "x" });
+    const filter = await ok(alice, "/api/v2/filters", "POST", {
+      title: "x",
+      context: ["home"],
+      keywords_attributes: [{ keyword: "k" }],
+    });
+    const before = await snapshot();
+    const probes: [string, string, unknown?, number?][] = [
+      ["POST", `/api/v1/accounts/${BIG}/follow`],
+      ["POST", `/api/v1/accounts/${B}/follow`, { languages: ["zzzzzz"] }],
+      ["POST", `/api/v1/accounts/${B}/follow`, { reblogs: "maybe" }],
+      ["POST", `/api/v1/accounts/${A}/follow`],
+      ["POST", `/api/v1/accounts/${A}/block`],
+      ["POST", `/api/v1/accounts/${A}/mute`],
+      ["POST", `/api/v1/accounts/${B}/mute`, { duration: [1] }],
+      ["POST", `/api/v1/accounts/${A}/pin`],
+      ["POST", `/api/v1/accounts/${B}/note`, { comment: "x".repeat(2001) }],
+      ["POST", `/api/v1/follow_requests/${B}/authorize`],
+      ["POST", `/api/v1/follow_requests/abc/reject`],
+      ["POST", "/api/v1/lists", { title: "" }],
+      ["POST", "/api/v1/lists", { title: "t", replies_policy: "bogus" }],
+      ["PUT", `/api/v1/lists/${list.id}`, { replies_policy: "bogus", title: "renamed" }],
+      ["POST", `/api/v1/lists/${list.id}/accounts`, { account_ids: [BIG] }],
+      ["POST", `/api/v1/lists/${list.id}/accounts`, { account_ids: [B, BIG] }],
+      ["POST", "/api/v2/filters", { title: "t", context: ["bogus"] }],
+      ["POST", "/api/v2/filters", { title: "t", context: ["home"], filter_action: "nuke" }],
+      ["PUT", `/api/v2/filters/${filter.id}`, { title: "y", keywords_attributes: [{ id: BIG, _destroy: true }] }],
+      ["POST", `/api/v2/filters/${filter.id}/statuses`, { status_id: BIG }],
+      ["POST", "/api/v1/filters", { phrase: "x", context: ["nope"] }],
+      ["POST", "/api/v1/tags/!!!/follow"],
+      ["POST", "/api/v1/tags/!!!/feature"],
+      ["POST", "/api/v1/featured_tags", { name: "!!!" }],
+      ["DELETE", `/api/v1/featured_tags/${BIG}`],
+      ["POST", "/api/v1/reports", { account_id: B, category: "bogus" }],
+      ["POST", "/api/v1/reports", { account_id: A }],
+      ["GET", `/api/v1/accounts/${B}/followers?limit=abc`],
+      ["GET", "/api/v1/directory?offset=-1"],
+    ];
+    for (const [method, path, json] of probes) {
+      const r = await call(alice, path, method, json);
+      assert.ok(r.status >= 400 && r.status < 500, `${method} ${path} ${JSON.stringify(json)}: ${r.status}`);
+      assert.equal(typeof r.body.error, "string");
+    }
+    assert.deepEqual(await snapshot(), before);
+    // An offset past what the databases take is an empty page, not a 500.
+    assert.deepEqual(await ok(alice, `/api/v1/directory?offset=${BIG}`), []);
+    assert.deepEqual(await ok(alice, `/api/v2/suggestions?offset=${BIG}`), []);
   });
 
   it("a filter keyword destroyed twice, a filter status and a filter deleted twice", async () => {

@@ -46,19 +46,19 @@ describe("social graph: every feature on every surface", () => {
   after(() => s.close());
 
   it("block, mutes, unfollow, remove_from_followers, exclusive list, filters and a followed tag", async () => {
-    const names = ["me", "pal", "blk", "mut", "mutn", "mutx", "unf", "rem", "lst", "stranger"] as const;
+    const names = ["me", "pal", "blk", "byk", "mut", "mutn", "mutx", "unf", "rem", "lst", "stranger"] as const;
     const u = {} as Record<(typeof names)[number], TestUser>;
     for (const n of names) u[n] = await s.createUser(`${n}audit`);
-    const { me, pal, blk, mut, mutn, mutx, unf, rem, lst, stranger } = u;
+    const { me, pal, blk, byk, mut, mutn, mutx, unf, rem, lst, stranger } = u;
     // Everyone may be suggested and listed in the directory.
     await s.ctx.db.updateTable("accounts").set({ discoverable: true }).execute();
-    const others = [pal, blk, mut, mutn, mutx, unf, rem, lst];
-    const affected = [blk, mut, mutn, mutx, unf, rem, lst];
+    const others = [pal, blk, byk, mut, mutn, mutx, unf, rem, lst];
+    const affected = [blk, byk, mut, mutn, mutx, unf, rem, lst];
     const label = new Map(names.map((n) => [u[n].account.id, n as string]));
     const who = (id: string | undefined) => label.get(id ?? "") ?? id ?? "?";
 
     // The graph: me follows everyone but rem and stranger; they all follow me and pal.
-    for (const x of [pal, blk, mut, mutn, mutx, unf, lst]) await act(me, x, "follow");
+    for (const x of [pal, blk, byk, mut, mutn, mutx, unf, lst]) await act(me, x, "follow");
     for (const x of others) await act(x, me, "follow");
     for (const x of affected) await act(x, pal, "follow");
     // An endorsement of each, to see which survive.
@@ -87,6 +87,7 @@ describe("social graph: every feature on every surface", () => {
     const list = await ok(me, "/api/v1/lists", "POST", { title: "exclusive", exclusive: true });
     await ok(me, `/api/v1/lists/${list.id}/accounts`, "POST", { account_ids: [lst.account.id] });
     await act(me, blk, "block");
+    await act(byk, me, "block");
     await act(me, mut, "mute");
     await act(me, mutn, "mute", { notifications: false });
     const muted = await act(me, mutx, "mute", { duration: 3600 });
@@ -114,7 +115,7 @@ describe("social graph: every feature on every surface", () => {
       const n = who(x.account.id);
       post2.set(n, await post(x, { status: `after from ${n} auditword #auditcase` }));
       await post(x, { status: `@${me.account.username} late mention from ${n}` });
-      if (n !== "blk") {
+      if (n !== "blk" && n !== "byk") {
         dms2.set(n, await post(x, { status: `@${me.account.username} late secret from ${n}`, visibility: "direct" }));
       }
     }
@@ -135,7 +136,7 @@ describe("social graph: every feature on every surface", () => {
     // Home.
     const home = await ok<StatusJson[]>(me, "/api/v1/timelines/home?limit=40");
     const homeAuthors = authorsOf(home);
-    for (const n of ["blk", "mut", "mutn", "mutx", "unf", "rem"]) check(!homeAuthors.has(n), `home shows ${n}`);
+    for (const n of ["blk", "byk", "mut", "mutn", "mutx", "unf", "rem"]) check(!homeAuthors.has(n), `home shows ${n}`);
     check(!idsOf(home).has(post2.get("lst")?.id ?? ""), "home shows a post of an exclusive list member");
     check(idsOf(home).has(pre.get("lst")?.id ?? ""), "home lost what an exclusive list member posted before");
     check(idsOf(home).has(tagged.id), "home lacks the post with a followed hashtag");
@@ -148,7 +149,7 @@ describe("social graph: every feature on every surface", () => {
     for (const path of ["/api/v1/timelines/public?local=true&limit=40", "/api/v1/timelines/tag/auditcase?limit=40"]) {
       const tl = await ok<StatusJson[]>(me, path);
       const a = authorsOf(tl);
-      for (const n of ["blk", "mut", "mutn", "mutx"]) check(!a.has(n), `${path} shows ${n}`);
+      for (const n of ["blk", "byk", "mut", "mutn", "mutx"]) check(!a.has(n), `${path} shows ${n}`);
       for (const n of ["unf", "rem", "lst"]) check(a.has(n), `${path} lacks ${n}`);
       check(!idsOf(tl).has(hidden.id), `${path} shows a hide-filtered post`);
       check(
@@ -157,7 +158,7 @@ describe("social graph: every feature on every surface", () => {
       );
       // Anonymous readers see everything.
       const anon = authorsOf(await ok<StatusJson[]>(undefined, path));
-      for (const n of ["blk", "mut", "mutn", "mutx"]) check(anon.has(n), `${path} anonymous lacks ${n}`);
+      for (const n of ["blk", "byk", "mut", "mutn", "mutx"]) check(anon.has(n), `${path} anonymous lacks ${n}`);
     }
     // The tag timeline of the followed tag holds the stranger's post.
     check(
@@ -181,14 +182,14 @@ describe("social graph: every feature on every surface", () => {
       "/api/v1/notifications?limit=80",
     );
     const notifiers = new Set(notes.map((x) => who(x.account.id)));
-    for (const n of ["blk", "mut", "mutx"]) check(!notifiers.has(n), `notifications from ${n}`);
+    for (const n of ["blk", "byk", "mut", "mutx"]) check(!notifiers.has(n), `notifications from ${n}`);
     for (const n of ["mutn", "unf", "rem", "lst"]) check(notifiers.has(n), `no notifications from ${n}`);
     check(!notes.some((x) => x.status?.id === palMention.id), "a hide-filtered mention is in notifications");
     const v2 = await ok<{
       notification_groups: { sample_account_ids: string[]; group_key: string }[];
     }>(me, "/api/v2/notifications?limit=80");
     const v2accounts = new Set(v2.notification_groups.flatMap((g) => g.sample_account_ids).map(who));
-    for (const n of ["blk", "mut", "mutx"]) check(!v2accounts.has(n), `v2 notifications from ${n}`);
+    for (const n of ["blk", "byk", "mut", "mutx"]) check(!v2accounts.has(n), `v2 notifications from ${n}`);
     for (const n of ["mutn", "unf", "rem", "lst"]) check(v2accounts.has(n), `no v2 notifications from ${n}`);
     const favGroup = v2.notification_groups.find((g) => g.group_key.startsWith("favourite-"));
     check(favGroup !== undefined, "no favourite group");
@@ -219,18 +220,21 @@ describe("social graph: every feature on every surface", () => {
     }
     const statuses = await ok<{ statuses: StatusJson[] }>(me, "/api/v2/search?type=statuses&q=auditword&limit=40");
     const sa = authorsOf(statuses.statuses);
-    for (const n of ["blk", "mut", "mutn", "mutx"]) check(!sa.has(n), `status search shows ${n}`);
+    for (const n of ["blk", "byk", "mut", "mutn", "mutx"]) check(!sa.has(n), `status search shows ${n}`);
     for (const n of ["unf", "rem", "lst"]) check(sa.has(n), `status search lacks ${n}`);
 
     // Context of pal's root.
     const ctxRoot = await ok<{ descendants: StatusJson[] }>(me, `/api/v1/statuses/${root.id}/context`);
     const da = authorsOf(ctxRoot.descendants);
-    for (const n of ["blk", "mut", "mutn", "mutx"]) check(!da.has(n), `context shows a reply by ${n}`);
+    for (const n of ["blk", "byk", "mut", "mutn", "mutx"]) check(!da.has(n), `context shows a reply by ${n}`);
     for (const n of ["unf", "rem", "lst"]) check(da.has(n), `context lacks the reply by ${n}`);
     // Ancestors: a reply by pal to the blocked account's reply hides the blocked ancestor.
     const deep = await post(pal, { status: "deeper", in_reply_to_id: replies.get("blk")?.id });
     const ctxDeep = await ok<{ ancestors: StatusJson[] }>(me, `/api/v1/statuses/${deep.id}/context`);
     check(!authorsOf(ctxDeep.ancestors).has("blk"), "context ancestors show the blocked account");
+    const deep2 = await post(pal, { status: "deeper", in_reply_to_id: replies.get("byk")?.id });
+    const ctxDeep2 = await ok<{ ancestors: StatusJson[] }>(me, `/api/v1/statuses/${deep2.id}/context`);
+    check(!authorsOf(ctxDeep2.ancestors).has("byk"), "context ancestors show an account that blocks me");
 
     // Relationships, every field.
     const rels = await ok<Record<string, unknown>[]>(
@@ -257,6 +261,7 @@ describe("social graph: every feature on every surface", () => {
     };
     const expected: Record<string, Record<string, unknown>> = {
       blk: { ...base, following: false, showing_reblogs: false, followed_by: false, blocking: true },
+      byk: { ...base, following: false, showing_reblogs: false, followed_by: false, blocked_by: true },
       mut: { ...base, muting: true, muting_notifications: true },
       mutn: { ...base, muting: true, muting_notifications: false },
       mutx: { ...base, muting: true, muting_notifications: true, muting_expires_at: muted.muting_expires_at },
@@ -288,14 +293,20 @@ describe("social graph: every feature on every surface", () => {
     // Followers and following.
     const names2 = (list: { id: string }[]) => new Set(list.map((x) => who(x.id)));
     const palFollowers = names2(await ok(me, `/api/v1/accounts/${pal.account.id}/followers?limit=80`));
-    for (const n of ["blk", "mut", "mutn", "mutx"]) check(!palFollowers.has(n), `pal's followers show ${n}`);
+    for (const n of ["blk", "byk", "mut", "mutn", "mutx"]) check(!palFollowers.has(n), `pal's followers show ${n}`);
     for (const n of ["unf", "rem", "lst"]) check(palFollowers.has(n), `pal's followers lack ${n}`);
     const anonFollowers = names2(await ok(undefined, `/api/v1/accounts/${pal.account.id}/followers?limit=80`));
     check(anonFollowers.has("blk") && anonFollowers.has("mut"), "anonymous follower list lost accounts");
     const myFollowers = names2(await ok(me, `/api/v1/accounts/${me.account.id}/followers?limit=80`));
-    check(!myFollowers.has("blk") && !myFollowers.has("rem"), `my followers: ${[...myFollowers]}`);
+    check(
+      !myFollowers.has("blk") && !myFollowers.has("byk") && !myFollowers.has("rem"),
+      `my followers: ${[...myFollowers]}`,
+    );
     const myFollowing = names2(await ok(me, `/api/v1/accounts/${me.account.id}/following?limit=80`));
-    check(!myFollowing.has("blk") && !myFollowing.has("unf"), `my following: ${[...myFollowing]}`);
+    check(
+      !myFollowing.has("blk") && !myFollowing.has("byk") && !myFollowing.has("unf"),
+      `my following: ${[...myFollowing]}`,
+    );
     // Your own lists are not filtered (Mastodon): the muted accounts you follow are there.
     check(myFollowing.has("mut"), "my following list hides a muted account");
     check(
@@ -306,12 +317,12 @@ describe("social graph: every feature on every surface", () => {
     // favourited_by and reblogged_by.
     for (const path of [`/api/v1/statuses/${mine.id}/favourited_by`, `/api/v1/statuses/${mine.id}/reblogged_by`]) {
       const a = names2(await ok(me, `${path}?limit=80`));
-      for (const n of ["blk", "mut", "mutn", "mutx"]) check(!a.has(n), `${path} shows ${n}`);
+      for (const n of ["blk", "byk", "mut", "mutn", "mutx"]) check(!a.has(n), `${path} shows ${n}`);
       for (const n of ["unf", "rem", "lst"]) check(a.has(n), `${path} lacks ${n}`);
     }
     // As in Mastodon, a block keeps the blocked account's favourites: the count is unchanged.
     const mineNow = await ok(me, `/api/v1/statuses/${mine.id}`);
-    check(mineNow.favourites_count === 7, `favourites_count ${mineNow.favourites_count}`);
+    check(mineNow.favourites_count === 8, `favourites_count ${mineNow.favourites_count}`);
 
     // Conversations.
     const convs = await ok<{ accounts: { id: string }[]; last_status: StatusJson }[]>(
@@ -333,9 +344,9 @@ describe("social graph: every feature on every surface", () => {
     // Suggestions and the directory.
     const sugg = await ok<{ account: { id: string } }[]>(me, "/api/v2/suggestions?limit=40");
     const sn = new Set(sugg.map((x) => who(x.account.id)));
-    for (const n of ["blk", "mut", "mutn", "mutx", "pal", "lst"]) check(!sn.has(n), `suggestions show ${n}`);
+    for (const n of ["blk", "byk", "mut", "mutn", "mutx", "pal", "lst"]) check(!sn.has(n), `suggestions show ${n}`);
     const dir = names2(await ok(me, "/api/v1/directory?local=true&limit=80"));
-    for (const n of ["blk", "mut", "mutn", "mutx"]) check(!dir.has(n), `directory shows ${n}`);
+    for (const n of ["blk", "byk", "mut", "mutn", "mutx"]) check(!dir.has(n), `directory shows ${n}`);
     for (const n of ["unf", "rem", "lst", "pal"]) check(dir.has(n), `directory lacks ${n}`);
 
     // The expiring mute ends: mutx is back on every surface at once.
