@@ -66,6 +66,11 @@ describe("social graph: every feature on every surface", () => {
 
     // Before the actions: every account posts (public, tagged), replies to pal's root, mentions
     // me, favourites and boosts my post and pal's root, and writes to me directly.
+    const myPrivate = await post(me, { status: "my private auditword", visibility: "private" });
+    await drain();
+    // rem keeps me in a list (its timeline back-fills my private post).
+    const remList = await ok(rem, "/api/v1/lists", "POST", { title: "rem's" });
+    await ok(rem, `/api/v1/lists/${remList.id}/accounts`, "POST", { account_ids: [me.account.id] });
     const root = await post(pal, { status: "root of the thread #auditcase" });
     const mine = await post(me, { status: "my own post" });
     const pre = new Map<string, StatusJson>();
@@ -119,6 +124,18 @@ describe("social graph: every feature on every surface", () => {
         dms2.set(n, await post(x, { status: `@${me.account.username} late secret from ${n}`, visibility: "direct" }));
       }
     }
+    // Posts with the followed tag: from accounts blocked, muted or in an exclusive list they do
+    // not reach home (Mastodon's home filter on the tag fan-out), from one unfollowed they do.
+    const tagPosts = new Map<string, StatusJson>();
+    for (const x of [blk, byk, mut, mutn, mutx, lst, unf]) {
+      const n = who(x.account.id);
+      tagPosts.set(n, await post(x, { status: `tagged by ${n} #gannetaudit` }));
+    }
+    // pal boosts posts by the blocked, the blocking, the muted and the unfollowed accounts.
+    const palBoosts = new Map<string, StatusJson>();
+    for (const n of ["blk", "byk", "mut", "unf"]) {
+      palBoosts.set(n, await ok(pal, `/api/v1/statuses/${pre.get(n)?.id}/reblog`, "POST"));
+    }
     const hidden = await post(pal, { status: "a hidekw post #auditcase" });
     const warned = await post(pal, { status: "a warnkw post #auditcase" });
     const tagged = await post(stranger, { status: "stranger posts #gannetaudit" });
@@ -135,7 +152,12 @@ describe("social graph: every feature on every surface", () => {
 
     // Home.
     const home = await ok<StatusJson[]>(me, "/api/v1/timelines/home?limit=40");
-    const homeAuthors = authorsOf(home);
+    for (const [n, st] of tagPosts) {
+      check(idsOf(home).has(st.id) === (n === "unf"), `home and the followed tag's post by ${n}`);
+    }
+    // (Left out below: the followed tag's posts, and pal's boost of unf's post, rightly there.)
+    const tagIds = new Set([...tagPosts.values(), palBoosts.get("unf")].map((x) => x?.id));
+    const homeAuthors = authorsOf(home.filter((x) => !tagIds.has(x.id)));
     for (const n of ["blk", "byk", "mut", "mutn", "mutx", "unf", "rem"]) check(!homeAuthors.has(n), `home shows ${n}`);
     check(!idsOf(home).has(post2.get("lst")?.id ?? ""), "home shows a post of an exclusive list member");
     check(idsOf(home).has(pre.get("lst")?.id ?? ""), "home lost what an exclusive list member posted before");
@@ -235,6 +257,61 @@ describe("social graph: every feature on every surface", () => {
     const deep2 = await post(pal, { status: "deeper", in_reply_to_id: replies.get("byk")?.id });
     const ctxDeep2 = await ok<{ ancestors: StatusJson[] }>(me, `/api/v1/statuses/${deep2.id}/context`);
     check(!authorsOf(ctxDeep2.ancestors).has("byk"), "context ancestors show an account that blocks me");
+
+    // Profiles: pal's leaves out boosts of posts by accounts I block, mute or am blocked by
+    // (Mastodon's AccountStatusesFilter) and its `hide`-filtered post; the blocked and muted
+    // accounts' own profiles show their posts; the one that blocks me shows nothing.
+    const palPage = await ok<StatusJson[]>(me, `/api/v1/accounts/${pal.account.id}/statuses?limit=40`);
+    for (const [n, boost] of palBoosts) {
+      check(idsOf(palPage).has(boost.id) === (n === "unf"), `pal's profile and its boost of ${n}`);
+    }
+    check(!idsOf(palPage).has(hidden.id), "pal's profile shows the hide-filtered post");
+    check(
+      palPage.find((x) => x.id === warned.id)?.filtered?.[0]?.filter.filter_action === "warn",
+      "pal's profile: the warn post lacks its filter",
+    );
+    const anonPal = await ok<StatusJson[]>(undefined, `/api/v1/accounts/${pal.account.id}/statuses?limit=40`);
+    check(
+      [...palBoosts.values()].every((b) => idsOf(anonPal).has(b.id)),
+      "anonymous: pal's boosts missing",
+    );
+    for (const n of ["blk", "mut", "mutn"]) {
+      const page = await ok<StatusJson[]>(me, `/api/v1/accounts/${u[n as "blk"].account.id}/statuses`);
+      check(idsOf(page).has(post2.get(n)?.id ?? ""), `${n}'s profile lacks its post`);
+    }
+    const bykPage = await s.request(`/api/v1/accounts/${byk.account.id}/statuses`, { token: me.token });
+    check(bykPage.status === 200 && bykPage.body.length === 0, `the blocking account's profile: ${bykPage.status}`);
+    for (const [n, boost] of palBoosts)
+      check(!idsOf(home).has(boost.id) || n === "unf", `home shows pal's boost of ${n}`);
+
+    // The follower removed loses my private post everywhere (its home and list keep what they
+    // hold, re-checked when read), and its list membership of me ends with the follow.
+    check(
+      !idsOf(await ok(rem, "/api/v1/timelines/home?limit=40")).has(myPrivate.id),
+      "rem's home shows my private post",
+    );
+    check(
+      !idsOf(await ok(rem, `/api/v1/timelines/list/${remList.id}`)).has(myPrivate.id),
+      "rem's list shows my private post",
+    );
+    check(
+      (await s.request(`/api/v1/statuses/${myPrivate.id}`, { token: rem.token })).status === 404,
+      "rem reads my private post",
+    );
+    check(
+      (await s.request(`/api/v1/statuses/${myPrivate.id}/context`, { token: rem.token })).status === 404,
+      "rem reads my private post's context",
+    );
+    check(
+      !idsOf((await ok(rem, "/api/v2/search?type=statuses&q=private")).statuses).has(myPrivate.id),
+      "rem finds my private post",
+    );
+    check(
+      !idsOf(await ok(rem, `/api/v1/accounts/${me.account.id}/statuses`)).has(myPrivate.id),
+      "rem sees my private post on my profile",
+    );
+    check((await ok(rem, `/api/v1/accounts/${me.account.id}/lists`)).length === 0, "rem still lists me");
+    check((await ok(rem, `/api/v1/lists/${remList.id}/accounts`)).length === 0, "rem's list still holds me");
 
     // Relationships, every field.
     const rels = await ok<Record<string, unknown>[]>(
