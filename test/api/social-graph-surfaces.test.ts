@@ -63,6 +63,8 @@ describe("social graph: every feature on every surface", () => {
     for (const x of affected) await act(x, pal, "follow");
     // An endorsement of each, to see which survive.
     for (const x of [blk, unf, lst]) await act(me, x, "pin");
+    // rem and byk endorse me: their follows end, and the endorsements with them.
+    for (const x of [rem, byk]) await act(x, me, "pin");
 
     // Before the actions: every account posts (public, tagged), replies to pal's root, mentions
     // me, favourites and boosts my post and pal's root, and writes to me directly.
@@ -137,6 +139,8 @@ describe("social graph: every feature on every surface", () => {
       palBoosts.set(n, await ok(pal, `/api/v1/statuses/${pre.get(n)?.id}/reblog`, "POST"));
     }
     const hidden = await post(pal, { status: "a hidekw post #auditcase" });
+    const hiddenReply = await post(pal, { status: "a hidekw reply", in_reply_to_id: root.id });
+    const warnedReply = await post(pal, { status: "a warnkw reply", in_reply_to_id: root.id });
     const warned = await post(pal, { status: "a warnkw post #auditcase" });
     const tagged = await post(stranger, { status: "stranger posts #gannetaudit" });
     const untaggedStranger = await post(stranger, { status: "stranger posts nothing followed" });
@@ -250,6 +254,11 @@ describe("social graph: every feature on every surface", () => {
     const da = authorsOf(ctxRoot.descendants);
     for (const n of ["blk", "byk", "mut", "mutn", "mutx"]) check(!da.has(n), `context shows a reply by ${n}`);
     for (const n of ["unf", "rem", "lst"]) check(da.has(n), `context lacks the reply by ${n}`);
+    check(!idsOf(ctxRoot.descendants).has(hiddenReply.id), "context shows a hide-filtered reply");
+    check(
+      ctxRoot.descendants.find((x) => x.id === warnedReply.id)?.filtered?.[0]?.filter.filter_action === "warn",
+      "context: the warn reply lacks its filter",
+    );
     // Ancestors: a reply by pal to the blocked account's reply hides the blocked ancestor.
     const deep = await post(pal, { status: "deeper", in_reply_to_id: replies.get("blk")?.id });
     const ctxDeep = await ok<{ ancestors: StatusJson[] }>(me, `/api/v1/statuses/${deep.id}/context`);
@@ -366,6 +375,12 @@ describe("social graph: every feature on every surface", () => {
       pins.map((p) => who(String(p.target_account_id))).join() === "lst",
       `endorsements left: ${pins.map((p) => who(String(p.target_account_id)))}`,
     );
+    const pinsOfMe = await s.ctx.db
+      .selectFrom("account_pins")
+      .select("account_id")
+      .where("target_account_id", "=", me.account.id)
+      .execute();
+    check(pinsOfMe.length === 0, `endorsements of me left: ${pinsOfMe.map((p) => who(String(p.account_id)))}`);
 
     // Followers and following.
     const names2 = (list: { id: string }[]) => new Set(list.map((x) => who(x.id)));
