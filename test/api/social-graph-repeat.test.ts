@@ -295,6 +295,46 @@ describe("social graph: each repeatable operation twice", () => {
     assert.deepEqual(await ok(alice, `/api/v2/suggestions?offset=${BIG}`), []);
   });
 
+  it("the same operation five times at once: no 5xx, the state of one call", async () => {
+    const alice = await user("alice");
+    const bob = await user("bob");
+    const B = bob.account.id;
+    const st = await ok(bob, "/api/v1/statuses", "POST", { status: "x" });
+    const list = await ok(alice, "/api/v1/lists", "POST", { title: "l" });
+    const filter = await ok(alice, "/api/v2/filters", "POST", { title: "f", context: ["home"] });
+    const ops: [string, string, unknown?][] = [
+      ["POST", `/api/v1/accounts/${B}/follow`],
+      ["POST", `/api/v1/accounts/${B}/pin`],
+      ["POST", `/api/v1/accounts/${B}/note`, { comment: "n" }],
+      ["POST", `/api/v1/lists/${list.id}/accounts`, { account_ids: [B] }],
+      ["POST", "/api/v1/tags/together/follow"],
+      ["POST", "/api/v1/tags/together/feature"],
+      ["POST", "/api/v1/featured_tags", { name: "together2" }],
+      ["POST", `/api/v2/filters/${filter.id}/statuses`, { status_id: st.id }],
+      ["POST", `/api/v1/accounts/${B}/mute`],
+      ["POST", `/api/v1/accounts/${B}/block`],
+    ];
+    for (const [method, path, json] of ops) {
+      const rs = await Promise.all([1, 2, 3, 4, 5].map(() => call(alice, path, method, json)));
+      assert.ok(
+        rs.every((r) => r.status < 500),
+        `${method} ${path}: ${rs.map((r) => `${r.status} ${JSON.stringify(r.body)}`)}`,
+      );
+      assert.ok(
+        rs.some((r) => r.status === 200),
+        `${method} ${path}`,
+      );
+    }
+    assert.equal((await ok(alice, `/api/v1/lists/${list.id}/accounts`)).length, 0, "the block ended the membership");
+    assert.equal((await ok(alice, "/api/v1/followed_tags")).length, 1);
+    assert.equal((await ok(alice, "/api/v1/featured_tags")).length, 2);
+    assert.equal((await ok(alice, `/api/v2/filters/${filter.id}/statuses`)).length, 1);
+    assert.equal((await ok(alice, "/api/v1/blocks")).length, 1);
+    assert.equal((await ok(alice, "/api/v1/mutes")).length, 1);
+    const counts = await ok(bob, "/api/v1/accounts/verify_credentials");
+    assert.equal(counts.followers_count, 0);
+  });
+
   it("a filter keyword destroyed twice, a filter status and a filter deleted twice", async () => {
     const alice = await user("alice");
     const filter = await ok(alice, "/api/v2/filters", "POST", {

@@ -191,11 +191,20 @@ export class ListsRepository {
     return new Map(rows.map((r) => [String(r.target_account_id), String(r.id)]));
   }
 
+  /**
+   * Adds a member; false when it is on the list already (a concurrent add won the unique index,
+   * which is no error here, so PostgreSQL's transaction stays usable).
+   */
   async insertMember(
     row: { id: string; list_id: string; account_id: string; follow_id: string | null },
     db: Kysely<DB> = this.#db,
-  ): Promise<void> {
-    await db.insertInto("list_accounts").values(row).execute();
+  ): Promise<boolean> {
+    const r = await db
+      .insertInto("list_accounts")
+      .values(row)
+      .onConflict((oc) => oc.columns(["list_id", "account_id"]).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   /** Takes accounts off a list, and their posts and boosts out of its timeline. */
