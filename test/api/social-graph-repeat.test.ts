@@ -335,6 +335,97 @@ describe("social graph: each repeatable operation twice", () => {
     assert.equal(counts.followers_count, 0);
   });
 
+  it("follows, blocks, endorsements and lists racing between two accounts stay consistent", async () => {
+    const bad: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const a = await user("racea");
+      const b = await user("raceb");
+      const c = await user("racec");
+      await ok(c, "/api/v1/accounts/update_credentials", "PATCH", { locked: true });
+      const B = b.account.id;
+      await ok(a, `/api/v1/accounts/${B}/follow`, "POST");
+      const list = await ok(a, "/api/v1/lists", "POST", { title: "l" });
+      const rs = await Promise.all([
+        call(a, `/api/v1/lists/${list.id}/accounts`, "POST", { account_ids: [B] }),
+        call(a, `/api/v1/accounts/${B}/unfollow`),
+        call(a, `/api/v1/accounts/${B}/pin`),
+        call(b, `/api/v1/accounts/${a.account.id}/block`),
+        call(a, `/api/v1/accounts/${B}/follow`),
+        call(b, `/api/v1/accounts/${a.account.id}/follow`),
+      ]);
+      await ok(a, `/api/v1/accounts/${c.account.id}/follow`, "POST");
+      const rs2 = await Promise.all([
+        call(c, `/api/v1/follow_requests/${a.account.id}/authorize`),
+        call(c, `/api/v1/follow_requests/${a.account.id}/reject`),
+        call(a, `/api/v1/accounts/${c.account.id}/unfollow`),
+        call(c, `/api/v1/accounts/${a.account.id}/block`),
+      ]);
+      for (const r of [...rs, ...rs2]) if (r.status >= 500) bad.push(`${i}: ${r.status} ${JSON.stringify(r.body)}`);
+    }
+    assert.deepEqual(bad, []);
+    await drain();
+    // No follow beside a block, no endorsement without its follow, no list member not followed,
+    // and the counters match the rows.
+    const db = s.ctx.db;
+    const followsWithBlocks = await db
+      .selectFrom("blocks")
+      .innerJoin("follows", (j) =>
+        j.on((eb) =>
+          eb.or([
+            eb.and([
+              eb("follows.account_id", "=", eb.ref("blocks.account_id")),
+              eb("follows.target_account_id", "=", eb.ref("blocks.target_account_id")),
+            ]),
+            eb.and([
+              eb("follows.account_id", "=", eb.ref("blocks.target_account_id")),
+              eb("follows.target_account_id", "=", eb.ref("blocks.account_id")),
+            ]),
+          ]),
+        ),
+      )
+      .select("blocks.id")
+      .execute();
+    assert.deepEqual(followsWithBlocks, []);
+    const orphanPins = await db
+      .selectFrom("account_pins")
+      .select("id")
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("follows")
+              .select("follows.id")
+              .whereRef("follows.account_id", "=", "account_pins.account_id")
+              .whereRef("follows.target_account_id", "=", "account_pins.target_account_id"),
+          ),
+        ),
+      )
+      .execute();
+    assert.deepEqual(orphanPins, []);
+    const orphanMembers = await db
+      .selectFrom("list_accounts")
+      .innerJoin("lists", "lists.id", "list_accounts.list_id")
+      .select("list_accounts.id")
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("follows")
+              .select("follows.id")
+              .whereRef("follows.account_id", "=", "lists.account_id")
+              .whereRef("follows.target_account_id", "=", "list_accounts.account_id"),
+          ),
+        ),
+      )
+      .execute();
+    assert.deepEqual(orphanMembers, []);
+    const accounts = await db.selectFrom("accounts").select(["id", "followers_count", "following_count"]).execute();
+    const follows = await db.selectFrom("follows").select(["account_id", "target_account_id"]).execute();
+    for (const acc of accounts) {
+      const id = String(acc.id);
+      assert.equal(Number(acc.followers_count), follows.filter((f) => String(f.target_account_id) === id).length);
+      assert.equal(Number(acc.following_count), follows.filter((f) => String(f.account_id) === id).length);
+    }
+  });
+
   it("a filter keyword destroyed twice, a filter status and a filter deleted twice", async () => {
     const alice = await user("alice");
     const filter = await ok(alice, "/api/v2/filters", "POST", {

@@ -24,8 +24,11 @@ export class AccountCurationRepository {
   }
 
   /** Records the endorsement; nothing happens when it exists. */
-  async pin(row: { id: string; account_id: string; target_account_id: string; created_at: string }): Promise<void> {
-    await this.#db
+  async pin(
+    row: { id: string; account_id: string; target_account_id: string; created_at: string },
+    db: Kysely<DB> = this.#db,
+  ): Promise<void> {
+    await db
       .insertInto("account_pins")
       .values(row)
       .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doNothing())

@@ -23,6 +23,8 @@ export async function block(ctx: AppContext, account: Account, id: string): Prom
   const repo = ctx.repos.relationships;
   const blockId = ctx.ids.next();
   await ctx.db.transaction().execute(async (trx) => {
+    // Serialised with a concurrent follow or acceptance between the two (FollowsRepository.lockPair).
+    await ctx.repos.follows.lockPair(account.id, target.id, trx);
     await repo.insertBlock(
       {
         id: blockId,
