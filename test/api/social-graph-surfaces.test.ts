@@ -288,6 +288,15 @@ describe("social graph: every feature on every surface", () => {
       const page = await ok<StatusJson[]>(me, `/api/v1/accounts/${u[n as "blk"].account.id}/statuses`);
       check(idsOf(page).has(post2.get(n)?.id ?? ""), `${n}'s profile lacks its post`);
     }
+    // A post asked for by id: the blocked account's is shown, the blocking account's is a 404.
+    const status = (st: StatusJson | undefined) => s.request(`/api/v1/statuses/${st?.id}`, { token: me.token });
+    check((await status(post2.get("blk"))).status === 200, "the blocked account's post by id");
+    check((await status(post2.get("mut"))).status === 200, "the muted account's post by id");
+    check((await status(post2.get("byk"))).status === 404, "the blocking account's post by id");
+    check(
+      (await s.request(`/api/v1/statuses/${post2.get("byk")?.id}/context`, { token: me.token })).status === 404,
+      "the blocking account's post's context",
+    );
     const bykPage = await s.request(`/api/v1/accounts/${byk.account.id}/statuses`, { token: me.token });
     check(bykPage.status === 200 && bykPage.body.length === 0, `the blocking account's profile: ${bykPage.status}`);
     for (const [n, boost] of palBoosts)
