@@ -1,5 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import { participantsKey } from "../../db/repositories/conversations.ts";
+import { notificationsBlocked } from "../../policies/blocks.ts";
+import { blockMuteRelations } from "../relationships/relationships.ts";
 
 /**
  * Puts a new direct status into its participants' conversations (Mastodon's
@@ -18,10 +20,14 @@ export async function addToConversations(ctx: AppContext, statusId: string): Pro
   const conversationId = status.conversationId ?? status.id;
   for (const account of locals) {
     // Mastodon adds it for a recipient along with the mention notification, which a muted
-    // thread does not get.
+    // thread does not get, nor one who blocks the author, is blocked by it or mutes it with
+    // its notifications (Mastodon's NotifyService drops the notification and the conversation).
     if (account.id !== status.accountId) {
       const muted = await ctx.repos.statusInteractions.mutedConversations(account.id, [conversationId]);
       if (muted.size > 0) continue;
+      if (notificationsBlocked(status.accountId, await blockMuteRelations(ctx, account.id, [status.accountId]))) {
+        continue;
+      }
     }
     await ctx.repos.conversations.addStatus({
       newId: ctx.ids.next(),
