@@ -3,8 +3,6 @@ import { after, before, describe, it } from "node:test";
 import { createRestAPIClient } from "masto";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe("conversations (direct messages)", () => {
   let s: TestServer;
   let alice: TestUser;
@@ -20,16 +18,7 @@ describe("conversations (direct messages)", () => {
   const dm = (u: TestUser, status: string, extra: Record<string, unknown> = {}) =>
     post(u, { status, visibility: "direct", ...extra });
   /** Waits until every queued job has run, none having died. */
-  const settled = async () => {
-    const end = Date.now() + 10_000;
-    for (;;) {
-      const state = await s.ctx.queue.state();
-      assert.ok(!state.counts.some((c) => c.state === "dead" && c.count > 0), "a job died");
-      if (state.counts.every((c) => c.count === 0)) return;
-      if (Date.now() > end) assert.fail(`jobs still pending: ${JSON.stringify(state.counts)}`);
-      await sleep(20);
-    }
-  };
+  const settled = () => s.settle();
   const list = async (u: TestUser, query = "") => {
     await settled();
     const r = await s.request(`/api/v1/conversations${query}`, { token: u.token });

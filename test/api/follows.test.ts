@@ -5,8 +5,6 @@ import { deleteLocalAccount } from "../../src/services/admin/delete-local-accoun
 import { findLocalUser } from "../../src/services/admin/local-user.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe("follows and relationships", () => {
   let s: TestServer;
   let n = 0;
@@ -15,17 +13,7 @@ describe("follows and relationships", () => {
   const user = (prefix: string) => s.createUser(`${prefix}${++n}`);
 
   /** Waits until no job is waiting, delayed or running, and none died. */
-  const settled = async () => {
-    const end = Date.now() + 10_000;
-    for (;;) {
-      const state = await s.ctx.queue.state();
-      const busy = state.counts.filter((c) => c.count > 0 && c.state !== "dead");
-      assert.ok(!state.counts.some((c) => c.state === "dead" && c.count > 0), "a job died");
-      if (busy.length === 0) return;
-      if (Date.now() > end) assert.fail(`jobs still pending: ${JSON.stringify(busy)}`);
-      await sleep(20);
-    }
-  };
+  const settled = () => s.settle();
 
   const follow = (a: TestUser, b: TestUser, form?: Record<string, string | string[]>) =>
     s.request(`/api/v1/accounts/${b.account.id}/follow`, { method: "POST", token: a.token, form: form ?? {} });

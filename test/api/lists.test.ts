@@ -16,14 +16,7 @@ describe("lists", () => {
   };
   const ids = (body: { id: string }[]) => body.map((x) => x.id);
   /** Waits until every queued job (the fan-out among them) has run. */
-  const drain = async () => {
-    for (let i = 0; i < 500; i++) {
-      const state = await s.ctx.queue.state();
-      if (state.counts.every((c) => c.count === 0 || c.state === "dead")) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.fail("jobs never finished");
-  };
+  const drain = () => s.settle({ allowDead: true });
   const createList = async (u: TestUser, json: Record<string, unknown>) => {
     const r = await s.request("/api/v1/lists", { method: "POST", token: u.token, json });
     assert.equal(r.status, 200, JSON.stringify(r.body));

@@ -5,19 +5,8 @@ import { modifyAccount } from "../../src/services/admin/modify-account.ts";
 import { enqueueAdminSignUp } from "../../src/services/notifications/admin-sign-up.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Waits until every queued job has run, none having died. */
-async function settled(s: TestServer): Promise<void> {
-  const end = Date.now() + 10_000;
-  for (;;) {
-    const state = await s.ctx.queue.state();
-    assert.ok(!state.counts.some((c) => c.state === "dead" && c.count > 0), "a job died");
-    if (state.counts.every((c) => c.count === 0)) return;
-    if (Date.now() > end) assert.fail(`jobs still pending: ${JSON.stringify(state.counts)}`);
-    await sleep(20);
-  }
-}
+const settled = (s: TestServer): Promise<void> => s.settle();
 
 async function signUps(s: TestServer, u: TestUser): Promise<any[]> {
   await settled(s);

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PNG =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
@@ -41,17 +40,7 @@ describe("polls", () => {
       .where("id", "=", pollId)
       .execute();
   /** Waits until no job of these names is waiting, delayed-and-due or running, and none died. */
-  const settled = async (names: string[]) => {
-    const end = Date.now() + 10_000;
-    for (;;) {
-      const state = await s.ctx.queue.state();
-      const mine = state.counts.filter((c) => names.includes(c.name) && c.count > 0 && c.state !== "delayed");
-      assert.ok(!mine.some((c) => c.state === "dead"), `a job died: ${JSON.stringify(state.failing)}`);
-      if (mine.length === 0) return;
-      if (Date.now() > end) assert.fail(`jobs still pending: ${JSON.stringify(mine)}`);
-      await sleep(20);
-    }
-  };
+  const settled = (names: string[]) => s.settle({ names, delayed: false });
 
   before(async () => {
     s = await startTestServer({});

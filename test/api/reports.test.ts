@@ -3,19 +3,8 @@ import { after, before, describe, it } from "node:test";
 import { notifyAdminReport } from "../../src/services/notifications/admin-report.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Waits until every queued job has run, none having died. */
-async function settled(s: TestServer): Promise<void> {
-  const end = Date.now() + 10_000;
-  for (;;) {
-    const state = await s.ctx.queue.state();
-    assert.ok(!state.counts.some((c) => c.state === "dead" && c.count > 0), "a job died");
-    if (state.counts.every((c) => c.count === 0)) return;
-    if (Date.now() > end) assert.fail(`jobs still pending: ${JSON.stringify(state.counts)}`);
-    await sleep(20);
-  }
-}
+const settled = (s: TestServer): Promise<void> => s.settle();
 
 const REPORT_KEYS = [
   "id",

@@ -39,14 +39,7 @@ describe("timelines: home feed, fan-out on write", () => {
     assert.fail(`status ${statusId} never reached ${u.account.username}'s home`);
   };
   /** Waits until every queued job has run. */
-  const drain = async () => {
-    for (let i = 0; i < 250; i++) {
-      const state = await s.ctx.queue.state();
-      if (state.counts.every((c) => c.count === 0 || c.state === "dead")) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.fail("jobs never finished");
-  };
+  const drain = () => s.settle({ allowDead: true });
 
   before(async () => {
     s = await startTestServer({});

@@ -38,6 +38,14 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+export interface SettleOptions {
+  names?: string[];
+  skip?: string[];
+  delayed?: boolean;
+  allowDead?: boolean;
+  timeoutMs?: number;
+}
+
 export interface TestServer {
   url: string;
   ctx: AppContext;
@@ -51,6 +59,13 @@ export interface TestServer {
   follow(follower: { account: Account }, target: { account: Account }): Promise<void>;
   /** An app token (client_credentials) with the given scopes. */
   appToken(scopes?: string): Promise<string>;
+  /**
+   * Waits until no background job is waiting, delayed or running, failing the test if one died
+   * or if some are still pending after `timeoutMs` (10 s). `names` limits the wait to those jobs,
+   * `skip` leaves some out; `delayed: false` does not wait for jobs delayed to a later time (a
+   * poll's end); `allowDead: true` tolerates jobs that died (tests of failures).
+   */
+  settle(opts?: SettleOptions): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -177,6 +192,23 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
         scopes: scopes.split(" "),
       });
       return accessToken;
+    },
+    async settle(opts = {}) {
+      const end = Date.now() + (opts.timeoutMs ?? 10_000);
+      const counted = (c: { name: string; state: string; count: number }) =>
+        c.count > 0 &&
+        (opts.names === undefined || opts.names.includes(c.name)) &&
+        !opts.skip?.includes(c.name) &&
+        (opts.delayed !== false || c.state !== "delayed");
+      for (;;) {
+        const counts = (await ctx.queue.state()).counts.filter(counted);
+        const dead = counts.filter((c) => c.state === "dead");
+        if (dead.length > 0 && !opts.allowDead) throw new Error(`background jobs died: ${JSON.stringify(dead)}`);
+        const pending = counts.filter((c) => c.state !== "dead");
+        if (pending.length === 0) return;
+        if (Date.now() > end) throw new Error(`background jobs still pending: ${JSON.stringify(pending)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     async close() {
       await server.close();

@@ -9,8 +9,9 @@ export interface PinRow {
 }
 
 /**
- * An endorsement counts while its owner still follows the endorsed account (Mastodon deletes it
- * with the follow; here the follow's absence hides it, whoever removed the follow).
+ * An endorsement counts while its owner still follows the endorsed account. Ending a follow
+ * deletes it (`FollowsRepository.delete`, as Mastodon); this condition only covers a pin that
+ * raced with the end of its follow.
  */
 const pinFollowed = sql<boolean>`EXISTS (SELECT 1 FROM follows f WHERE f.account_id = account_pins.account_id
   AND f.target_account_id = account_pins.target_account_id)`;
@@ -23,8 +24,11 @@ export class AccountCurationRepository {
   }
 
   /** Records the endorsement; nothing happens when it exists. */
-  async pin(row: { id: string; account_id: string; target_account_id: string; created_at: string }): Promise<void> {
-    await this.#db
+  async pin(
+    row: { id: string; account_id: string; target_account_id: string; created_at: string },
+    db: Kysely<DB> = this.#db,
+  ): Promise<void> {
+    await db
       .insertInto("account_pins")
       .values(row)
       .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doNothing())

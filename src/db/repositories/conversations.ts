@@ -163,6 +163,21 @@ export class ConversationsRepository {
       .execute();
   }
 
+  /**
+   * Removes the account's conversations that `participantId` takes part in (a block, as
+   * Mastodon's AfterBlockService `clear_conversations!`). Runs in the caller's transaction.
+   */
+  async deleteWithParticipant(accountId: string, participantId: string, db: Kysely<DB> = this.#db): Promise<void> {
+    const hit = sql<boolean>`(',' || participant_account_ids || ',') LIKE ${`%,${participantId},%`}`;
+    await db
+      .deleteFrom("account_conversation_statuses")
+      .where("account_conversation_id", "in", (eb) =>
+        eb.selectFrom("account_conversations").select("id").where("account_id", "=", accountId).where(hit),
+      )
+      .execute();
+    await db.deleteFrom("account_conversations").where("account_id", "=", accountId).where(hit).execute();
+  }
+
   /** Removes an account's conversation and the record of its statuses; false when there was none. */
   async delete(accountId: string, id: string): Promise<boolean> {
     return this.#db.transaction().execute(async (trx) => {

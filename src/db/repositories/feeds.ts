@@ -141,8 +141,9 @@ export class FeedsRepository {
    * show (public, unlisted and private; only newer than `afterId` when given), when a follow
    * starts: Mastodon's merge into home. The same home filters as `fanOut` apply (boosts only when
    * the follow shows them and the boosted post is not in the feed yet, replies to others only
-   * when the owner follows them, the follow's languages, blocks and mutes). Answers how many
-   * entries were added.
+   * when the owner follows them, the follow's languages, blocks and mutes, and nothing by an
+   * account the owner keeps in an exclusive list, as fan-out's `removeFromExclusiveHomes`).
+   * Answers how many entries were added.
    */
   async mergeInto(
     ownerId: string,
@@ -180,6 +181,8 @@ export class FeedsRepository {
             OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.account_id = m.target_account_id
               AND (mm.status_id = s.id OR mm.status_id = o.id))))
         AND NOT ${domainHiddenCondition(sql.ref("f.account_id"), sql.ref("o.account_id"))}
+        AND NOT EXISTS (SELECT 1 FROM list_accounts xa JOIN lists xl ON xl.id = xa.list_id
+          WHERE xl.account_id = f.account_id AND xl.exclusive = TRUE AND xa.account_id = s.account_id)
       ON CONFLICT (account_id, status_id) DO NOTHING`.execute(db);
     return Number(r.numAffectedRows ?? 0);
   }

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
+import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";
 import { searchableAccountCondition } from "./accounts.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
@@ -70,8 +71,40 @@ function notExcludedBy(viewerId: string, column: string, now: string) {
  */
 export class FollowsRepository {
   readonly #db: Kysely<DB>;
-  constructor(db: Kysely<DB>) {
+  readonly #dialect: DialectName;
+  constructor(db: Kysely<DB>, dialect: DialectName) {
     this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  /**
+   * On PostgreSQL, locks the two accounts' rows (in id order) until the transaction ends, as
+   * the counter update would (`FOR NO KEY UPDATE`, so foreign-key checks are not held up). Every
+   * transaction that changes the follows between two accounts (follow, unfollow, removal from
+   * followers, acceptance, block) starts with it, so they run one after the other: without it a
+   * follow checked against blocks before a concurrent block committed was inserted after that
+   * block had severed the follows, and both stood; and two transactions updating the counters
+   * in opposite orders deadlocked. SQLite runs one transaction at a time already.
+   */
+  async lockPair(a: string, b: string, db: Kysely<DB>): Promise<void> {
+    if (this.#dialect !== "postgres") return;
+    await db.selectFrom("accounts").select("id").where("id", "in", [a, b]).orderBy("id").forNoKeyUpdate().execute();
+  }
+
+  /** Whether either account blocks the other, read in `db` (the caller's transaction). */
+  async blockedEitherWay(a: string, b: string, db: Kysely<DB> = this.#db): Promise<boolean> {
+    const r = await db
+      .selectFrom("blocks")
+      .select("id")
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("account_id", "=", a), eb("target_account_id", "=", b)]),
+          eb.and([eb("account_id", "=", b), eb("target_account_id", "=", a)]),
+        ]),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    return r !== undefined;
   }
 
   async #get(table: FollowTable, accountId: string, targetId: string, db: Kysely<DB>): Promise<FollowRow | undefined> {
@@ -106,6 +139,8 @@ export class FollowsRepository {
   async #adjustCounts(accountId: string, targetId: string, delta: number, db: Kysely<DB>): Promise<void> {
     const bump = (col: "following_count" | "followers_count") =>
       sql<number>`CASE WHEN ${sql.ref(col)} + ${delta} < 0 THEN 0 ELSE ${sql.ref(col)} + ${delta} END`;
+    // Both rows in id order first (held already when the caller took `lockPair`).
+    await this.lockPair(accountId, targetId, db);
     await db
       .updateTable("accounts")
       .set({ following_count: bump("following_count") })
@@ -178,7 +213,11 @@ export class FollowsRepository {
     await db.updateTable(table).set(patch).where("id", "=", id).execute();
   }
 
-  /** Ends a follow (uncounting it and removing its `follow` notification); answers the removed row. */
+  /**
+   * Ends a follow (uncounting it, removing its `follow` notification and the follower's
+   * endorsement of the account, as Mastodon's `Follow#remove_endorsements`); answers the removed
+   * row. Every way a follow ends (unfollow, remove_from_followers, block, deletion) comes here.
+   */
   async delete(accountId: string, targetId: string, db: Kysely<DB> = this.#db): Promise<FollowRow | undefined> {
     const r = await db
       .deleteFrom("follows")
@@ -189,6 +228,11 @@ export class FollowsRepository {
     if (!r) return undefined;
     await this.#adjustCounts(accountId, targetId, -1, db);
     await db.deleteFrom("notifications").where("type", "=", "follow").where("activity_id", "=", String(r.id)).execute();
+    await db
+      .deleteFrom("account_pins")
+      .where("account_id", "=", accountId)
+      .where("target_account_id", "=", targetId)
+      .execute();
     return toRow(r);
   }
 
@@ -294,7 +338,8 @@ export class FollowsRepository {
         eb.selectFrom("follows").select("account_id").where("target_account_id", "=", accountId),
       )
       .execute();
-    for (const table of ["follows", "follow_requests"] as const) {
+    // The endorsements go with the follows they stood on (both ways).
+    for (const table of ["follows", "follow_requests", "account_pins"] as const) {
       await db
         .deleteFrom(table)
         .where((eb) => eb.or([eb("account_id", "=", accountId), eb("target_account_id", "=", accountId)]))

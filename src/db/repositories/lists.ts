@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
+import type { DialectName } from "../database.ts";
 import type { DB, ListsTable } from "../schema.ts";
 import { applyWindow, idWindowOrder } from "./id-window.ts";
 import { domainHiddenCondition } from "./relationships.ts";
@@ -75,8 +76,10 @@ function eligible(now: string): RawBuilder<unknown> {
 /** All SQL on `lists`, `list_accounts` and `list_feeds` (the materialised list timelines). */
 export class ListsRepository {
   readonly #db: Kysely<DB>;
-  constructor(db: Kysely<DB>) {
+  readonly #dialect: DialectName;
+  constructor(db: Kysely<DB>, dialect: DialectName) {
     this.#db = db;
+    this.#dialect = dialect;
   }
 
   /** An account's lists, oldest first. */
@@ -185,20 +188,33 @@ export class ListsRepository {
     db: Kysely<DB> = this.#db,
   ): Promise<Map<string, string>> {
     if (targetIds.length === 0) return new Map();
-    const rows = await db
+    let q = db
       .selectFrom("follows")
       .select(["id", "target_account_id"])
       .where("account_id", "=", ownerId)
-      .where("target_account_id", "in", targetIds)
-      .execute();
+      .where("target_account_id", "in", targetIds);
+    // On PostgreSQL the follows stay locked until the caller's transaction ends: an unfollow or
+    // a block running meanwhile waits and then cascades to the new membership, instead of
+    // removing the follow between this read and the insert (a foreign-key violation, a 500).
+    if (this.#dialect === "postgres") q = q.forShare();
+    const rows = await q.execute();
     return new Map(rows.map((r) => [String(r.target_account_id), String(r.id)]));
   }
 
+  /**
+   * Adds a member; false when it is on the list already (a concurrent add won the unique index,
+   * which is no error here, so PostgreSQL's transaction stays usable).
+   */
   async insertMember(
     row: { id: string; list_id: string; account_id: string; follow_id: string | null },
     db: Kysely<DB> = this.#db,
-  ): Promise<void> {
-    await db.insertInto("list_accounts").values(row).execute();
+  ): Promise<boolean> {
+    const r = await db
+      .insertInto("list_accounts")
+      .values(row)
+      .onConflict((oc) => oc.columns(["list_id", "account_id"]).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   /** Takes accounts off a list, and their posts and boosts out of its timeline. */

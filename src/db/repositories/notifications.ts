@@ -223,6 +223,8 @@ export class NotificationsRepository {
     if (groupKeys.length === 0) return out;
     const keys = sql.join(groupKeys.map((k) => sql`${k}`));
     const upTo = range ? sql`AND id <= ${range.maxId}` : sql``;
+    // Counts and samples leave out blocked and muted senders, as the pages do.
+    const allowed = notificationSenderAllowed(new Date().toISOString());
     const r = await sql<{
       group_key: string;
       from_account_id: string;
@@ -236,7 +238,7 @@ export class NotificationsRepository {
           ROW_NUMBER() OVER (PARTITION BY group_key ORDER BY id DESC) AS rn,
           COUNT(*) OVER (PARTITION BY group_key) AS n
         FROM notifications
-        WHERE account_id = ${accountId} AND group_key IN (${keys}) ${upTo}
+        WHERE account_id = ${accountId} AND group_key IN (${keys}) ${upTo} AND ${allowed}
       ) t WHERE rn <= ${SAMPLE_ACCOUNTS} ORDER BY group_key, rn`.execute(this.#db);
     for (const row of r.rows) {
       const key = row.group_key;
@@ -257,6 +259,7 @@ export class NotificationsRepository {
         .where("account_id", "=", accountId)
         .where("group_key", "in", groupKeys)
         .where("id", ">=", range.minId)
+        .where(allowed)
         .groupBy("group_key")
         .execute();
       for (const m of mins) {
@@ -276,6 +279,7 @@ export class NotificationsRepository {
       .selectAll()
       .where("account_id", "=", accountId)
       .where(cond.column, "=", cond.value)
+      .where(notificationSenderAllowed(new Date().toISOString()))
       .orderBy("id", "desc")
       .limit(1)
       .executeTakeFirst();
@@ -291,7 +295,8 @@ export class NotificationsRepository {
         .selectFrom("notifications")
         .selectAll()
         .where("account_id", "=", accountId)
-        .where(cond.column, "=", cond.value),
+        .where(cond.column, "=", cond.value)
+        .where(notificationSenderAllowed(new Date().toISOString())),
       "id",
       window,
     );

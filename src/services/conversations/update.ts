@@ -1,12 +1,14 @@
 import type { AppContext } from "../../context.ts";
 import { participantsKey } from "../../db/repositories/conversations.ts";
+import { notificationsBlocked } from "../../policies/blocks.ts";
 import { policyDecision } from "../notifications/policy.ts";
+import { blockMuteRelations } from "../relationships/relationships.ts";
 
 /**
  * Puts a new direct status into its participants' conversations (Mastodon's
  * `AccountConversation.add_status`): the author's, read, and every mentioned local account's,
- * unread (unless they muted the thread, or their notification policy filters or drops the
- * mention). Each sees the others (author and mentioned) as the participants. Called by the
+ * unread (unless they muted the thread, block or mute the author, or their notification policy
+ * filters or drops the mention). Each sees the others (author and mentioned) as the participants. Called by the
  * fan-out job, and with `onlyFor` when a notification request is accepted (its private mentions
  * join the recipient's conversations then, as in Mastodon); a status deleted meanwhile, or not
  * direct, changes nothing; running twice is harmless.
@@ -23,10 +25,15 @@ export async function addToConversations(ctx: AppContext, statusId: string, only
   const conversationId = status.conversationId ?? status.id;
   for (const account of locals) {
     // Mastodon adds it for a recipient along with the mention notification, which a muted
-    // thread does not get, nor a mention the recipient's policy filters or drops.
+    // thread does not get, nor one who blocks the author, is blocked by it or mutes it with
+    // its notifications (Mastodon's NotifyService drops the notification and the conversation),
+    // nor a mention the recipient's notification policy filters or drops.
     if (account.id !== status.accountId) {
       const muted = await ctx.repos.statusInteractions.mutedConversations(account.id, [conversationId]);
       if (muted.size > 0) continue;
+      if (notificationsBlocked(status.accountId, await blockMuteRelations(ctx, account.id, [status.accountId]))) {
+        continue;
+      }
       if (author && (await policyDecision(ctx, account.id, author, "mention", status)) !== "accept") continue;
     }
     await ctx.repos.conversations.addStatus({

@@ -14,7 +14,9 @@ export async function conversationsJson(
   viewerId: string,
 ): Promise<Record<string, unknown>[]> {
   const statusIds = [...new Set(conversations.map((c) => c.lastStatusId))];
-  const statuses = await filterVisible(ctx, await ctx.repos.statuses.getByIds(statusIds), viewerId);
+  // A muted participant's last post is still shown, as in Mastodon (a block deletes the
+  // conversation instead); one whose author blocks the viewer is not.
+  const statuses = await filterVisible(ctx, await ctx.repos.statuses.getByIds(statusIds), viewerId, { keep: "all" });
   const statusJson = await statusesJson(ctx, statuses, viewerId);
   const statusById = new Map(statuses.map((s, i) => [s.id, statusJson[i]]));
   const participantsOf = (c: AccountConversation) =>

@@ -39,6 +39,9 @@ export async function follow(
   }
   const repo = ctx.repos.follows;
   await transactionWithJobs(ctx, async (trx, jobs) => {
+    // Serialised with a concurrent block between the two (which would otherwise miss this follow).
+    await repo.lockPair(account.id, target.id, trx);
+    if (await repo.blockedEitherWay(account.id, target.id, trx)) throw forbidden();
     const existing = await repo.getFollow(account.id, target.id, trx);
     if (existing) return repo.updateOptions("follows", existing.id, opts, trx);
     const pending = await repo.getRequest(account.id, target.id, trx);
@@ -77,6 +80,7 @@ export async function follow(
 export async function unfollow(ctx: AppContext, account: Account, id: string): Promise<Record<string, unknown>> {
   const target = await getVisibleAccount(ctx, id);
   await ctx.db.transaction().execute(async (trx) => {
+    await ctx.repos.follows.lockPair(account.id, target.id, trx);
     const removed = await ctx.repos.follows.delete(account.id, target.id, trx);
     if (removed) {
       await ctx.repos.feeds.unmerge(account.id, target.id, trx);
@@ -99,6 +103,7 @@ export async function removeFromFollowers(
 ): Promise<Record<string, unknown>> {
   const follower = await getVisibleAccount(ctx, id);
   await ctx.db.transaction().execute(async (trx) => {
+    await ctx.repos.follows.lockPair(follower.id, account.id, trx);
     await ctx.repos.follows.delete(follower.id, account.id, trx);
   });
   return relationshipJson(ctx, account.id, follower.id);
@@ -110,6 +115,7 @@ export async function removeFromFollowers(
  */
 async function acceptRequest(ctx: AppContext, targetId: string, requester: Account): Promise<boolean> {
   return transactionWithJobs(ctx, async (trx, jobs) => {
+    await ctx.repos.follows.lockPair(requester.id, targetId, trx);
     const request = await ctx.repos.follows.deleteRequest(requester.id, targetId, trx);
     if (!request) return false;
     const now = new Date();

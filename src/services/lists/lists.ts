@@ -111,10 +111,12 @@ export async function addAccounts(
       if (followId === null && accountId !== owner.id) {
         throw unprocessable("Validation failed: Account must be a followed account");
       }
-      await repo.insertMember(
+      // Two concurrent adds both pass the check above; the unique index settles it (a 422, not a 500).
+      const added = await repo.insertMember(
         { id: ctx.ids.next(), list_id: list.id, account_id: accountId, follow_id: followId },
         trx,
       );
+      if (!added) throw unprocessable("Validation failed: Account is already on the list");
     }
     for (const accountId of accountIds) await repo.backfill(list.id, accountId, LIST_BACKFILL_LIMIT, trx);
     await repo.trimList(list.id, LIST_FEED_CAP, trx);

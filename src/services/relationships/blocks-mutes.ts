@@ -16,13 +16,15 @@ async function targetOf(ctx: AppContext, account: Account, id: string, verb: "bl
 /**
  * `POST /api/v1/accounts/:id/block`, as Mastodon: the follows and follow requests between the two
  * accounts end both ways (uncounted), each one's posts leave the other's home feed, and the notifications the blocked account
- * caused the blocker are deleted. Blocking again changes nothing more.
+ * caused the blocker and the blocker's conversations with it are deleted. Blocking again changes nothing more.
  */
 export async function block(ctx: AppContext, account: Account, id: string): Promise<Record<string, unknown>> {
   const target = await targetOf(ctx, account, id, "block");
   const repo = ctx.repos.relationships;
   const blockId = ctx.ids.next();
   await ctx.db.transaction().execute(async (trx) => {
+    // Serialised with a concurrent follow or acceptance between the two (FollowsRepository.lockPair).
+    await ctx.repos.follows.lockPair(account.id, target.id, trx);
     await repo.insertBlock(
       {
         id: blockId,
@@ -38,6 +40,8 @@ export async function block(ctx: AppContext, account: Account, id: string): Prom
     await repo.clearFromFeed(target.id, account.id, trx);
     await removeFromListsOnBlock(ctx, account.id, target.id, trx);
     await repo.deleteNotificationsFrom(account.id, target.id, trx);
+    // The blocker's direct conversations with the blocked account go (Mastodon's AfterBlockService).
+    await ctx.repos.conversations.deleteWithParticipant(account.id, target.id, trx);
   });
   return relationshipJson(ctx, account.id, target.id);
 }

@@ -14,15 +14,23 @@ export const NOTE_MAX_LENGTH = 2000;
  */
 export async function endorse(ctx: AppContext, account: Account, id: string): Promise<Record<string, unknown>> {
   const target = await getVisibleAccount(ctx, id);
-  const followed = await ctx.repos.follows.followedAmong(account.id, [target.id]);
-  if (target.id === account.id || !followed.has(target.id)) {
-    throw unprocessable("Validation failed: You must be already following the person you want to endorse");
-  }
-  await ctx.repos.accountCuration.pin({
-    id: ctx.ids.next(),
-    account_id: account.id,
-    target_account_id: target.id,
-    created_at: new Date().toISOString(),
+  await ctx.db.transaction().execute(async (trx) => {
+    // Checked and pinned with the pair locked, so an unfollow running meanwhile (which deletes
+    // the endorsement with the follow) comes wholly before or after.
+    await ctx.repos.follows.lockPair(account.id, target.id, trx);
+    const followed = await ctx.repos.follows.getFollow(account.id, target.id, trx);
+    if (target.id === account.id || !followed) {
+      throw unprocessable("Validation failed: You must be already following the person you want to endorse");
+    }
+    await ctx.repos.accountCuration.pin(
+      {
+        id: ctx.ids.next(),
+        account_id: account.id,
+        target_account_id: target.id,
+        created_at: new Date().toISOString(),
+      },
+      trx,
+    );
   });
   return relationshipJson(ctx, account.id, target.id);
 }
