@@ -1,8 +1,8 @@
 import type { Context } from "hono";
+import { serializeProfile } from "../../../serializers/profile.ts";
 import { currentAccount } from "../../middleware/auth.ts";
 import type { HonoEnv } from "../../types.ts";
 import { empty, get, json, list, noContent, none, patch, post, signedIn, unavailable, user } from "./dsl.ts";
-import { profileOf } from "./entities.ts";
 import type { Placeholder } from "./types.ts";
 
 const ACCOUNT = { account: "id" };
@@ -14,7 +14,7 @@ export const accountRows: Placeholder[] = [
   get(
     "/api/v1/profile",
     user("profile", "read:accounts"),
-    json((c: Context<HonoEnv>) => profileOf(c, currentAccount(c))),
+    json((c: Context<HonoEnv>) => serializeProfile(currentAccount(c), (key) => c.env.ctx.blobs.url(key))),
     {
       note: "the Profile entity, from the stored profile",
     },

@@ -1,13 +1,12 @@
 import type { Hono } from "hono";
 import type { Status } from "../../../../db/repositories/statuses.ts";
 import { getVisibleAccount } from "../../../../services/accounts/find-accounts.ts";
-import { tagJson } from "../../../../services/statuses/tags.ts";
+import { tagJson, unusedTagJson } from "../../../../services/statuses/tags.ts";
 import { filterVisible, statusesJson } from "../../../../services/statuses/views.ts";
 import { currentAccount, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { validate } from "../../../validate.ts";
-import { unusedTag } from "../../placeholders/entities.ts";
 import { accountStatusesSchema } from "./schemas.ts";
 
 /** An account's statuses, the caller's favourites and bookmarks, and hashtags. */
@@ -64,7 +63,7 @@ export function listRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/tags/:name", optionalToken("read", "read:follows"), async (c) => {
     const ctx = c.env.ctx;
     const tag = await ctx.repos.statuses.getTag(c.req.param("name"));
-    if (!tag) return c.json(unusedTag(c));
+    if (!tag) return c.json(unusedTagJson(ctx, c.req.param("name"), c.get("auth")?.user !== undefined));
     return c.json(await tagJson(ctx, tag, viewerAccount(c)?.id));
   });
 }
