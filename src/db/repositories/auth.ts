@@ -65,7 +65,7 @@ export class AuthRepository {
     const pick = (prefix: string, columns: readonly string[]) =>
       Object.fromEntries(columns.map((c) => [c, row[`${prefix}${c}`]]));
     const token = toAccessToken(pick("t__", TOKEN_COLUMNS) as Selectable<OAuthAccessTokensTable>);
-    if (row[`u__id`] === null || row[`u__id`] === undefined) return { token };
+    if (row.u__id === null || row.u__id === undefined) return { token };
     const user = toUser(pick("u__", USER_COLUMNS) as Selectable<UsersTable>);
     const account = row.id === null ? undefined : toAccount(row as unknown as Selectable<AccountsTable>);
     return { token, user, account };
