@@ -56,6 +56,8 @@ export interface SeedResult {
   counts: Record<string, number>;
   generateMs: number;
   writeMs: number;
+  /** Of writeMs, the blocks, mutes, lists, endorsements and notes written through the services. */
+  curateMs: number;
 }
 
 const SCOPES = ["read", "write", "follow", "push", "profile"];
@@ -453,7 +455,9 @@ export async function writeSeed(ctx: AppContext, data: SeedData): Promise<SeedRe
   );
 
   // Blocks, mutes, lists, endorsements and notes, through the services.
+  const tCurate = performance.now();
   const curation = await curate(ctx, data, accountIds);
+  const curateMs = performance.now() - tCurate;
   Object.assign(counts, curation.counts);
 
   const reader = await issueToken(ctx, { applicationId: app.id, userId: userIds[READER], scopes: SCOPES });
@@ -471,6 +475,7 @@ export async function writeSeed(ctx: AppContext, data: SeedData): Promise<SeedRe
     counts,
     generateMs: 0,
     writeMs: performance.now() - t0,
+    curateMs,
   };
 }
 
@@ -516,6 +521,7 @@ export function formatResult(r: SeedResult): string {
     `SEED_RELATIONSHIP_IDS=${r.relationshipIds.join(",")}`,
     `SEED_GENERATE_MS=${Math.round(r.generateMs)}`,
     `SEED_WRITE_MS=${Math.round(r.writeMs)}`,
+    `SEED_CURATE_MS=${Math.round(r.curateMs)}`,
     `SEED_COUNTS=${Object.entries(r.counts)
       .map(([k, v]) => `${k}:${v}`)
       .join(",")}`,
