@@ -1,7 +1,10 @@
 // `npm run bench`: start-up time, memory and HTTP throughput of one Gannet process on SQLite (or
 // PostgreSQL), beside a bare `node:http` baseline measured in the same run (method: the benchmarks
 // guide). The data is seeded first (bench/seed.ts: 2,000 accounts, 200,000 statuses, materialised
-// home feeds); then the timelines, notifications and posting are measured, and the fan-out delay.
+// home feeds, blocks, mutes and lists); then the timelines, notifications, relationships, a
+// followers page and posting are measured, and the fan-out delay. Last among the reads, the
+// reader's 20 keyword filters are created through the API and its home timeline is measured
+// again, beside the unfiltered one.
 //   --quick                 a short smoke run (1 s warm-up, one 3 s run per workload)
 //   --postgres[=URL]        on PostgreSQL (also when DATABASE_URL is set): a fresh database is
 //                           created on that server for the run and dropped afterwards
@@ -9,7 +12,9 @@
 //   BENCH_CONNECTIONS=50    concurrent connections         BENCH_RUNS=3     runs per workload (median)
 //   BENCH_POST_RATE=5       posts/s in the posting workload (open loop)
 //   BENCH_FANOUT_SAMPLES=5  posts timed one by one for the fan-out delay
-//   BENCH_ONLY=home,post    only the workloads whose name contains one of these words
+//   BENCH_ONLY=home,post    only the workloads whose name contains one of these words (also
+//                           relationships, /followers, filters; the filtered home timeline
+//                           brings the unfiltered one along, for its target)
 //   SEED_*                  smaller seed shapes, for development (see bench/seed.ts)
 // Prints a Markdown table and writes bench/results/latest.json. Exits 0 when a target fails (the
 // table says so) and 1 only when the harness itself breaks.
@@ -31,6 +36,7 @@ import {
 } from "./lib/children.ts";
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from "./lib/database.ts";
 import { FAN_OUT_JOB, measureFanOut, waitForJobs } from "./lib/fan-out.ts";
+import { BENCH_FILTERS, createFiltersThroughApi } from "./lib/filters.ts";
 import { get, waitUntilAnswering } from "./lib/http.ts";
 import { type LoadJob, medianRun, runLoad } from "./lib/load.ts";
 import { type Options, parseOptions } from "./lib/options.ts";
@@ -39,10 +45,13 @@ import {
   BARE,
   BARE_PAGE,
   evaluateTargets,
+  FOLLOWERS,
   HOME,
+  HOME_FILTERED,
   median,
   mib,
   POST_STATUS,
+  RELATIONSHIPS,
   type Report,
   renderMarkdown,
   VERIFY_CREDENTIALS,
@@ -77,6 +86,7 @@ interface Seeded {
   readerToken: string;
   authorId: string;
   authorToken: string;
+  relationshipIds: string[];
   ms: number;
   counts: string;
 }
@@ -122,6 +132,7 @@ async function seedData(env: NodeJS.ProcessEnv): Promise<Seeded> {
     readerToken: value("SEED_READER_TOKEN"),
     authorId: value("SEED_AUTHOR_ID"),
     authorToken: value("SEED_AUTHOR_TOKEN"),
+    relationshipIds: value("SEED_RELATIONSHIP_IDS").split(","),
     counts: value("SEED_COUNTS"),
     ms: performance.now() - t0,
   };
@@ -245,7 +256,9 @@ async function main(): Promise<void> {
     BIND: "127.0.0.1",
   };
   const notes: string[] = [];
-  const wanted = (name: string) => opts.only.length === 0 || opts.only.some((w) => name.toLowerCase().includes(w));
+  const chosen = (name: string) => opts.only.length === 0 || opts.only.some((w) => name.toLowerCase().includes(w));
+  // The filtered home timeline's target compares it with the unfiltered one, measured alongside.
+  const wanted = (name: string) => chosen(name) || (name === HOME && chosen(HOME_FILTERED));
 
   log(`setting up ${dir} on ${database.label}`);
   for (const args of BUILD_COMMANDS) await runChild(NODE, args, { env }, 120_000);
@@ -270,7 +283,6 @@ async function main(): Promise<void> {
       headers: { Authorization: `Bearer ${token}` },
       baseline: BARE,
     },
-    { name: HOME, url: `${origin}/api/v1/timelines/home?limit=40`, headers: reader, baseline: BARE_PAGE },
     {
       name: "GET /api/v1/timelines/public?local=true&limit=40 (reader)",
       url: `${origin}/api/v1/timelines/public?local=true&limit=40`,
@@ -289,6 +301,14 @@ async function main(): Promise<void> {
       headers: reader,
       baseline: BARE_PAGE,
     },
+    {
+      name: RELATIONSHIPS,
+      url: `${origin}/api/v1/accounts/relationships?${seeded.relationshipIds.map((id) => `id[]=${id}`).join("&")}`,
+      headers: reader,
+    },
+    { name: FOLLOWERS, url: `${origin}/api/v1/accounts/${seeded.authorId}/followers?limit=40`, headers: reader },
+    // Last of the reads: the reader's filters are created right after it, for the filtered run.
+    { name: HOME, url: `${origin}/api/v1/timelines/home?limit=40`, headers: reader, baseline: BARE_PAGE },
   ];
   const { probes, baseline } = await probe(gannet, notes);
   const homeProbe = await get(`${origin}/api/v1/timelines/home?limit=40`, reader);
@@ -297,11 +317,50 @@ async function main(): Promise<void> {
     `The bare server's second body is the home timeline page (${homeProbe.body.length} bytes); the other ` +
       "timelines and notifications are compared with it too (their bodies are listed above).",
   );
-  const reads = [
-    ...gannet.map((t) => ({ ...t, pid: server.pid })),
-    ...bare.map((t) => ({ ...t, pid: servers[1].pid })),
-  ].filter((t) => wanted(t.name) || t.name.startsWith("bare"));
-  const workloads = await runWorkloads(reads, opts);
+  const relationshipsProbe = await get(gannet.find((t) => t.name === RELATIONSHIPS)?.url ?? "", reader);
+  const followersProbe = await get(`${origin}/api/v1/accounts/${seeded.authorId}/followers?limit=40`, reader);
+  notes.push(
+    `Relationships: ${seeded.relationshipIds.length} ids asked, ${JSON.parse(relationshipsProbe.body.toString("utf8")).length} ` +
+      `answered (${relationshipsProbe.body.length} bytes); the author's followers page held ` +
+      `${JSON.parse(followersProbe.body.toString("utf8")).length} accounts (the query leaves out those the reader blocks, mutes or is blocked by).`,
+  );
+  const workloads = await runWorkloads(
+    gannet.filter((t) => wanted(t.name)).map((t) => ({ ...t, pid: server.pid })),
+    opts,
+  );
+
+  // The same home timeline once the reader has 20 keyword filters, created through the API.
+  if (wanted(HOME_FILTERED)) {
+    const filtered = { ...gannet.find((t) => t.name === HOME)!, name: HOME_FILTERED };
+    const ids = await createFiltersThroughApi(origin, seeded.readerToken);
+    const keywords = BENCH_FILTERS.reduce((n, f) => n + f.keywords.length, 0);
+    const hiding = BENCH_FILTERS.filter((f) => f.action === "hide").length;
+    const a = await get(filtered.url, reader);
+    const page = JSON.parse(a.body.toString("utf8")) as { filtered?: unknown[] }[];
+    const flagged = page.filter((st) => (st.filtered?.length ?? 0) > 0).length;
+    probes.push({
+      path: "/api/v1/timelines/home (20 filters)",
+      status: a.status,
+      contentType: a.contentType,
+      bytes: a.body.length,
+    });
+    log(
+      `probe home with ${ids.length} filters: ${a.status} ${a.body.length} B, ${page.length} statuses, ${flagged} filtered`,
+    );
+    notes.push(
+      `Filtered home timeline: ${ids.length} filters of ${keywords / ids.length} keywords (${hiding} hide, the rest warn; ` +
+        `bench/lib/filters.ts) created through POST /api/v2/filters after the unfiltered runs; its page held ` +
+        `${page.length} statuses (${40 - page.length} of 40 hidden by a hide filter), ${flagged} of them with ` +
+        `\`filtered\` results, ${a.body.length} bytes against ${homeProbe.body.length} unfiltered.`,
+    );
+    workloads.push(...(await runWorkloads([{ ...filtered, pid: server.pid }], opts)));
+  }
+  workloads.push(
+    ...(await runWorkloads(
+      bare.map((t) => ({ ...t, pid: servers[1].pid })),
+      opts,
+    )),
+  );
 
   // Posting: first the fan-out delay, one post at a time on an idle server, then a posting load.
   let fanOut: Report["fanOut"];

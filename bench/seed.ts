@@ -11,9 +11,16 @@
 // posts, power-law hashtags, public/unlisted/private/direct); favourites; a reader (account 0)
 // following 500 accounts; an author (account 1) with 1,000 local followers; every home feed as
 // the fan-out job leaves it (capped at FEED_CAP); the reader's notifications and bookmarks;
-// tokens for the reader and the author.
+// tokens for the reader and the author. Then, through the services the API calls
+// (bench/lib/seed-curation.ts): blocks and mutes (the reader blocks 10 and mutes 10, 5 accounts
+// block the reader, 20 accounts it follows block and mute others), lists (4 of the reader's, 30
+// of the author's followers' holding the author), endorsements and notes. Prints 40 account ids
+// for the relationships workload. SEED_READER_FILTERS=1 also gives the reader the benchmark's 20
+// keyword filters (bench/lib/filters.ts; `npm run bench` creates them through the API instead,
+// after measuring the unfiltered home timeline).
 import { type Kysely, sql } from "kysely";
 import type { AppContext } from "../src/context.ts";
+import type { FilterContext } from "../src/db/repositories/filters.ts";
 import type { DB } from "../src/db/schema.ts";
 import { passwords } from "../src/lib/passwords.ts";
 import { plainTextToHtml } from "../src/lib/text/plain-text-to-html.ts";
@@ -21,6 +28,8 @@ import { tagUrl } from "../src/serializers/status.ts";
 import { FEED_CAP } from "../src/services/feeds/fan-out.ts";
 import { cliApplication, issueToken } from "../src/services/oauth/tokens.ts";
 import { bulkInsert, Ids, iso } from "./lib/bulk-insert.ts";
+import { BENCH_FILTERS } from "./lib/filters.ts";
+import { curate } from "./lib/seed-curation.ts";
 import {
   AUTHOR,
   DEFAULT_SHAPE,
@@ -42,9 +51,13 @@ export interface SeedResult {
   authorToken: string;
   readerUsername: string;
   authorUsername: string;
+  /** 40 account ids for the relationships workload. */
+  relationshipIds: string[];
   counts: Record<string, number>;
   generateMs: number;
   writeMs: number;
+  /** Of writeMs, the blocks, mutes, lists, endorsements and notes written through the services. */
+  curateMs: number;
 }
 
 const SCOPES = ["read", "write", "follow", "push", "profile"];
@@ -441,6 +454,12 @@ export async function writeSeed(ctx: AppContext, data: SeedData): Promise<SeedRe
     data.notifications.length,
   );
 
+  // Blocks, mutes, lists, endorsements and notes, through the services.
+  const tCurate = performance.now();
+  const curation = await curate(ctx, data, accountIds);
+  const curateMs = performance.now() - tCurate;
+  Object.assign(counts, curation.counts);
+
   const reader = await issueToken(ctx, { applicationId: app.id, userId: userIds[READER], scopes: SCOPES });
   const author = await issueToken(ctx, { applicationId: app.id, userId: userIds[AUTHOR], scopes: SCOPES });
   // PostgreSQL plans by statistics that autovacuum would gather soon after such a load.
@@ -452,9 +471,11 @@ export async function writeSeed(ctx: AppContext, data: SeedData): Promise<SeedRe
     authorToken: author.accessToken,
     readerUsername: usernameOf(READER),
     authorUsername: usernameOf(AUTHOR),
+    relationshipIds: curation.relationshipIds,
     counts,
     generateMs: 0,
     writeMs: performance.now() - t0,
+    curateMs,
   };
 }
 
@@ -497,8 +518,10 @@ export function formatResult(r: SeedResult): string {
     `SEED_READER_TOKEN=${r.readerToken}`,
     `SEED_AUTHOR_ID=${r.authorId}`,
     `SEED_AUTHOR_TOKEN=${r.authorToken}`,
+    `SEED_RELATIONSHIP_IDS=${r.relationshipIds.join(",")}`,
     `SEED_GENERATE_MS=${Math.round(r.generateMs)}`,
     `SEED_WRITE_MS=${Math.round(r.writeMs)}`,
+    `SEED_CURATE_MS=${Math.round(r.curateMs)}`,
     `SEED_COUNTS=${Object.entries(r.counts)
       .map(([k, v]) => `${k}:${v}`)
       .join(",")}`,
@@ -512,6 +535,15 @@ if (import.meta.main) {
   const ctx = await createContext(loadConfig({ ...process.env }));
   try {
     const result = await seed(ctx, shapeFromEnv(process.env));
+    if (process.env.SEED_READER_FILTERS === "1") {
+      const { createFilter } = await import("../src/services/filters/filters.ts");
+      for (const f of BENCH_FILTERS) {
+        const expiresAt = f.expiresIn === undefined ? null : new Date(Date.now() + f.expiresIn * 1000).toISOString();
+        const row = { title: f.title, context: f.context as FilterContext[], action: f.action, expiresAt };
+        await createFilter(ctx, result.readerId, row, f.keywords);
+      }
+      result.counts.filters = BENCH_FILTERS.length;
+    }
     process.stdout.write(formatResult(result));
   } finally {
     await ctx.close();

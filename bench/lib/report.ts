@@ -45,6 +45,9 @@ export interface Report {
 export const BARE = "bare node:http (same body)";
 export const BARE_PAGE = "bare node:http (home timeline's body)";
 export const HOME = "GET /api/v1/timelines/home?limit=40 (reader, follows 500)";
+export const HOME_FILTERED = "GET /api/v1/timelines/home?limit=40 (reader with 20 filters × 5 keywords)";
+export const RELATIONSHIPS = "GET /api/v1/accounts/relationships?id[]=…×40 (reader)";
+export const FOLLOWERS = "GET /api/v1/accounts/:author/followers?limit=40 (reader)";
 export const POST_STATUS = "POST /api/v1/statuses (author, 1,000 local followers)";
 export const VERIFY_CREDENTIALS = "GET /api/v1/accounts/verify_credentials";
 
@@ -101,6 +104,19 @@ export function evaluateTargets(
       },
       { what: "home timeline p99, 50 connections", figure: ms(home.p99Ms), goal: "< 50 ms", pass: home.p99Ms < 50 },
     );
+  }
+  const filtered = workloads.find((w) => w.name === HOME_FILTERED)?.median;
+  if (home && filtered) {
+    const r = filtered.okRps / home.okRps;
+    const cpu = home.cpuUsPerRequest / filtered.cpuUsPerRequest;
+    out.push({
+      what: "home timeline with 20 filters × 5 keywords vs without (2xx req/s; by CPU/request in brackets)",
+      figure:
+        `${(r * 100).toFixed(0)}% (${int(filtered.okRps)} / ${int(home.okRps)}; ` +
+        `${(cpu * 100).toFixed(0)}%: ${us(filtered.cpuUsPerRequest)} / ${us(home.cpuUsPerRequest)})`,
+      goal: "≥ 70%",
+      pass: r >= 0.7,
+    });
   }
   const post = workloads.find((w) => w.name === POST_STATUS);
   if (post) {
