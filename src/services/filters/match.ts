@@ -13,7 +13,25 @@ export interface CompiledFilter {
   json: Record<string, unknown>;
   hide: boolean;
   regex: RegExp | null;
+  /**
+   * The keywords lower-cased, when all are ASCII: a text whose lower-case form holds none of them
+   * cannot match the regex (see `mayMatch`), which is then not run.
+   */
+  needles: string[] | null;
   statusIds: Set<string>;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point.
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Whether `lower` (a text's `toLowerCase()`) may hold a match of an ASCII keyword under the
+ * regex's case-insensitive Unicode matching. Only two non-ASCII characters fold to ASCII letters:
+ * the Kelvin sign (lower-cased to `k` already) and the long s (`ſ`, kept as it is), so a text
+ * with a long s is always given to the regex.
+ */
+function mayMatch(needles: readonly string[], lower: string): boolean {
+  return lower.includes("ſ") || needles.some((n) => lower.includes(n));
 }
 
 // Ruby's [[:word:]] (and `\b` in Onigmo's default mode): letters, marks, decimal digits, connectors.
@@ -40,6 +58,7 @@ export function compileFilter(a: ActiveFilter): CompiledFilter {
     json: serializeFilter(a.filter),
     hide: a.filter.action === "hide",
     regex: a.keywords.length > 0 ? new RegExp(a.keywords.map((k) => keywordPattern(k)).join("|"), "iu") : null,
+    needles: a.keywords.every((k) => ASCII.test(k.keyword)) ? a.keywords.map((k) => k.keyword.toLowerCase()) : null,
     statusIds: new Set(a.statusIds),
   };
 }
@@ -87,8 +106,10 @@ export function matchFilters(
 ): { results: Record<string, unknown>[]; hide: boolean } {
   const results: Record<string, unknown>[] = [];
   let hide = false;
+  let lower: string | undefined;
   for (const f of filters) {
-    const m = f.regex?.exec(text);
+    let m: RegExpExecArray | null = null;
+    if (f.regex && (f.needles === null || mayMatch(f.needles, (lower ??= text.toLowerCase())))) m = f.regex.exec(text);
     const keywordMatches = m ? [m[0]] : null;
     const ids = [status.id, status.reblogOfId].filter((id): id is string => id !== null && f.statusIds.has(id));
     const statusMatches = ids.length > 0 ? ids : null;
