@@ -2,6 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+import { selectShaped } from "./query-shapes.ts";
 
 /** A mute that is in force: `expiresAt` null means forever. */
 export interface MuteState {
@@ -159,42 +160,48 @@ export class RelationshipsRepository {
   async blockMuteRelations(viewerId: string, ids: readonly string[], now: string): Promise<BlockMuteRelations> {
     const out: BlockMuteRelations = { blocking: new Set(), blockedBy: new Set(), muting: new Map() };
     if (ids.length === 0) return out;
-    const rows = await this.#db
-      .selectFrom("blocks")
-      .select([
-        sql<string>`'blocking'`.as("kind"),
-        "target_account_id as other",
-        sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
-        sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
-      ])
-      .where("account_id", "=", viewerId)
-      .where("target_account_id", "in", ids)
-      .unionAll(
-        this.#db
-          .selectFrom("blocks")
-          .select([
-            sql<string>`'blocked_by'`.as("kind"),
-            "account_id as other",
-            sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
-            sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
-          ])
-          .where("target_account_id", "=", viewerId)
-          .where("account_id", "in", ids),
-      )
-      .unionAll(
-        this.#db
-          .selectFrom("mutes")
-          .select([
-            sql<string>`'muting'`.as("kind"),
-            "target_account_id as other",
-            "hide_notifications as hide",
-            "expires_at",
-          ])
-          .where("account_id", "=", viewerId)
-          .where("target_account_id", "in", ids)
-          .where(liveMute(now)),
-      )
-      .execute();
+    const build = () =>
+      this.#db
+        .selectFrom("blocks")
+        .select([
+          sql<string>`'blocking'`.as("kind"),
+          "target_account_id as other",
+          sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
+          sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
+        ])
+        .where("account_id", "=", viewerId)
+        .where("target_account_id", "in", ids)
+        .unionAll(
+          this.#db
+            .selectFrom("blocks")
+            .select([
+              sql<string>`'blocked_by'`.as("kind"),
+              "account_id as other",
+              sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
+              sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
+            ])
+            .where("target_account_id", "=", viewerId)
+            .where("account_id", "in", ids),
+        )
+        .unionAll(
+          this.#db
+            .selectFrom("mutes")
+            .select([
+              sql<string>`'muting'`.as("kind"),
+              "target_account_id as other",
+              "hide_notifications as hide",
+              "expires_at",
+            ])
+            .where("account_id", "=", viewerId)
+            .where("target_account_id", "in", ids)
+            .where(liveMute(now)),
+        );
+    const rows = await selectShaped(
+      this.#db,
+      `relationships.blockMuteRelations ${ids.length}`,
+      [viewerId, ...ids, viewerId, ...ids, viewerId, ...ids, now],
+      build,
+    );
     for (const r of rows) {
       const other = String(r.other);
       if (r.kind === "blocking") out.blocking.add(other);

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { User } from "../../db/repositories/users.ts";
+import { JsonCache, sameData } from "../../lib/json-cache.ts";
 import { defaultPrivacy } from "../../policies/accounts.ts";
 import {
   type AccountView,
@@ -49,6 +50,24 @@ export async function accountJson(ctx: AppContext, account: Account): Promise<Re
 export async function accountsJson(ctx: AppContext, accounts: readonly Account[]): Promise<Record<string, unknown>[]> {
   const urls = mediaUrls(ctx);
   return (await loadAccountViews(ctx, accounts)).map((v) => serializeAccount(v, urls));
+}
+
+/** Rendered accounts of each server (their URLs differ), checked against the rows they came from. */
+const accountTexts = new WeakMap<AppContext, JsonCache<AccountView>>();
+
+/**
+ * The Account JSON texts of `accounts` (as `accountsJson`, stringified), an account's text
+ * rendered again only when its row, role, emojis or move target differ from the last time.
+ */
+export async function accountsText(ctx: AppContext, accounts: readonly Account[]): Promise<string[]> {
+  let cache = accountTexts.get(ctx);
+  if (cache === undefined) {
+    cache = new JsonCache<AccountView>(5000, sameData);
+    accountTexts.set(ctx, cache);
+  }
+  const urls = mediaUrls(ctx);
+  const views = await loadAccountViews(ctx, accounts);
+  return views.map((v) => (cache as JsonCache<AccountView>).text(v.account.id, v, (x) => serializeAccount(x, urls)));
 }
 
 /** CredentialAccount of the signed-in user. */

@@ -1,0 +1,76 @@
+import type { AppContext } from "../../context.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+import { JsonCache, sameData } from "../../lib/json-cache.ts";
+import {
+  type StatusOwnView,
+  type StatusSerializeOptions,
+  type StatusView,
+  serializeStatusOwn,
+  serializeStatusPoll,
+} from "../../serializers/status.ts";
+import { applyFilters, type FilterScope, loadFilters } from "../filters/match.ts";
+import { loadStatusViews, type ViewerId } from "./views.ts";
+
+/**
+ * Status lists as JSON text, for the busiest lists (timelines): the same JSON as `statusesJson`,
+ * with the parts that are the same for every viewer (a status's own fields, media, mentions,
+ * tags, emojis; its author's Account) kept rendered between requests. Each kept text is used
+ * only when the rows this request read are equal to those it was rendered from
+ * (lib/json-cache.ts), so an edit, a new favourite count, a media description or an account
+ * change shows at once, from whichever process it came. The viewer's flags, `filtered` and
+ * polls (live tallies, the viewer's votes) are rendered every time.
+ */
+const ownTexts = new WeakMap<AppContext, JsonCache<StatusOwnView>>();
+
+function ownCache(ctx: AppContext): JsonCache<StatusOwnView> {
+  let cache = ownTexts.get(ctx);
+  if (cache === undefined) {
+    cache = new JsonCache<StatusOwnView>(10_000, sameData);
+    ownTexts.set(ctx, cache);
+  }
+  return cache;
+}
+
+function statusText(view: StatusView, opts: StatusSerializeOptions, cache: JsonCache<StatusOwnView>): string {
+  const own = cache.text(
+    view.status.id,
+    {
+      status: view.status,
+      mentions: view.mentions,
+      tags: view.tags,
+      application: view.application,
+      media: view.media,
+      emojis: view.emojis,
+    },
+    (v) => serializeStatusOwn(v, opts),
+  );
+  let out = `{${own.slice(1, -1)}`;
+  const f = view.viewer;
+  if (f) {
+    out += `,"favourited":${f.favourited},"reblogged":${f.reblogged},"muted":${f.muted},"bookmarked":${f.bookmarked}`;
+    if (f.pinned !== undefined) out += `,"pinned":${f.pinned}`;
+  }
+  out += `,"filtered":${JSON.stringify(view.filtered ?? [])}`;
+  out += `,"reblog":${view.reblog ? statusText(view.reblog, opts, cache) : "null"}`;
+  out += `,"account":${view.accountText ?? JSON.stringify(view.account)}`;
+  out += `,"poll":${JSON.stringify(serializeStatusPoll(view, opts))}}`;
+  return out;
+}
+
+/** `statusesJson` (without `withSource`) as one JSON array text. */
+export async function statusesText(
+  ctx: AppContext,
+  statuses: readonly Status[],
+  viewerId: ViewerId,
+  opts: { filterContext?: FilterScope } = {},
+): Promise<string> {
+  const scope = viewerId === undefined || statuses.length === 0 ? undefined : (opts.filterContext ?? "any");
+  const [loaded, filters] = await Promise.all([
+    loadStatusViews(ctx, statuses, viewerId, { accountText: true }),
+    scope && viewerId ? loadFilters(ctx, viewerId, scope) : [],
+  ]);
+  const views = applyFilters(loaded, filters, scope !== "any");
+  const serialize: StatusSerializeOptions = { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
+  const cache = ownCache(ctx);
+  return `[${views.map((v) => statusText(v, serialize, cache)).join(",")}]`;
+}
