@@ -5,9 +5,9 @@
  * that a writer must remember to bump, so an entry can never be stale, whichever process
  * wrote the change: at worst it is rendered again. Bounded: least recently used entries go.
  */
-export class JsonCache<I> {
+export class JsonCache<I, O = string> {
   readonly #max: number;
-  readonly #entries = new Map<string, { inputs: I; text: string }>();
+  readonly #entries = new Map<string, { inputs: I; text: O }>();
   readonly #same: (a: I, b: I) => boolean;
 
   constructor(max: number, same: (a: I, b: I) => boolean) {
@@ -15,8 +15,8 @@ export class JsonCache<I> {
     this.#same = same;
   }
 
-  /** The JSON text of `inputs`, from the cache when it was rendered from equal inputs. */
-  text(key: string, inputs: I, render: (inputs: I) => unknown): string {
+  /** What `render` makes of `inputs` (JSON text), from the cache when it was made from equal inputs. */
+  text(key: string, inputs: I, render: (inputs: I) => O): O {
     const hit = this.#entries.get(key);
     if (hit !== undefined) {
       this.#entries.delete(key);
@@ -25,7 +25,7 @@ export class JsonCache<I> {
         return hit.text;
       }
     }
-    const text = JSON.stringify(render(inputs));
+    const text = render(inputs);
     this.#entries.set(key, { inputs, text });
     if (this.#entries.size > this.#max) {
       const oldest = this.#entries.keys().next().value;

@@ -54,13 +54,14 @@ export function tagUrl(baseUrl: string, name: string): string {
   return `${baseUrl}/tags/${encodeURIComponent(name.toLowerCase())}`;
 }
 
-/** What of a status's JSON depends on neither the viewer nor other rows that change often (see `serializeStatus`). */
+/** What of a status's JSON is the same for every viewer and changes only with the status's own rows. */
 export type StatusOwnView = Pick<StatusView, "status" | "mentions" | "tags" | "application" | "media" | "emojis">;
 
 /**
- * The part of Mastodon's Status entity that is the same for every viewer and holds neither
- * the author, the boosted post, the poll nor the counters' owners: the status's own fields,
- * media, mentions, tags and emojis. `serializeStatus` adds the rest.
+ * The members of Mastodon's Status entity that `StatusOwnView` makes, in the entity's order:
+ * those before the viewer's flags (`id` ... `edited_at`), then `content` (and `text`), then
+ * `application` and those after `account` (`media_attachments` ... `card`). `serializeStatus`
+ * puts the rest between them.
  */
 export function serializeStatusOwn(view: StatusOwnView, opts: StatusSerializeOptions): Record<string, unknown> {
   const s = view.status;
@@ -94,19 +95,6 @@ export function serializeStatusOwn(view: StatusOwnView, opts: StatusSerializeOpt
   return out;
 }
 
-/** The viewer's flags of a Status (`favourited` ... `pinned`), when there is a viewer. */
-export function serializeViewerFlags(view: StatusView): Record<string, boolean> | undefined {
-  if (!view.viewer) return undefined;
-  const out: Record<string, boolean> = {
-    favourited: view.viewer.favourited,
-    reblogged: view.viewer.reblogged,
-    muted: view.viewer.muted,
-    bookmarked: view.viewer.bookmarked,
-  };
-  if (view.viewer.pinned !== undefined) out.pinned = view.viewer.pinned;
-  return out;
-}
-
 /** A Status's `poll` (live tallies and the viewer's votes), with the status's emojis its options name. */
 export function serializeStatusPoll(view: StatusView, opts: StatusSerializeOptions): Record<string, unknown> | null {
   if (!view.poll) return null;
@@ -120,12 +108,24 @@ export function serializeStatusPoll(view: StatusView, opts: StatusSerializeOptio
 
 /** Mastodon's Status entity. */
 export function serializeStatus(view: StatusView, opts: StatusSerializeOptions): Record<string, unknown> {
-  const out = serializeStatusOwn(view, opts);
-  const flags = serializeViewerFlags(view);
-  if (flags) Object.assign(out, flags);
-  out.filtered = view.filtered ?? [];
-  out.reblog = view.reblog ? serializeStatus(view.reblog, { baseUrl: opts.baseUrl, blobUrl: opts.blobUrl }) : null;
-  out.account = view.account;
+  const own = serializeStatusOwn(view, opts);
+  const out: Record<string, unknown> = {};
+  for (const k in own) {
+    if (k === "content") {
+      if (view.viewer) {
+        out.favourited = view.viewer.favourited;
+        out.reblogged = view.viewer.reblogged;
+        out.muted = view.viewer.muted;
+        out.bookmarked = view.viewer.bookmarked;
+        if (view.viewer.pinned !== undefined) out.pinned = view.viewer.pinned;
+      }
+    } else if (k === "application" || (k === "media_attachments" && own.application === undefined)) {
+      out.filtered = view.filtered ?? [];
+      out.reblog = view.reblog ? serializeStatus(view.reblog, { baseUrl: opts.baseUrl, blobUrl: opts.blobUrl }) : null;
+    }
+    if (k === "media_attachments") out.account = view.account;
+    out[k] = own[k];
+  }
   out.poll = serializeStatusPoll(view, opts);
   return out;
 }

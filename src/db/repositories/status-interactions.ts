@@ -94,26 +94,29 @@ export class StatusInteractionsRepository {
         .select([sql.lit(kind).as("kind"), "status_id as id"])
         .where("account_id", "=", accountId)
         .where("status_id", "in", ids);
-    let q = pair("favourites", "f", statusIds)
-      .unionAll(pair("bookmarks", "b", statusIds))
-      .unionAll(
-        db
-          .selectFrom("statuses")
-          .select([sql.lit("r").as("kind"), "reblog_of_id as id"])
-          .where("account_id", "=", accountId)
-          .where("reblog_of_id", "in", statusIds)
-          .where("deleted_at", "is", null)
-          .$narrowType<{ id: string }>(),
-      );
-    if (pinnableIds.length > 0) q = q.unionAll(pair("status_pins", "p", pinnableIds));
-    if (conversationIds.length > 0)
-      q = q.unionAll(
-        db
-          .selectFrom("conversation_mutes")
-          .select([sql.lit("m").as("kind"), "conversation_id as id"])
-          .where("account_id", "=", accountId)
-          .where("conversation_id", "in", conversationIds),
-      );
+    const build = () => {
+      let q = pair("favourites", "f", statusIds)
+        .unionAll(pair("bookmarks", "b", statusIds))
+        .unionAll(
+          db
+            .selectFrom("statuses")
+            .select([sql.lit("r").as("kind"), "reblog_of_id as id"])
+            .where("account_id", "=", accountId)
+            .where("reblog_of_id", "in", statusIds)
+            .where("deleted_at", "is", null)
+            .$narrowType<{ id: string }>(),
+        );
+      if (pinnableIds.length > 0) q = q.unionAll(pair("status_pins", "p", pinnableIds));
+      if (conversationIds.length > 0)
+        q = q.unionAll(
+          db
+            .selectFrom("conversation_mutes")
+            .select([sql.lit("m").as("kind"), "conversation_id as id"])
+            .where("account_id", "=", accountId)
+            .where("conversation_id", "in", conversationIds),
+        );
+      return q;
+    };
     const sets: Record<string, Set<string>> = {
       f: out.favourited,
       b: out.bookmarked,
@@ -125,7 +128,7 @@ export class StatusInteractionsRepository {
     if (pinnableIds.length > 0) params.push(accountId, ...pinnableIds);
     if (conversationIds.length > 0) params.push(accountId, ...conversationIds);
     const shape = `statusInteractions.viewerFlags ${statusIds.length} ${pinnableIds.length} ${conversationIds.length}`;
-    for (const r of await selectShaped(db, shape, params, () => q)) sets[String(r.kind)]?.add(String(r.id));
+    for (const r of await selectShaped(db, shape, params, build)) sets[String(r.kind)]?.add(String(r.id));
     return out;
   }
 

@@ -67,7 +67,9 @@ export async function accountsText(ctx: AppContext, accounts: readonly Account[]
   }
   const urls = mediaUrls(ctx);
   const views = await loadAccountViews(ctx, accounts);
-  return views.map((v) => (cache as JsonCache<AccountView>).text(v.account.id, v, (x) => serializeAccount(x, urls)));
+  return views.map((v) =>
+    (cache as JsonCache<AccountView>).text(v.account.id, v, (x) => JSON.stringify(serializeAccount(x, urls))),
+  );
 }
 
 /** CredentialAccount of the signed-in user. */

@@ -20,19 +20,36 @@ import { loadStatusViews, type ViewerId } from "./views.ts";
  * change shows at once, from whichever process it came. The viewer's flags, `filtered` and
  * polls (live tallies, the viewer's votes) are rendered every time.
  */
-const ownTexts = new WeakMap<AppContext, JsonCache<StatusOwnView>>();
+const ownTexts = new WeakMap<AppContext, JsonCache<StatusOwnView, OwnParts>>();
 
-function ownCache(ctx: AppContext): JsonCache<StatusOwnView> {
+/**
+ * A status's own JSON text cut where the rest goes (serializeStatusOwn's order): before
+ * `content` (the viewer's flags), before `application` or `media_attachments` (`filtered`,
+ * `reblog`), before `media_attachments` (`account`), and the end (`poll`). Keys are found by
+ * their quoted names, which no JSON string value can hold unescaped.
+ */
+type OwnParts = [string, string, string, string];
+
+function ownParts(json: string): OwnParts {
+  const content = json.indexOf(',"content":');
+  const media = json.indexOf(',"media_attachments":');
+  const app = json.indexOf(',"application":');
+  const beforeApp = app >= 0 && app < media ? app : media;
+  return [json.slice(0, content), json.slice(content, beforeApp), json.slice(beforeApp, media), json.slice(media, -1)];
+}
+
+function ownCache(ctx: AppContext): JsonCache<StatusOwnView, OwnParts> {
   let cache = ownTexts.get(ctx);
   if (cache === undefined) {
-    cache = new JsonCache<StatusOwnView>(10_000, sameData);
+    cache = new JsonCache<StatusOwnView, OwnParts>(10_000, sameData);
     ownTexts.set(ctx, cache);
   }
   return cache;
 }
 
-function statusText(view: StatusView, opts: StatusSerializeOptions, cache: JsonCache<StatusOwnView>): string {
-  const own = cache.text(
+/** `serializeStatus(view)` as JSON text, member for member in the same order. */
+function statusText(view: StatusView, opts: StatusSerializeOptions, cache: JsonCache<StatusOwnView, OwnParts>): string {
+  const [head, content, application, tail] = cache.text(
     view.status.id,
     {
       status: view.status,
@@ -42,19 +59,43 @@ function statusText(view: StatusView, opts: StatusSerializeOptions, cache: JsonC
       media: view.media,
       emojis: view.emojis,
     },
-    (v) => serializeStatusOwn(v, opts),
+    (v) => ownParts(JSON.stringify(serializeStatusOwn(v, opts))),
   );
-  let out = `{${own.slice(1, -1)}`;
+  let out = head;
   const f = view.viewer;
   if (f) {
     out += `,"favourited":${f.favourited},"reblogged":${f.reblogged},"muted":${f.muted},"bookmarked":${f.bookmarked}`;
     if (f.pinned !== undefined) out += `,"pinned":${f.pinned}`;
   }
+  out += content;
   out += `,"filtered":${JSON.stringify(view.filtered ?? [])}`;
   out += `,"reblog":${view.reblog ? statusText(view.reblog, opts, cache) : "null"}`;
+  out += application;
   out += `,"account":${view.accountText ?? JSON.stringify(view.account)}`;
+  out += tail;
   out += `,"poll":${JSON.stringify(serializeStatusPoll(view, opts))}}`;
   return out;
+}
+
+/**
+ * `statusesJson` (without `withSource`) as JSON texts, with their ids: those a `hide` filter
+ * matches are left out.
+ */
+export async function statusTexts(
+  ctx: AppContext,
+  statuses: readonly Status[],
+  viewerId: ViewerId,
+  opts: { filterContext?: FilterScope } = {},
+): Promise<{ id: string; text: string }[]> {
+  const scope = viewerId === undefined || statuses.length === 0 ? undefined : (opts.filterContext ?? "any");
+  const [loaded, filters] = await Promise.all([
+    loadStatusViews(ctx, statuses, viewerId, { accountText: true }),
+    scope && viewerId ? loadFilters(ctx, viewerId, scope) : [],
+  ]);
+  const views = applyFilters(loaded, filters, scope !== "any");
+  const serialize: StatusSerializeOptions = { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
+  const cache = ownCache(ctx);
+  return views.map((v) => ({ id: v.status.id, text: statusText(v, serialize, cache) }));
 }
 
 /** `statusesJson` (without `withSource`) as one JSON array text. */
@@ -64,13 +105,5 @@ export async function statusesText(
   viewerId: ViewerId,
   opts: { filterContext?: FilterScope } = {},
 ): Promise<string> {
-  const scope = viewerId === undefined || statuses.length === 0 ? undefined : (opts.filterContext ?? "any");
-  const [loaded, filters] = await Promise.all([
-    loadStatusViews(ctx, statuses, viewerId, { accountText: true }),
-    scope && viewerId ? loadFilters(ctx, viewerId, scope) : [],
-  ]);
-  const views = applyFilters(loaded, filters, scope !== "any");
-  const serialize: StatusSerializeOptions = { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
-  const cache = ownCache(ctx);
-  return `[${views.map((v) => statusText(v, serialize, cache)).join(",")}]`;
+  return `[${(await statusTexts(ctx, statuses, viewerId, opts)).map((s) => s.text).join(",")}]`;
 }
