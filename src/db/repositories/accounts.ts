@@ -200,17 +200,29 @@ export class AccountsRepository {
     return rows.map(toAccount);
   }
 
-  /** Accounts by id (in no particular order), each with whether it is searchable (`searchableAccountCondition`). */
-  async getByIdsWithSearchable(ids: readonly string[]): Promise<{ account: Account; searchable: boolean }[]> {
+  /**
+   * Accounts by id (in no particular order), each with whether it is searchable
+   * (`searchableAccountCondition`) and its user's role (null: no user).
+   */
+  async getByIdsWithSearchable(
+    ids: readonly string[],
+  ): Promise<{ account: Account; searchable: boolean; roleId: string | null }[]> {
     if (ids.length === 0) return [];
     const rows = await selectShaped(this.#db, `accounts.getByIdsWithSearchable ${ids.length}`, [true, ...ids], () =>
       this.#db
         .selectFrom("accounts")
         .select(ACCOUNT_COLUMNS)
         .select(searchableAccountCondition().as("searchable"))
+        .select((eb) =>
+          eb.selectFrom("users").select("users.role_id").whereRef("users.account_id", "=", "accounts.id").as("role_id"),
+        )
         .where("id", "in", ids),
     );
-    return rows.map((r) => ({ account: toAccount(r), searchable: Boolean(r.searchable) }));
+    return rows.map((r) => ({
+      account: toAccount(r),
+      searchable: Boolean(r.searchable),
+      roleId: r.role_id === null || r.role_id === undefined ? null : String(r.role_id),
+    }));
   }
 
   /** The accounts among `ids` that the public may see (`publicAccountCondition`), in no particular order. */

@@ -13,6 +13,8 @@ export interface Loaded {
   originals: Map<string, Status>;
   /** Authors by id (and mentioned accounts, once read). */
   accounts: Map<string, Account>;
+  /** The role of each author's user (null: none), when read with the authors. */
+  roleIds: Map<string, string | null>;
   /** Mentioned account ids per status id, for the statuses in `mentionsRead`. */
   mentions: Map<string, string[]>;
   mentionsRead: Set<string>;
@@ -21,7 +23,13 @@ export interface Loaded {
 const loadedWith = new WeakMap<Status, Loaded>();
 
 export function newLoaded(): Loaded {
-  return { originals: new Map(), accounts: new Map(), mentions: new Map(), mentionsRead: new Set() };
+  return {
+    originals: new Map(),
+    accounts: new Map(),
+    roleIds: new Map(),
+    mentions: new Map(),
+    mentionsRead: new Set(),
+  };
 }
 
 export function rememberLoaded(statuses: readonly Status[], loaded: Loaded): void {

@@ -41,7 +41,8 @@ function ownParts(json: string): OwnParts {
 function ownCache(ctx: AppContext): JsonCache<StatusOwnView, OwnParts> {
   let cache = ownTexts.get(ctx);
   if (cache === undefined) {
-    cache = new JsonCache<StatusOwnView, OwnParts>(10_000, sameData);
+    // A few KB each (the rows and the text): bounded to some 20 MB.
+    cache = new JsonCache<StatusOwnView, OwnParts>(4000, sameData);
     ownTexts.set(ctx, cache);
   }
   return cache;

@@ -40,8 +40,9 @@ export async function filterVisible(
   const all = [...live, ...originals.values()];
   const authorIds = unique(all.map((s) => s.accountId));
   const visibleAuthors = new Set<string>();
-  for (const { account, searchable } of await ctx.repos.accounts.getByIdsWithSearchable(authorIds)) {
+  for (const { account, searchable, roleId } of await ctx.repos.accounts.getByIdsWithSearchable(authorIds)) {
     loaded.accounts.set(account.id, account);
+    loaded.roleIds.set(account.id, roleId);
     if (searchable) visibleAuthors.add(account.id);
   }
   const needsRelation = all.filter((s) => s.visibility === "private" || s.visibility === "direct");
@@ -111,7 +112,7 @@ export async function loadStatusViews(
   const byId = await accountsOf(ctx, loaded, unique([...authorIds, ...mentionedIds]));
   const authors = authorIds.flatMap((id) => byId.get(id) ?? []);
   const [json, emojis] = await Promise.all([
-    opts.accountText ? accountsText(ctx, authors) : accountsJson(ctx, authors),
+    opts.accountText ? accountsText(ctx, authors, loaded.roleIds) : accountsJson(ctx, authors, loaded.roleIds),
     loadEmojis(
       ctx,
       all.map((s) =>
