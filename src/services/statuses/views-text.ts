@@ -48,8 +48,19 @@ function ownCache(ctx: AppContext): JsonCache<StatusOwnView, OwnParts> {
   return cache;
 }
 
-/** `serializeStatus(view)` as JSON text, member for member in the same order. */
-function statusText(view: StatusView, opts: StatusSerializeOptions, cache: JsonCache<StatusOwnView, OwnParts>): string {
+/** Where a status's JSON goes: `add` for text made now, `kept` for kept texts (the same string each time). */
+interface Sink {
+  add(text: string): void;
+  kept(text: string): void;
+}
+
+/** `serializeStatus(view)` as JSON, member for member in the same order, into `sink`. */
+function writeStatus(
+  view: StatusView,
+  opts: StatusSerializeOptions,
+  cache: JsonCache<StatusOwnView, OwnParts>,
+  sink: Sink,
+): void {
   const [head, content, application, tail] = cache.text(
     view.status.id,
     {
@@ -62,20 +73,96 @@ function statusText(view: StatusView, opts: StatusSerializeOptions, cache: JsonC
     },
     (v) => ownParts(JSON.stringify(serializeStatusOwn(v, opts))),
   );
-  let out = head;
+  sink.kept(head);
   const f = view.viewer;
   if (f) {
-    out += `,"favourited":${f.favourited},"reblogged":${f.reblogged},"muted":${f.muted},"bookmarked":${f.bookmarked}`;
-    if (f.pinned !== undefined) out += `,"pinned":${f.pinned}`;
+    sink.add(
+      `,"favourited":${f.favourited},"reblogged":${f.reblogged},"muted":${f.muted},"bookmarked":${f.bookmarked}`,
+    );
+    if (f.pinned !== undefined) sink.add(`,"pinned":${f.pinned}`);
   }
-  out += content;
-  out += `,"filtered":${JSON.stringify(view.filtered ?? [])}`;
-  out += `,"reblog":${view.reblog ? statusText(view.reblog, opts, cache) : "null"}`;
-  out += application;
-  out += `,"account":${view.accountText ?? JSON.stringify(view.account)}`;
-  out += tail;
-  out += `,"poll":${JSON.stringify(serializeStatusPoll(view, opts))}}`;
+  sink.kept(content);
+  sink.add(`,"filtered":${JSON.stringify(view.filtered ?? [])},"reblog":`);
+  if (view.reblog) writeStatus(view.reblog, opts, cache, sink);
+  else sink.add("null");
+  sink.kept(application);
+  sink.add(`,"account":`);
+  if (view.accountText !== undefined) sink.kept(view.accountText);
+  else sink.add(JSON.stringify(view.account));
+  sink.kept(tail);
+  sink.add(`,"poll":${JSON.stringify(serializeStatusPoll(view, opts))}}`);
+}
+
+function statusText(view: StatusView, opts: StatusSerializeOptions, cache: JsonCache<StatusOwnView, OwnParts>): string {
+  let out = "";
+  const append = (text: string) => {
+    out += text;
+  };
+  writeStatus(view, opts, cache, { add: append, kept: append });
   return out;
+}
+
+/**
+ * UTF-8 bytes of kept texts, by the text itself (a kept text is the same string object each
+ * time, whose hash V8 keeps): writing an answer then copies bytes instead of encoding it all.
+ */
+const keptBytes = new Map<string, Buffer>();
+const MAX_KEPT_BYTES = 20_000;
+
+function bytesOf(text: string): Buffer {
+  let bytes = keptBytes.get(text);
+  if (bytes === undefined) {
+    bytes = Buffer.from(text);
+    keptBytes.set(text, bytes);
+    if (keptBytes.size > MAX_KEPT_BYTES) {
+      const oldest = keptBytes.keys().next().value;
+      if (oldest !== undefined) keptBytes.delete(oldest);
+    }
+  }
+  return bytes;
+}
+
+/** Views as one JSON array in UTF-8. */
+function statusesBytes(
+  views: readonly StatusView[],
+  opts: StatusSerializeOptions,
+  cache: JsonCache<StatusOwnView, OwnParts>,
+) {
+  const chunks: Buffer[] = [];
+  let pending = "[";
+  const sink: Sink = {
+    add(text) {
+      pending += text;
+    },
+    kept(text) {
+      if (pending !== "") chunks.push(Buffer.from(pending));
+      pending = "";
+      chunks.push(bytesOf(text));
+    },
+  };
+  views.forEach((v, i) => {
+    if (i > 0) sink.add(",");
+    writeStatus(v, opts, cache, sink);
+  });
+  chunks.push(Buffer.from(`${pending}]`));
+  return Buffer.concat(chunks);
+}
+
+/** The views `statusesJson` renders, with what they are rendered with. */
+async function loadViews(
+  ctx: AppContext,
+  statuses: readonly Status[],
+  viewerId: ViewerId,
+  filterContext?: FilterScope,
+) {
+  const scope = viewerId === undefined || statuses.length === 0 ? undefined : (filterContext ?? "any");
+  const [loaded, filters] = await Promise.all([
+    loadStatusViews(ctx, statuses, viewerId, { accountText: true }),
+    scope && viewerId ? loadFilters(ctx, viewerId, scope) : [],
+  ]);
+  const views = applyFilters(loaded, filters, scope !== "any");
+  const serialize: StatusSerializeOptions = { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
+  return { views, serialize, cache: ownCache(ctx) };
 }
 
 /**
@@ -88,23 +175,17 @@ export async function statusTexts(
   viewerId: ViewerId,
   opts: { filterContext?: FilterScope } = {},
 ): Promise<{ id: string; text: string }[]> {
-  const scope = viewerId === undefined || statuses.length === 0 ? undefined : (opts.filterContext ?? "any");
-  const [loaded, filters] = await Promise.all([
-    loadStatusViews(ctx, statuses, viewerId, { accountText: true }),
-    scope && viewerId ? loadFilters(ctx, viewerId, scope) : [],
-  ]);
-  const views = applyFilters(loaded, filters, scope !== "any");
-  const serialize: StatusSerializeOptions = { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
-  const cache = ownCache(ctx);
+  const { views, serialize, cache } = await loadViews(ctx, statuses, viewerId, opts.filterContext);
   return views.map((v) => ({ id: v.status.id, text: statusText(v, serialize, cache) }));
 }
 
-/** `statusesJson` (without `withSource`) as one JSON array text. */
+/** `statusesJson` (without `withSource`) as one JSON array, in UTF-8. */
 export async function statusesText(
   ctx: AppContext,
   statuses: readonly Status[],
   viewerId: ViewerId,
   opts: { filterContext?: FilterScope } = {},
-): Promise<string> {
-  return `[${(await statusTexts(ctx, statuses, viewerId, opts)).map((s) => s.text).join(",")}]`;
+): Promise<Buffer> {
+  const { views, serialize, cache } = await loadViews(ctx, statuses, viewerId, opts.filterContext);
+  return statusesBytes(views, serialize, cache);
 }
