@@ -6,7 +6,7 @@ import { accountsJson, accountsText } from "../accounts/views.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
 import { reportsJsonById } from "../reports/views.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
-import { statusTexts } from "../statuses/views-text.ts";
+import { JsonBytes, statusWriters } from "../statuses/views-text.ts";
 
 /** What a list of notifications shows, read in a bounded number of queries (see `notificationsJson`). */
 async function loadNotifications(ctx: AppContext, notifications: readonly Notification[], viewerId: string) {
@@ -29,10 +29,10 @@ async function loadNotifications(ctx: AppContext, notifications: readonly Notifi
 }
 
 /** The notifications to show, each with its account, status (by id) and report. */
-function assemble<T>(
+function assemble<A, S>(
   shown: readonly Notification[],
-  accountById: Map<string, T>,
-  statusById: Map<string, T>,
+  accountById: Map<string, A>,
+  statusById: Map<string, S>,
   reports: Map<string, Record<string, unknown>>,
 ) {
   return shown.flatMap((n) => {
@@ -72,34 +72,39 @@ const STATUS_MARK = "\u0000status\u0000";
 const ACCOUNT_MARK_JSON = JSON.stringify(ACCOUNT_MARK);
 const STATUS_MARK_JSON = JSON.stringify(STATUS_MARK);
 
-/** `json` with the first `mark` replaced by `text` (unchanged when there is none). */
-function spliceText(json: string, mark: string, text: string): string {
-  const at = json.indexOf(mark);
-  return at < 0 ? json : json.slice(0, at) + text + json.slice(at + mark.length);
-}
-
-/** `notificationsJson` as one JSON array text, statuses and accounts from the kept texts (views-text.ts). */
-export async function notificationsText(
+/**
+ * `notificationsJson` as one JSON array in UTF-8, statuses and accounts written from their
+ * kept texts (services/statuses/views-text.ts): each notification is serializeNotification's
+ * JSON with markers where its account and status go.
+ */
+export async function notificationsBytes(
   ctx: AppContext,
   notifications: readonly Notification[],
   viewerId: string,
-): Promise<string> {
+): Promise<Buffer> {
   const { shown, statuses, accounts, reports } = await loadNotifications(ctx, notifications, viewerId);
-  const texts = await statusTexts(ctx, statuses, viewerId, { filterContext: "notifications" });
-  const statusById = new Map(texts.map((s) => [s.id, s.text]));
+  const statusById = await statusWriters(ctx, statuses, viewerId, { filterContext: "notifications" });
   const accountText = await accountsText(ctx, accounts);
   const accountById = new Map(accounts.map((a, i) => [a.id, accountText[i]]));
-  const items = assemble(shown, accountById, statusById, reports).map((x) => {
-    // serializeNotification's own JSON, with the account's and status's texts put in place of markers.
+  const out = new JsonBytes();
+  out.add("[");
+  assemble(shown, accountById, statusById, reports).forEach((x, i) => {
+    if (i > 0) out.add(",");
+    const writeStatus = x.status;
     const json = JSON.stringify(
-      serializeNotification(
-        x.n,
-        ACCOUNT_MARK as never,
-        x.status === undefined ? undefined : (STATUS_MARK as never),
-        x.report,
-      ),
+      serializeNotification(x.n, ACCOUNT_MARK as never, writeStatus && (STATUS_MARK as never), x.report),
     );
-    return spliceText(spliceText(json, ACCOUNT_MARK_JSON, x.account), STATUS_MARK_JSON, x.status ?? "");
+    const a = json.indexOf(ACCOUNT_MARK_JSON);
+    out.add(json.slice(0, a));
+    out.kept(x.account);
+    const rest = json.slice(a + ACCOUNT_MARK_JSON.length);
+    const st = writeStatus ? rest.indexOf(STATUS_MARK_JSON) : -1;
+    if (writeStatus && st >= 0) {
+      out.add(rest.slice(0, st));
+      writeStatus(out);
+      out.add(rest.slice(st + STATUS_MARK_JSON.length));
+    } else out.add(rest);
   });
-  return `[${items.join(",")}]`;
+  out.add("]");
+  return out.finish();
 }

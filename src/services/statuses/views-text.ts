@@ -93,15 +93,6 @@ function writeStatus(
   sink.add(`,"poll":${JSON.stringify(serializeStatusPoll(view, opts))}}`);
 }
 
-function statusText(view: StatusView, opts: StatusSerializeOptions, cache: JsonCache<StatusOwnView, OwnParts>): string {
-  let out = "";
-  const append = (text: string) => {
-    out += text;
-  };
-  writeStatus(view, opts, cache, { add: append, kept: append });
-  return out;
-}
-
 /**
  * UTF-8 bytes of kept texts, by the text itself (a kept text is the same string object each
  * time, whose hash V8 keeps): writing an answer then copies bytes instead of encoding it all.
@@ -122,30 +113,42 @@ function bytesOf(text: string): Buffer {
   return bytes;
 }
 
+/** JSON made in UTF-8 from pieces: text made now (`add`) and kept texts (`kept`, their bytes kept). */
+export class JsonBytes implements Sink {
+  readonly #chunks: Buffer[] = [];
+  #pending = "";
+
+  add(text: string): void {
+    this.#pending += text;
+  }
+
+  kept(text: string): void {
+    if (this.#pending !== "") this.#chunks.push(Buffer.from(this.#pending));
+    this.#pending = "";
+    this.#chunks.push(bytesOf(text));
+  }
+
+  finish(): Buffer {
+    if (this.#pending !== "") this.#chunks.push(Buffer.from(this.#pending));
+    this.#pending = "";
+    return Buffer.concat(this.#chunks);
+  }
+}
+
 /** Views as one JSON array in UTF-8. */
 function statusesBytes(
   views: readonly StatusView[],
   opts: StatusSerializeOptions,
   cache: JsonCache<StatusOwnView, OwnParts>,
 ) {
-  const chunks: Buffer[] = [];
-  let pending = "[";
-  const sink: Sink = {
-    add(text) {
-      pending += text;
-    },
-    kept(text) {
-      if (pending !== "") chunks.push(Buffer.from(pending));
-      pending = "";
-      chunks.push(bytesOf(text));
-    },
-  };
+  const out = new JsonBytes();
+  out.add("[");
   views.forEach((v, i) => {
-    if (i > 0) sink.add(",");
-    writeStatus(v, opts, cache, sink);
+    if (i > 0) out.add(",");
+    writeStatus(v, opts, cache, out);
   });
-  chunks.push(Buffer.from(`${pending}]`));
-  return Buffer.concat(chunks);
+  out.add("]");
+  return out.finish();
 }
 
 /** The views `statusesJson` renders, with what they are rendered with. */
@@ -166,17 +169,17 @@ async function loadViews(
 }
 
 /**
- * `statusesJson` (without `withSource`) as JSON texts, with their ids: those a `hide` filter
- * matches are left out.
+ * `statusesJson` (without `withSource`) as writers of each status's JSON into a `JsonBytes`,
+ * by id: those a `hide` filter matches are left out.
  */
-export async function statusTexts(
+export async function statusWriters(
   ctx: AppContext,
   statuses: readonly Status[],
   viewerId: ViewerId,
   opts: { filterContext?: FilterScope } = {},
-): Promise<{ id: string; text: string }[]> {
+): Promise<Map<string, (out: JsonBytes) => void>> {
   const { views, serialize, cache } = await loadViews(ctx, statuses, viewerId, opts.filterContext);
-  return views.map((v) => ({ id: v.status.id, text: statusText(v, serialize, cache) }));
+  return new Map(views.map((v) => [v.status.id, (out: JsonBytes) => writeStatus(v, serialize, cache, out)]));
 }
 
 /** `statusesJson` (without `withSource`) as one JSON array, in UTF-8. */

@@ -2,7 +2,7 @@ import type { Context, Hono } from "hono";
 import type { NotificationFilter } from "../../../../db/repositories/notifications.ts";
 import { notFound } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
-import { notificationsJson, notificationsText } from "../../../../services/notifications/views.ts";
+import { notificationsBytes, notificationsJson } from "../../../../services/notifications/views.ts";
 import { jsonText } from "../../../json-text.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
@@ -29,7 +29,7 @@ export function notificationRoutes(app: Hono<HonoEnv>): void {
     const viewerId = currentAccount(c).id;
     const rows = await ctx.repos.notifications.page(viewerId, await filterOf(c), page);
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
-    return jsonText(c, await notificationsText(ctx, rows, viewerId));
+    return jsonText(c, await notificationsBytes(ctx, rows, viewerId));
   });
 
   app.get("/api/v1/notifications/unread_count", requireUser(...READ), async (c) => {
