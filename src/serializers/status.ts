@@ -28,6 +28,8 @@ export interface StatusView {
   status: Status;
   /** The author, already serialized as an Account. */
   account: Record<string, unknown>;
+  /** Instead of `account` (then left empty), the author's Account as JSON text (services/statuses/views-text.ts). */
+  accountText?: string;
   reblog: StatusView | null;
   mentions: MentionView[];
   tags: { name: string; displayName: string }[];
@@ -52,8 +54,16 @@ export function tagUrl(baseUrl: string, name: string): string {
   return `${baseUrl}/tags/${encodeURIComponent(name.toLowerCase())}`;
 }
 
-/** Mastodon's Status entity. */
-export function serializeStatus(view: StatusView, opts: StatusSerializeOptions): Record<string, unknown> {
+/** What of a status's JSON is the same for every viewer and changes only with the status's own rows. */
+export type StatusOwnView = Pick<StatusView, "status" | "mentions" | "tags" | "application" | "media" | "emojis">;
+
+/**
+ * The members of Mastodon's Status entity that `StatusOwnView` makes, in the entity's order:
+ * those before the viewer's flags (`id` ... `edited_at`), then `content` (and `text`), then
+ * `application` and those after `account` (`media_attachments` ... `card`). `serializeStatus`
+ * puts the rest between them.
+ */
+export function serializeStatusOwn(view: StatusOwnView, opts: StatusSerializeOptions): Record<string, unknown> {
   const s = view.status;
   const out: Record<string, unknown> = {
     id: s.id,
@@ -71,37 +81,52 @@ export function serializeStatus(view: StatusView, opts: StatusSerializeOptions):
     favourites_count: s.favouritesCount,
     quotes_count: 0,
     edited_at: s.editedAt,
+    content: s.content,
   };
-  if (view.viewer) {
-    out.favourited = view.viewer.favourited;
-    out.reblogged = view.viewer.reblogged;
-    out.muted = view.viewer.muted;
-    out.bookmarked = view.viewer.bookmarked;
-    if (view.viewer.pinned !== undefined) out.pinned = view.viewer.pinned;
-  }
-  out.content = s.content;
   if (opts.withSource) out.text = s.text;
-  out.filtered = view.filtered ?? [];
-  out.reblog = view.reblog ? serializeStatus(view.reblog, { baseUrl: opts.baseUrl, blobUrl: opts.blobUrl }) : null;
   if (view.application) out.application = view.application;
-  out.account = view.account;
   out.media_attachments = view.media.map((m) => serializeMediaAttachment(m, opts.blobUrl));
   out.mentions = view.mentions.map((m) => ({ id: m.id, username: m.username, url: m.url, acct: m.acct }));
   out.tags = view.tags.map((t) => ({ name: t.displayName, url: tagUrl(opts.baseUrl, t.name) }));
-  const emojis = view.emojis ?? [];
-  out.emojis = emojis.map((e) => serializeCustomEmoji(e, opts.blobUrl));
+  out.emojis = (view.emojis ?? []).map((e) => serializeCustomEmoji(e, opts.blobUrl));
   out.quote = null;
   out.quote_approval = { automatic: [], manual: [], current_user: "denied" };
   out.card = null;
-  if (view.poll) {
-    // The poll's own `emojis`: those of the status's emojis that its options name.
-    const inOptions = new Set(shortcodesIn(view.poll.poll.options));
-    const pollEmojis = emojis.filter((e) => inOptions.has(e.shortcode));
-    out.poll = serializePoll(
-      view.poll,
-      pollEmojis.map((e) => serializeCustomEmoji(e, opts.blobUrl)),
-    );
-  } else out.poll = null;
+  return out;
+}
+
+/** A Status's `poll` (live tallies and the viewer's votes), with the status's emojis its options name. */
+export function serializeStatusPoll(view: StatusView, opts: StatusSerializeOptions): Record<string, unknown> | null {
+  if (!view.poll) return null;
+  const inOptions = new Set(shortcodesIn(view.poll.poll.options));
+  const pollEmojis = (view.emojis ?? []).filter((e) => inOptions.has(e.shortcode));
+  return serializePoll(
+    view.poll,
+    pollEmojis.map((e) => serializeCustomEmoji(e, opts.blobUrl)),
+  );
+}
+
+/** Mastodon's Status entity. */
+export function serializeStatus(view: StatusView, opts: StatusSerializeOptions): Record<string, unknown> {
+  const own = serializeStatusOwn(view, opts);
+  const out: Record<string, unknown> = {};
+  for (const k in own) {
+    if (k === "content") {
+      if (view.viewer) {
+        out.favourited = view.viewer.favourited;
+        out.reblogged = view.viewer.reblogged;
+        out.muted = view.viewer.muted;
+        out.bookmarked = view.viewer.bookmarked;
+        if (view.viewer.pinned !== undefined) out.pinned = view.viewer.pinned;
+      }
+    } else if (k === "application" || (k === "media_attachments" && own.application === undefined)) {
+      out.filtered = view.filtered ?? [];
+      out.reblog = view.reblog ? serializeStatus(view.reblog, { baseUrl: opts.baseUrl, blobUrl: opts.blobUrl }) : null;
+    }
+    if (k === "media_attachments") out.account = view.account;
+    out[k] = own[k];
+  }
+  out.poll = serializeStatusPoll(view, opts);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from "kysely";
 import type { AccountsTable, DB } from "../schema.ts";
+import { selectShaped } from "./query-shapes.ts";
 
 export interface AccountField {
   name: string;
@@ -59,7 +60,7 @@ function parseJson<T>(s: string | null, fallback: T): T {
 
 const nullableBool = (v: unknown): boolean | null => (v === null || v === undefined ? null : Boolean(v));
 
-export function toAccount(r: Selectable<AccountsTable>): Account {
+export function toAccount(r: AccountRow): Account {
   return {
     id: String(r.id),
     username: r.username,
@@ -101,6 +102,48 @@ export function toAccount(r: Selectable<AccountsTable>): Account {
 }
 
 export type AccountInsert = Insertable<AccountsTable>;
+
+/** The columns `toAccount` reads (not the keys: reading them costs more than the rest of the row). */
+export const ACCOUNT_COLUMNS = [
+  "id",
+  "username",
+  "domain",
+  "display_name",
+  "note",
+  "note_source",
+  "fields",
+  "fields_source",
+  "actor_type",
+  "locked",
+  "discoverable",
+  "indexable",
+  "hide_collections",
+  "memorial",
+  "uri",
+  "url",
+  "inbox_url",
+  "shared_inbox_url",
+  "avatar_path",
+  "avatar_remote_url",
+  "avatar_content_type",
+  "header_path",
+  "header_remote_url",
+  "header_content_type",
+  "also_known_as",
+  "moved_to_account_id",
+  "suspended_at",
+  "suspension_origin",
+  "silenced_at",
+  "sensitized_at",
+  "statuses_count",
+  "followers_count",
+  "following_count",
+  "last_status_at",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof AccountsTable)[];
+
+type AccountRow = Pick<Selectable<AccountsTable>, (typeof ACCOUNT_COLUMNS)[number]>;
 
 /**
  * SQL twin of `isAccountPublic` (policies/accounts.ts), for queries over `accounts` (or an alias
@@ -145,14 +188,41 @@ export class AccountsRepository {
   }
 
   async getById(id: string): Promise<Account | undefined> {
-    const r = await this.#db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst();
+    const r = await this.#db.selectFrom("accounts").select(ACCOUNT_COLUMNS).where("id", "=", id).executeTakeFirst();
     return r && toAccount(r);
   }
 
   async getByIds(ids: readonly string[]): Promise<Account[]> {
     if (ids.length === 0) return [];
-    const rows = await this.#db.selectFrom("accounts").selectAll().where("id", "in", ids).execute();
+    const rows = await selectShaped(this.#db, `accounts.getByIds ${ids.length}`, ids, () =>
+      this.#db.selectFrom("accounts").select(ACCOUNT_COLUMNS).where("id", "in", ids),
+    );
     return rows.map(toAccount);
+  }
+
+  /**
+   * Accounts by id (in no particular order), each with whether it is searchable
+   * (`searchableAccountCondition`) and its user's role (null: no user).
+   */
+  async getByIdsWithSearchable(
+    ids: readonly string[],
+  ): Promise<{ account: Account; searchable: boolean; roleId: string | null }[]> {
+    if (ids.length === 0) return [];
+    const rows = await selectShaped(this.#db, `accounts.getByIdsWithSearchable ${ids.length}`, [true, ...ids], () =>
+      this.#db
+        .selectFrom("accounts")
+        .select(ACCOUNT_COLUMNS)
+        .select(searchableAccountCondition().as("searchable"))
+        .select((eb) =>
+          eb.selectFrom("users").select("users.role_id").whereRef("users.account_id", "=", "accounts.id").as("role_id"),
+        )
+        .where("id", "in", ids),
+    );
+    return rows.map((r) => ({
+      account: toAccount(r),
+      searchable: Boolean(r.searchable),
+      roleId: r.role_id === null || r.role_id === undefined ? null : String(r.role_id),
+    }));
   }
 
   /** The accounts among `ids` that the public may see (`publicAccountCondition`), in no particular order. */

@@ -2,6 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder } from "./id-window.ts";
+import { selectShaped } from "./query-shapes.ts";
 import { domainHiddenCondition } from "./relationships.ts";
 
 /**
@@ -226,9 +227,19 @@ export class FeedsRepository {
 
   /** One page of an account's feed: status ids, newest first. */
   async page(accountId: string, window: IdWindow): Promise<string[]> {
-    let q = this.#db.selectFrom("feeds").select("status_id").where("account_id", "=", accountId);
-    q = applyWindow(q, "status_id", window);
-    const rows = await q.orderBy("status_id", idWindowOrder(window)).limit(window.limit).execute();
+    const params: unknown[] = [accountId];
+    for (const v of [window.maxId, window.sinceId, window.minId]) if (v !== undefined) params.push(v);
+    params.push(window.limit);
+    const shape = `feeds.page ${window.maxId !== undefined} ${window.sinceId !== undefined} ${window.minId !== undefined}`;
+    const rows = await selectShaped(this.#db, shape, params, () =>
+      applyWindow(
+        this.#db.selectFrom("feeds").select("status_id").where("account_id", "=", accountId),
+        "status_id",
+        window,
+      )
+        .orderBy("status_id", idWindowOrder(window))
+        .limit(window.limit),
+    );
     return rows
       .map((r) => String(r.status_id))
       .sort((a, b) => (BigInt(a) < BigInt(b) ? 1 : BigInt(a) > BigInt(b) ? -1 : 0));

@@ -4,6 +4,7 @@ import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";
 import { searchableAccountCondition } from "./accounts.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+import { selectShaped } from "./query-shapes.ts";
 import { domainHiddenCondition } from "./relationships.ts";
 
 /** A follow or a follow request, with its options. */
@@ -350,12 +351,17 @@ export class FollowsRepository {
   /** Which of `targetIds` `accountId` follows. */
   async followedAmong(accountId: string, targetIds: readonly string[]): Promise<Set<string>> {
     if (targetIds.length === 0) return new Set();
-    const rows = await this.#db
-      .selectFrom("follows")
-      .select("target_account_id")
-      .where("account_id", "=", accountId)
-      .where("target_account_id", "in", targetIds)
-      .execute();
+    const rows = await selectShaped(
+      this.#db,
+      `follows.followedAmong ${targetIds.length}`,
+      [accountId, ...targetIds],
+      () =>
+        this.#db
+          .selectFrom("follows")
+          .select("target_account_id")
+          .where("account_id", "=", accountId)
+          .where("target_account_id", "in", targetIds),
+    );
     return new Set(rows.map((r) => String(r.target_account_id)));
   }
 

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { DB, MediaAttachmentsTable } from "../schema.ts";
+import { selectShaped } from "./query-shapes.ts";
 
 export type MediaType = "image" | "gifv" | "video" | "audio" | "unknown";
 export type MediaProcessing = "queued" | "in_progress" | "complete" | "failed";
@@ -106,12 +107,13 @@ export class MediaRepository {
   /** The attachments of the given statuses, in id order (the order they were uploaded). */
   async listByStatuses(statusIds: readonly string[]): Promise<MediaAttachment[]> {
     if (statusIds.length === 0) return [];
-    const rows = await this.#db
-      .selectFrom("media_attachments")
-      .selectAll()
-      .where("status_id", "in", [...statusIds])
-      .orderBy("id")
-      .execute();
+    const rows = await selectShaped(this.#db, `media.listByStatuses ${statusIds.length}`, statusIds, () =>
+      this.#db
+        .selectFrom("media_attachments")
+        .selectAll()
+        .where("status_id", "in", [...statusIds])
+        .orderBy("id"),
+    );
     return rows.map(toMediaAttachment);
   }
 

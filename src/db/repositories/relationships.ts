@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+import { selectShaped } from "./query-shapes.ts";
 
 /** A mute that is in force: `expiresAt` null means forever. */
 export interface MuteState {
@@ -194,57 +195,63 @@ export class RelationshipsRepository {
   async blockMuteRelations(viewerId: string, ids: readonly string[], now: string): Promise<BlockMuteRelations> {
     const out = noRelations();
     if (ids.length === 0) return out;
-    const rows = await this.#db
-      .selectFrom("blocks")
-      .select([
-        sql<string>`'blocking'`.as("kind"),
-        "target_account_id as other",
-        sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
-        sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
-      ])
-      .where("account_id", "=", viewerId)
-      .where("target_account_id", "in", ids)
-      .unionAll(
-        this.#db
-          .selectFrom("blocks")
-          .select([
-            sql<string>`'blocked_by'`.as("kind"),
-            "account_id as other",
-            sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
-            sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
-          ])
-          .where("target_account_id", "=", viewerId)
-          .where("account_id", "in", ids),
-      )
-      .unionAll(
-        this.#db
-          .selectFrom("mutes")
-          .select([
-            sql<string>`'muting'`.as("kind"),
-            "target_account_id as other",
-            "hide_notifications as hide",
-            "expires_at",
-          ])
-          .where("account_id", "=", viewerId)
-          .where("target_account_id", "in", ids)
-          .where(liveMute(now)),
-      )
-      .unionAll(
-        // `hide` here: whether the viewer follows the account (which overrides the domain block).
-        this.#db
-          .selectFrom("accounts as dba")
-          .innerJoin("account_domain_blocks as dbb", "dbb.domain", "dba.domain")
-          .select([
-            sql<string>`'domain_blocking'`.as("kind"),
-            "dba.id as other",
-            sql<boolean | number | null>`EXISTS (SELECT 1 FROM follows dbf WHERE dbf.account_id = ${viewerId}
-              AND dbf.target_account_id = dba.id)`.as("hide"),
-            sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
-          ])
-          .where("dbb.account_id", "=", viewerId)
-          .where("dba.id", "in", ids),
-      )
-      .execute();
+    const build = () =>
+      this.#db
+        .selectFrom("blocks")
+        .select([
+          sql<string>`'blocking'`.as("kind"),
+          "target_account_id as other",
+          sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
+          sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
+        ])
+        .where("account_id", "=", viewerId)
+        .where("target_account_id", "in", ids)
+        .unionAll(
+          this.#db
+            .selectFrom("blocks")
+            .select([
+              sql<string>`'blocked_by'`.as("kind"),
+              "account_id as other",
+              sql<boolean | number | null>`CAST(NULL AS boolean)`.as("hide"),
+              sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
+            ])
+            .where("target_account_id", "=", viewerId)
+            .where("account_id", "in", ids),
+        )
+        .unionAll(
+          this.#db
+            .selectFrom("mutes")
+            .select([
+              sql<string>`'muting'`.as("kind"),
+              "target_account_id as other",
+              "hide_notifications as hide",
+              "expires_at",
+            ])
+            .where("account_id", "=", viewerId)
+            .where("target_account_id", "in", ids)
+            .where(liveMute(now)),
+        )
+        .unionAll(
+          // `hide` here: whether the viewer follows the account (which overrides the domain block).
+          this.#db
+            .selectFrom("accounts as dba")
+            .innerJoin("account_domain_blocks as dbb", "dbb.domain", "dba.domain")
+            .select([
+              sql<string>`'domain_blocking'`.as("kind"),
+              "dba.id as other",
+              sql<boolean | number | null>`EXISTS (SELECT 1 FROM follows dbf WHERE dbf.account_id = ${viewerId}
+                AND dbf.target_account_id = dba.id)`.as("hide"),
+              sql<string | null>`CAST(NULL AS text)`.as("expires_at"),
+            ])
+            .where("dbb.account_id", "=", viewerId)
+            .where("dba.id", "in", ids),
+        );
+    const rows = await selectShaped(
+      this.#db,
+      `relationships.blockMuteRelations ${ids.length}`,
+      [viewerId, ...ids, viewerId, ...ids, viewerId, ...ids, now, viewerId, viewerId, ...ids],
+      build,
+    );
     for (const r of rows) {
       const other = String(r.other);
       if (r.kind === "blocking") out.blocking.add(other);

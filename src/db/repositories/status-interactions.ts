@@ -1,6 +1,7 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
+import { selectShaped } from "./query-shapes.ts";
 import {
   applyWindow,
   idWindowOrder,
@@ -13,6 +14,16 @@ import {
 
 /** The tables that tie one account to one status: favourites, bookmarks and pins. */
 export type AccountStatusTableName = "favourites" | "bookmarks" | "status_pins";
+
+/** The viewer's flags on a list of statuses (`viewerFlags`). */
+export interface ViewerFlagSets {
+  favourited: Set<string>;
+  bookmarked: Set<string>;
+  pinned: Set<string>;
+  reblogged: Set<string>;
+  /** Conversation ids. */
+  muted: Set<string>;
+}
 
 /** All SQL on `favourites`, `bookmarks`, `status_pins` and `conversation_mutes`. */
 export class StatusInteractionsRepository {
@@ -55,6 +66,70 @@ export class StatusInteractionsRepository {
       .where("status_id", "in", statusIds)
       .execute();
     return new Set(rows.map((r) => String(r.status_id)));
+  }
+
+  /**
+   * The viewer's flags on statuses in one query: which of `statusIds` the account favourited,
+   * bookmarked, boosted (live boosts) and, among `pinnableIds`, pinned; which of
+   * `conversationIds` it muted.
+   */
+  async viewerFlags(
+    accountId: string,
+    statusIds: readonly string[],
+    pinnableIds: readonly string[],
+    conversationIds: readonly string[],
+  ): Promise<ViewerFlagSets> {
+    const out: ViewerFlagSets = {
+      favourited: new Set(),
+      bookmarked: new Set(),
+      pinned: new Set(),
+      reblogged: new Set(),
+      muted: new Set(),
+    };
+    if (statusIds.length === 0) return out;
+    const db = this.#db;
+    const pair = (table: AccountStatusTableName, kind: string, ids: readonly string[]) =>
+      db
+        .selectFrom(table)
+        .select([sql.lit(kind).as("kind"), "status_id as id"])
+        .where("account_id", "=", accountId)
+        .where("status_id", "in", ids);
+    const build = () => {
+      let q = pair("favourites", "f", statusIds)
+        .unionAll(pair("bookmarks", "b", statusIds))
+        .unionAll(
+          db
+            .selectFrom("statuses")
+            .select([sql.lit("r").as("kind"), "reblog_of_id as id"])
+            .where("account_id", "=", accountId)
+            .where("reblog_of_id", "in", statusIds)
+            .where("deleted_at", "is", null)
+            .$narrowType<{ id: string }>(),
+        );
+      if (pinnableIds.length > 0) q = q.unionAll(pair("status_pins", "p", pinnableIds));
+      if (conversationIds.length > 0)
+        q = q.unionAll(
+          db
+            .selectFrom("conversation_mutes")
+            .select([sql.lit("m").as("kind"), "conversation_id as id"])
+            .where("account_id", "=", accountId)
+            .where("conversation_id", "in", conversationIds),
+        );
+      return q;
+    };
+    const sets: Record<string, Set<string>> = {
+      f: out.favourited,
+      b: out.bookmarked,
+      p: out.pinned,
+      r: out.reblogged,
+      m: out.muted,
+    };
+    const params = [accountId, ...statusIds, accountId, ...statusIds, accountId, ...statusIds];
+    if (pinnableIds.length > 0) params.push(accountId, ...pinnableIds);
+    if (conversationIds.length > 0) params.push(accountId, ...conversationIds);
+    const shape = `statusInteractions.viewerFlags ${statusIds.length} ${pinnableIds.length} ${conversationIds.length}`;
+    for (const r of await selectShaped(db, shape, params, build)) sets[String(r.kind)]?.add(String(r.id));
+    return out;
   }
 
   /** Live pinned statuses of an account. */

@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, type Selectable, sql, type Updateable } f
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB, StatusesTable } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+import { selectShaped } from "./query-shapes.ts";
 import { hasMediaCondition, notBlockedOrMutedCondition, type Reader, visibleCondition } from "./status-visibility.ts";
 
 export { applyWindow, idWindowOrder, type Reader, sortDesc, visibleCondition };
@@ -94,7 +95,9 @@ export class StatusesRepository {
   /** Statuses by id, deleted ones included, in no particular order. */
   async getByIds(ids: readonly string[]): Promise<Status[]> {
     if (ids.length === 0) return [];
-    const rows = await this.#db.selectFrom("statuses").selectAll().where("id", "in", ids).execute();
+    const rows = await selectShaped(this.#db, `statuses.getByIds ${ids.length}`, ids, () =>
+      this.#db.selectFrom("statuses").selectAll().where("id", "in", ids),
+    );
     return rows.map(toStatus);
   }
 
@@ -203,12 +206,13 @@ export class StatusesRepository {
   async mentionsOf(statusIds: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (statusIds.length === 0) return out;
-    const rows = await this.#db
-      .selectFrom("mentions")
-      .select(["status_id", "account_id"])
-      .where("status_id", "in", statusIds)
-      .orderBy("id")
-      .execute();
+    const rows = await selectShaped(this.#db, `statuses.mentionsOf ${statusIds.length}`, statusIds, () =>
+      this.#db
+        .selectFrom("mentions")
+        .select(["status_id", "account_id"])
+        .where("status_id", "in", statusIds)
+        .orderBy("id"),
+    );
     for (const r of rows) {
       const list = out.get(String(r.status_id)) ?? [];
       list.push(String(r.account_id));
@@ -261,13 +265,14 @@ export class StatusesRepository {
   async tagsOf(statusIds: readonly string[]): Promise<Map<string, { name: string; displayName: string }[]>> {
     const out = new Map<string, { name: string; displayName: string }[]>();
     if (statusIds.length === 0) return out;
-    const rows = await this.#db
-      .selectFrom("statuses_tags")
-      .innerJoin("tags", "tags.id", "statuses_tags.tag_id")
-      .select(["statuses_tags.status_id", "tags.name", "tags.display_name"])
-      .where("statuses_tags.status_id", "in", statusIds)
-      .orderBy("tags.name")
-      .execute();
+    const rows = await selectShaped(this.#db, `statuses.tagsOf ${statusIds.length}`, statusIds, () =>
+      this.#db
+        .selectFrom("statuses_tags")
+        .innerJoin("tags", "tags.id", "statuses_tags.tag_id")
+        .select(["statuses_tags.status_id", "tags.name", "tags.display_name"])
+        .where("statuses_tags.status_id", "in", statusIds)
+        .orderBy("tags.name"),
+    );
     for (const r of rows) {
       const list = out.get(String(r.status_id)) ?? [];
       list.push({ name: r.name, displayName: r.display_name });

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { DB, UsersTable } from "../schema.ts";
+import { selectShaped } from "./query-shapes.ts";
 
 export interface UserSettings {
   privacy?: "public" | "unlisted" | "private" | "direct";
@@ -95,11 +96,9 @@ export class UsersRepository {
   /** The role of each local account's user (for role badges), without reading whole users. */
   async roleIdsByAccountIds(accountIds: readonly string[]): Promise<Map<string, string>> {
     if (accountIds.length === 0) return new Map();
-    const rows = await this.#db
-      .selectFrom("users")
-      .select(["account_id", "role_id"])
-      .where("account_id", "in", accountIds)
-      .execute();
+    const rows = await selectShaped(this.#db, `users.roleIdsByAccountIds ${accountIds.length}`, accountIds, () =>
+      this.#db.selectFrom("users").select(["account_id", "role_id"]).where("account_id", "in", accountIds),
+    );
     return new Map(rows.map((r) => [String(r.account_id), String(r.role_id)]));
   }
 

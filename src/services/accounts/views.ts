@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { User } from "../../db/repositories/users.ts";
+import { JsonCache, sameData } from "../../lib/json-cache.ts";
 import { defaultPrivacy } from "../../policies/accounts.ts";
 import {
   type AccountView,
@@ -18,9 +19,20 @@ export function mediaUrls(ctx: AppContext): MediaUrls {
  * What the Account serializer needs for many accounts, in a bounded number of queries:
  * the users of local accounts (for role badges) and the accounts they moved to.
  */
-export async function loadAccountViews(ctx: AppContext, accounts: readonly Account[]): Promise<AccountView[]> {
+export async function loadAccountViews(
+  ctx: AppContext,
+  accounts: readonly Account[],
+  knownRoleIds?: ReadonlyMap<string, string | null>,
+): Promise<AccountView[]> {
   const localIds = accounts.filter((a) => a.domain === null).map((a) => a.id);
-  const roleByAccount = await ctx.repos.users.roleIdsByAccountIds(localIds);
+  let roleByAccount: Map<string, string>;
+  if (knownRoleIds !== undefined && localIds.every((id) => knownRoleIds.has(id))) {
+    roleByAccount = new Map();
+    for (const id of localIds) {
+      const roleId = knownRoleIds.get(id);
+      if (roleId) roleByAccount.set(id, roleId);
+    }
+  } else roleByAccount = await ctx.repos.users.roleIdsByAccountIds(localIds);
   const movedIds = [...new Set(accounts.map((a) => a.movedToAccountId).filter((x): x is string => x !== null))];
   const moved = new Map((await ctx.repos.accounts.getByIds(movedIds)).map((a) => [a.id, a]));
   const all = [...accounts, ...moved.values()];
@@ -46,9 +58,39 @@ export async function accountJson(ctx: AppContext, account: Account): Promise<Re
   return serializeAccount(view, mediaUrls(ctx));
 }
 
-export async function accountsJson(ctx: AppContext, accounts: readonly Account[]): Promise<Record<string, unknown>[]> {
+/** Account JSON of `accounts`; `knownRoleIds` (their users' roles, read with them) saves a query. */
+export async function accountsJson(
+  ctx: AppContext,
+  accounts: readonly Account[],
+  knownRoleIds?: ReadonlyMap<string, string | null>,
+): Promise<Record<string, unknown>[]> {
   const urls = mediaUrls(ctx);
-  return (await loadAccountViews(ctx, accounts)).map((v) => serializeAccount(v, urls));
+  return (await loadAccountViews(ctx, accounts, knownRoleIds)).map((v) => serializeAccount(v, urls));
+}
+
+/** Rendered accounts of each server (their URLs differ), checked against the rows they came from. */
+const accountTexts = new WeakMap<AppContext, JsonCache<AccountView>>();
+
+/**
+ * The Account JSON texts of `accounts` (as `accountsJson`, stringified), an account's text
+ * rendered again only when its row, role, emojis or move target differ from the last time.
+ */
+export async function accountsText(
+  ctx: AppContext,
+  accounts: readonly Account[],
+  knownRoleIds?: ReadonlyMap<string, string | null>,
+): Promise<string[]> {
+  let cache = accountTexts.get(ctx);
+  if (cache === undefined) {
+    // A few KB each (the row and the text): bounded to some 6 MB.
+    cache = new JsonCache<AccountView>(2000, sameData);
+    accountTexts.set(ctx, cache);
+  }
+  const urls = mediaUrls(ctx);
+  const views = await loadAccountViews(ctx, accounts, knownRoleIds);
+  return views.map((v) =>
+    (cache as JsonCache<AccountView>).text(v.account.id, v, (x) => JSON.stringify(serializeAccount(x, urls))),
+  );
 }
 
 /** CredentialAccount of the signed-in user. */

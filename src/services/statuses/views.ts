@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context.ts";
-import type { Account } from "../../db/repositories/accounts.ts";
+import type { MediaAttachment } from "../../db/repositories/media.ts";
 import { type BlockMuteRelations, noRelations } from "../../db/repositories/relationships.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { isAccountDeleted } from "../../policies/accounts.ts";
@@ -7,11 +7,12 @@ import { hiddenByBlocks, type KeepBlockedAndMuted } from "../../policies/blocks.
 import { canPin, canSeeStatus } from "../../policies/statuses.ts";
 import { acctOf } from "../../serializers/account.ts";
 import { type MentionView, type StatusView, serializeStatus } from "../../serializers/status.ts";
-import { accountsJson } from "../accounts/views.ts";
+import { accountsJson, accountsText } from "../accounts/views.ts";
 import { loadEmojis, statusEmojiSource } from "../custom-emojis/views.ts";
 import { applyFilters, type FilterScope, loadFilters } from "../filters/match.ts";
 import { loadPollViews } from "../polls/views.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
+import { accountsOf, loadedFor, mentionsOf, newLoaded, originalsOf, rememberLoaded } from "./loaded.ts";
 
 /** The viewer's account id, when signed in. */
 export type ViewerId = string | undefined;
@@ -33,18 +34,28 @@ export async function filterVisible(
   opts: { keep?: KeepBlockedAndMuted } = {},
 ): Promise<Status[]> {
   const live = statuses.filter((s) => s.deletedAt === null);
-  const reblogIds = unique(live.map((s) => s.reblogOfId));
-  const originals = new Map((await ctx.repos.statuses.getByIds(reblogIds)).map((s) => [s.id, s]));
+  if (live.length === 0) return [];
+  const loaded = newLoaded();
+  const originals = await originalsOf(ctx, loaded, unique(live.map((s) => s.reblogOfId)));
   const all = [...live, ...originals.values()];
   const authorIds = unique(all.map((s) => s.accountId));
-  const visibleAuthors = await ctx.repos.accounts.searchableIds(authorIds);
+  const visibleAuthors = new Set<string>();
+  for (const { account, searchable, roleId } of await ctx.repos.accounts.getByIdsWithSearchable(authorIds)) {
+    loaded.accounts.set(account.id, account);
+    loaded.roleIds.set(account.id, roleId);
+    if (searchable) visibleAuthors.add(account.id);
+  }
   const needsRelation = all.filter((s) => s.visibility === "private" || s.visibility === "direct");
   let follows = new Set<string>();
   let mentioned = new Set<string>();
   if (viewerId !== undefined && needsRelation.length > 0) {
-    follows = await ctx.repos.follows.followedAmong(viewerId, unique(needsRelation.map((s) => s.accountId)));
-    const mentions = await ctx.repos.statuses.mentionsOf(needsRelation.map((s) => s.id));
-    mentioned = new Set([...mentions].filter(([, ids]) => ids.includes(viewerId)).map(([id]) => id));
+    // Mentions of the whole list: the views need them too (loadStatusViews).
+    const [followed, mentions] = await Promise.all([
+      ctx.repos.follows.followedAmong(viewerId, unique(needsRelation.map((s) => s.accountId))),
+      mentionsOf(ctx, loaded, unique(all.map((s) => s.id))),
+    ]);
+    follows = followed;
+    mentioned = new Set(needsRelation.filter((s) => mentions.get(s.id)?.includes(viewerId)).map((s) => s.id));
   }
   // Blocks and mutes between the viewer and the authors (policies/blocks.ts).
   const relations: BlockMuteRelations =
@@ -54,12 +65,14 @@ export async function filterVisible(
     visibleAuthors.has(s.accountId) &&
     !hiddenByBlocks(s.accountId, viewerId, relations, opts.keep) &&
     canSeeStatus(s, { viewerId, followsAuthor: follows.has(s.accountId), mentioned: mentioned.has(s.id) });
-  return live.filter((s) => {
+  const visible = live.filter((s) => {
     if (!sees(s)) return false;
     if (s.reblogOfId === null) return true;
     const original = originals.get(s.reblogOfId);
     return original !== undefined && sees(original);
   });
+  rememberLoaded(visible, loaded);
+  return visible;
 }
 
 /** Whether the viewer may see this one status (see `filterVisible`; the viewer's own blocks and mutes do not hide it). */
@@ -75,25 +88,29 @@ export async function loadStatusViews(
   ctx: AppContext,
   statuses: readonly Status[],
   viewerId: ViewerId,
+  opts: { accountText?: boolean } = {},
 ): Promise<StatusView[]> {
-  const reblogIds = unique(statuses.map((s) => s.reblogOfId));
-  const originals = new Map((await ctx.repos.statuses.getByIds(reblogIds)).map((s) => [s.id, s]));
-  const all = [...statuses, ...originals.values()];
+  const loaded = loadedFor(statuses);
+  const originals = await originalsOf(ctx, loaded, unique(statuses.map((s) => s.reblogOfId)));
+  const all = [...statuses];
+  for (const s of statuses) {
+    const o = s.reblogOfId === null ? undefined : originals.get(s.reblogOfId);
+    if (o !== undefined) all.push(o);
+  }
   const allIds = unique(all.map((s) => s.id));
   const [mentions, tags, apps, media, polls] = await Promise.all([
-    ctx.repos.statuses.mentionsOf(allIds),
+    mentionsOf(ctx, loaded, allIds),
     ctx.repos.statuses.tagsOf(allIds),
     ctx.repos.statuses.applicationsOf(unique(all.map((s) => s.applicationId))),
     ctx.repos.media.listByStatuses(allIds),
     loadPollViews(ctx, unique(all.map((s) => s.pollId)), viewerId),
   ]);
-  const mentionedIds = unique([...mentions.values()].flat());
-  const accountIds = unique([...all.map((s) => s.accountId), ...mentionedIds]);
-  const accounts = await ctx.repos.accounts.getByIds(accountIds);
-  const byId = new Map<string, Account>(accounts.map((a) => [a.id, a]));
-  const authors = accounts.filter((a) => all.some((s) => s.accountId === a.id));
+  const authorIds = unique(all.map((s) => s.accountId));
+  const mentionedIds = unique(allIds.flatMap((id) => mentions.get(id) ?? []));
+  const byId = await accountsOf(ctx, loaded, unique([...authorIds, ...mentionedIds]));
+  const authors = authorIds.flatMap((id) => byId.get(id) ?? []);
   const [json, emojis] = await Promise.all([
-    accountsJson(ctx, authors),
+    opts.accountText ? accountsText(ctx, authors, loaded.roleIds) : accountsJson(ctx, authors, loaded.roleIds),
     loadEmojis(
       ctx,
       all.map((s) =>
@@ -102,26 +119,36 @@ export async function loadStatusViews(
     ),
   ]);
   const emojisOf = new Map(all.map((s, i) => [s.id, emojis[i]]));
-  const authorJson = new Map<string, Record<string, unknown>>(authors.map((a, i) => [a.id, json[i]]));
+  const authorJson = new Map(authors.map((a, i) => [a.id, json[i]]));
+  const mediaOf = new Map<string, MediaAttachment[]>();
+  for (const m of media) {
+    if (m.statusId === null) continue;
+    const list = mediaOf.get(m.statusId);
+    if (list) list.push(m);
+    else mediaOf.set(m.statusId, [m]);
+  }
 
   let flags: ((s: Status) => StatusView["viewer"]) | undefined;
   if (viewerId !== undefined) {
-    const [favourited, bookmarked, pinned, reblogged, muted] = await Promise.all([
-      ctx.repos.statusInteractions.which("favourites", viewerId, allIds),
-      ctx.repos.statusInteractions.which("bookmarks", viewerId, allIds),
-      ctx.repos.statusInteractions.which("status_pins", viewerId, allIds),
-      ctx.repos.statuses.reblogged(viewerId, allIds),
-      ctx.repos.statusInteractions.mutedConversations(viewerId, unique(all.map((s) => s.conversationId))),
-    ]);
+    const f = await ctx.repos.statusInteractions.viewerFlags(
+      viewerId,
+      allIds,
+      unique(all.filter((s) => canPin(s, viewerId)).map((s) => s.id)),
+      unique(all.map((s) => s.conversationId)),
+    );
     flags = (s) => ({
-      favourited: favourited.has(s.id),
-      reblogged: reblogged.has(s.id),
-      bookmarked: bookmarked.has(s.id),
-      muted: s.conversationId !== null && muted.has(s.conversationId),
-      pinned: canPin(s, viewerId) ? pinned.has(s.id) : undefined,
+      favourited: f.favourited.has(s.id),
+      reblogged: f.reblogged.has(s.id),
+      bookmarked: f.bookmarked.has(s.id),
+      muted: s.conversationId !== null && f.muted.has(s.conversationId),
+      pinned: canPin(s, viewerId) ? f.pinned.has(s.id) : undefined,
     });
   }
 
+  const author = (id: string): Pick<StatusView, "account" | "accountText"> => {
+    const a = authorJson.get(id);
+    return typeof a === "string" ? { account: {}, accountText: a } : { account: a ?? {} };
+  };
   const mentionView = (id: string): MentionView[] => {
     const a = byId.get(id);
     if (!a || isAccountDeleted(a)) return [];
@@ -129,12 +156,12 @@ export async function loadStatusViews(
   };
   const view = (s: Status, nested?: Status): StatusView => ({
     status: s,
-    account: authorJson.get(s.accountId) ?? {},
+    ...author(s.accountId),
     reblog: nested ? view(nested) : null,
     mentions: (mentions.get(s.id) ?? []).flatMap(mentionView),
     tags: tags.get(s.id) ?? [],
     application: s.applicationId ? (apps.get(s.applicationId) ?? null) : null,
-    media: media.filter((m) => m.statusId === s.id),
+    media: mediaOf.get(s.id) ?? [],
     emojis: emojisOf.get(s.id),
     poll: s.pollId === null ? null : (polls.get(s.pollId) ?? null),
     viewer: flags?.(s),

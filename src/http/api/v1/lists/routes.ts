@@ -16,7 +16,8 @@ import {
   removeAccounts,
   updateList,
 } from "../../../../services/lists/lists.ts";
-import { statusesJson } from "../../../../services/statuses/views.ts";
+import { statusesText } from "../../../../services/statuses/views-text.ts";
+import { jsonText } from "../../../json-text.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
@@ -129,6 +130,6 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     const result = await listTimeline(ctx, viewerId, c.req.param("list_id"), page);
     setLinkHeader(c, page, result.rows.length, result.rows[0]?.id, result.rows.at(-1)?.id);
     // List timelines apply the `home` filters, as Mastodon does.
-    return c.json(await statusesJson(ctx, result.visible, viewerId, { filterContext: "home" }));
+    return jsonText(c, await statusesText(ctx, result.visible, viewerId, { filterContext: "home" }));
   });
 }

@@ -2,7 +2,8 @@ import type { Context, Hono } from "hono";
 import type { NotificationFilter } from "../../../../db/repositories/notifications.ts";
 import { notFound } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
-import { notificationsJson } from "../../../../services/notifications/views.ts";
+import { notificationsBytes, notificationsJson } from "../../../../services/notifications/views.ts";
+import { jsonText } from "../../../json-text.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
@@ -38,7 +39,7 @@ export function notificationRoutes(app: Hono<HonoEnv>): void {
     const viewerId = currentAccount(c).id;
     const rows = await ctx.repos.notifications.page(viewerId, await filterOf(c), page);
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
-    return c.json(await notificationsJson(ctx, rows, viewerId));
+    return jsonText(c, await notificationsBytes(ctx, rows, viewerId));
   });
 
   app.get("/api/v1/notifications/unread_count", requireUser(...READ), async (c) => {

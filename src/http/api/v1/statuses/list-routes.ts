@@ -2,7 +2,9 @@ import type { Hono } from "hono";
 import type { Status } from "../../../../db/repositories/statuses.ts";
 import { getVisibleAccount } from "../../../../services/accounts/find-accounts.ts";
 import { tagJson, unusedTagJson } from "../../../../services/statuses/tags.ts";
-import { filterVisible, statusesJson } from "../../../../services/statuses/views.ts";
+import { filterVisible } from "../../../../services/statuses/views.ts";
+import { statusesText } from "../../../../services/statuses/views-text.ts";
+import { jsonText } from "../../../json-text.ts";
 import { currentAccount, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import type { HonoEnv } from "../../../types.ts";
@@ -37,7 +39,7 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
     // The account's own posts stay on its profile even when the viewer blocks or mutes it (Mastodon).
     const visible = await filterVisible(ctx, rows, viewerId, { keep: account.id });
-    return c.json(await statusesJson(ctx, visible, viewerId, { filterContext: "account" }));
+    return jsonText(c, await statusesText(ctx, visible, viewerId, { filterContext: "account" }));
   });
 
   for (const [path, table, scope] of [
@@ -56,7 +58,7 @@ export function listRoutes(app: Hono<HonoEnv>): void {
         viewerId,
         { keep: "all" },
       );
-      return c.json(await statusesJson(ctx, visible, viewerId));
+      return jsonText(c, await statusesText(ctx, visible, viewerId));
     });
   }
 

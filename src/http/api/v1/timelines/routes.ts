@@ -8,7 +8,8 @@ import {
   type TimelinePage,
   tagTimeline,
 } from "../../../../services/feeds/timelines.ts";
-import { statusesJson } from "../../../../services/statuses/views.ts";
+import { statusesText } from "../../../../services/statuses/views-text.ts";
+import { jsonText } from "../../../json-text.ts";
 import { currentAccount, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
 import { type PageParams, pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
@@ -37,7 +38,7 @@ async function answer(
   filterContext: FilterContext,
 ) {
   setLinkHeader(c, page, result.rows.length, result.rows[0]?.id, result.rows.at(-1)?.id);
-  return c.json(await statusesJson(c.env.ctx, result.visible, viewerId, { filterContext }));
+  return jsonText(c, await statusesText(c.env.ctx, result.visible, viewerId, { filterContext }));
 }
 
 /** The home, public and hashtag timelines. */

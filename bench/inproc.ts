@@ -1,0 +1,71 @@
+// In-process CPU per request of the timeline endpoints on a seeded data directory (no HTTP, no
+// load generator), for development of the read paths; `npm run bench` is the reference.
+//   DATA_DIR=/tmp/x READER_TOKEN=... AUTHOR_ID=... node bench/inproc.ts [requests]
+//   BENCH_ONLY=home,local   COUNT_QUERIES=1 (queries per request, time per statement)
+//   SHOW_SQL=1   DUMP_DIR=/tmp/d (writes each body, to compare two versions)
+import { writeFileSync } from "node:fs";
+import { loadConfig, readEnvironment } from "../src/config/index.ts";
+import { createContext } from "../src/context.ts";
+import { createApp, handlerFor } from "../src/http/app.ts";
+
+const n = Number(process.argv[2] ?? 300);
+const only = process.env.BENCH_ONLY?.split(",");
+const ctx = await createContext(loadConfig(readEnvironment()));
+const fetch = handlerFor(createApp(), ctx);
+const auth = { Authorization: `Bearer ${process.env.READER_TOKEN}` };
+const paths: Record<string, string> = {
+  home: "/api/v1/timelines/home?limit=40",
+  local: "/api/v1/timelines/public?local=true&limit=40",
+  account: `/api/v1/accounts/${process.env.AUTHOR_ID}/statuses?limit=40`,
+  notifications: "/api/v1/notifications?limit=40",
+};
+let queries = 0;
+const timing = new Map<string, number>();
+const count = process.env.COUNT_QUERIES === "1";
+if (count) {
+  const db = ctx.db as unknown as { getExecutor(): { executeQuery: (...a: unknown[]) => Promise<unknown> } };
+  const ex = db.getExecutor();
+  const orig = ex.executeQuery.bind(ex);
+  ex.executeQuery = async (...a: unknown[]) => {
+    queries++;
+    const sql = (a[0] as { sql: string }).sql.replace(/\s+/g, " ").slice(0, 100);
+    if (process.env.SHOW_SQL === "1") console.log(sql);
+    const t = performance.now();
+    const v = await orig(...a);
+    timing.set(sql, (timing.get(sql) ?? 0) + performance.now() - t);
+    return v;
+  };
+}
+for (const [name, path] of Object.entries(paths)) {
+  if (only && !only.some((w) => name.includes(w))) continue;
+  const get = async () => (await fetch(new Request(`http://localhost${path}`, { headers: auth }))).text();
+  let body = "";
+  for (let i = 0; i < 30; i++) body = await get();
+  if (process.env.DUMP_DIR) writeFileSync(`${process.env.DUMP_DIR}/${name}.json`, body);
+  queries = 0;
+  await get();
+  const perRequest = queries;
+  timing.clear();
+  // The least CPU per request over 5 batches: the machine is shared, the minimum is the steadiest figure.
+  let best = Number.POSITIVE_INFINITY;
+  let bestMain = Number.POSITIVE_INFINITY;
+  const w0 = performance.now();
+  const batch = Math.max(1, Math.floor(n / 5));
+  for (let b = 0; b < 5; b++) {
+    const t0 = process.cpuUsage();
+    const th0 = process.threadCpuUsage();
+    for (let i = 0; i < batch; i++) await get();
+    const cpu = process.cpuUsage(t0);
+    const th = process.threadCpuUsage(th0);
+    best = Math.min(best, (cpu.user + cpu.system) / batch);
+    bestMain = Math.min(bestMain, (th.user + th.system) / batch);
+  }
+  const wall = (performance.now() - w0) / (5 * batch);
+  if (count)
+    for (const [q, t] of [...timing].sort((x, y) => y[1] - x[1]))
+      console.log(`${((t * 1000) / (5 * batch)).toFixed(0).padStart(5)} µs ${q}`);
+  console.log(
+    `${name}: ${best.toFixed(0)} µs CPU/req (${bestMain.toFixed(0)} main thread), ${(wall * 1000).toFixed(0)} µs wall, ${body.length} B${count ? `, ${perRequest} queries` : ""}`,
+  );
+}
+await ctx.close();

@@ -1,0 +1,48 @@
+import type { Compilable, CompiledQuery, Kysely } from "kysely";
+import type { DB } from "../schema.ts";
+
+/**
+ * Compiled queries of the busiest reads, one per shape (what makes their SQL text: usually the
+ * length of an `IN` list) and per database. Building and compiling a query with Kysely costs
+ * more than SQLite takes to answer a small one; a query of a known shape reuses the SQL text
+ * with the new parameters.
+ */
+const shapes = new WeakMap<object, Map<string, CompiledQuery>>();
+
+const MAX_SHAPES = 2000;
+
+/**
+ * The rows of the query `build()` makes, compiled only the first time this `shape` is seen on
+ * this database. `params` must be the query's parameters in order: it is checked against
+ * Kysely's own the first time, and a query whose parameters do not match is never reused.
+ * The shape names everything but the parameter values that changes the SQL text.
+ */
+export async function selectShaped<R>(
+  db: Kysely<DB>,
+  shape: string,
+  params: readonly unknown[],
+  build: () => Compilable<R>,
+): Promise<R[]> {
+  let known = shapes.get(db);
+  if (known === undefined) {
+    known = new Map();
+    shapes.set(db, known);
+  }
+  const compiled = known.get(shape);
+  if (compiled !== undefined) {
+    const query: CompiledQuery<R> = {
+      sql: compiled.sql,
+      query: compiled.query,
+      queryId: compiled.queryId,
+      parameters: params,
+    };
+    return (await db.executeQuery(query)).rows;
+  }
+  const fresh = build().compile();
+  const same = fresh.parameters.length === params.length && fresh.parameters.every((p, i) => Object.is(p, params[i]));
+  if (same) {
+    if (known.size >= MAX_SHAPES) known.clear();
+    known.set(shape, fresh);
+  }
+  return (await db.executeQuery(fresh)).rows;
+}
