@@ -9,10 +9,16 @@ export class JsonCache<I, O = string> {
   readonly #max: number;
   readonly #entries = new Map<string, { inputs: I; text: O }>();
   readonly #same: (a: I, b: I) => boolean;
+  readonly #keep: (inputs: I) => I;
 
-  constructor(max: number, same: (a: I, b: I) => boolean) {
+  /**
+   * `keep` makes what an entry holds of its inputs (default: the inputs themselves): a copy that
+   * holds nothing else alive, when the inputs are objects other structures hang on to.
+   */
+  constructor(max: number, same: (a: I, b: I) => boolean, keep: (inputs: I) => I = (i) => i) {
     this.#max = max;
     this.#same = same;
+    this.#keep = keep;
   }
 
   /** What `render` makes of `inputs` (JSON text), from the cache when it was made from equal inputs. */
@@ -26,7 +32,7 @@ export class JsonCache<I, O = string> {
       }
     }
     const text = render(inputs);
-    this.#entries.set(key, { inputs, text });
+    this.#entries.set(key, { inputs: this.#keep(inputs), text });
     if (this.#entries.size > this.#max) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
