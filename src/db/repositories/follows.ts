@@ -408,12 +408,14 @@ export class FollowsRepository {
 
   /** How many follow requests `targetId` has received. */
   async countRequests(targetId: string): Promise<number> {
-    const r = await this.#db
-      .selectFrom("follow_requests")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("target_account_id", "=", targetId)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
+    // Read on every verify_credentials: compiled once (query-shapes.ts).
+    const [r] = await selectShaped(this.#db, "follows.countRequests", [targetId], () =>
+      this.#db
+        .selectFrom("follow_requests")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("target_account_id", "=", targetId),
+    );
+    return Number(r?.n ?? 0);
   }
 
   /**
