@@ -3,7 +3,7 @@ import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder } from "./id-window.ts";
 import { selectShaped } from "./query-shapes.ts";
-import { domainHiddenCondition } from "./relationships.ts";
+import { homeFilterAllows } from "./relationships.ts";
 
 /**
  * A follow's `languages` (JSON array, null for all) lets the post through: posts without a
@@ -92,20 +92,7 @@ export class FeedsRepository {
           AND (s.reblog_of_id IS NULL OR (
             NOT EXISTS (SELECT 1 FROM feeds x WHERE x.account_id = a.id AND x.status_id = s.reblog_of_id)
             AND NOT EXISTS (SELECT 1 FROM feeds y WHERE y.account_id = a.id AND y.reblog_of_id = s.reblog_of_id)))
-          AND (a.id = s.account_id OR (
-            NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = a.id
-              AND (b.target_account_id = s.account_id OR b.target_account_id = o.account_id
-                OR EXISTS (SELECT 1 FROM mentions bm WHERE bm.account_id = b.target_account_id
-                  AND (bm.status_id = s.id OR bm.status_id = o.id))))
-            AND NOT EXISTS (SELECT 1 FROM blocks bb WHERE bb.target_account_id = a.id
-              AND (bb.account_id = s.account_id OR bb.account_id = o.account_id))
-            AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = a.id
-              AND (m.expires_at IS NULL OR m.expires_at > ${now})
-              AND (m.target_account_id = s.account_id OR m.target_account_id = o.account_id
-                OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.account_id = m.target_account_id
-                  AND (mm.status_id = s.id OR mm.status_id = o.id))))
-            AND NOT ${domainHiddenCondition(sql.ref("a.id"), sql.ref("s.account_id"))}
-            AND NOT ${domainHiddenCondition(sql.ref("a.id"), sql.ref("o.account_id"))}))
+          AND (a.id = s.account_id OR ${homeFilterAllows(sql.ref("a.id"), now)})
         ON CONFLICT (account_id, status_id) DO NOTHING`.execute(db);
       added += Number(w.numAffectedRows ?? 0);
     }
@@ -175,18 +162,7 @@ export class FeedsRepository {
           OR s.in_reply_to_account_id = f.account_id
           OR EXISTS (SELECT 1 FROM follows rf WHERE rf.account_id = f.account_id
             AND rf.target_account_id = s.in_reply_to_account_id))
-        AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = f.account_id
-          AND (b.target_account_id = s.account_id OR b.target_account_id = o.account_id
-            OR EXISTS (SELECT 1 FROM mentions bm WHERE bm.account_id = b.target_account_id
-              AND (bm.status_id = s.id OR bm.status_id = o.id))))
-        AND NOT EXISTS (SELECT 1 FROM blocks bb WHERE bb.target_account_id = f.account_id
-          AND (bb.account_id = s.account_id OR bb.account_id = o.account_id))
-        AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = f.account_id
-          AND (m.expires_at IS NULL OR m.expires_at > ${new Date().toISOString()})
-          AND (m.target_account_id = s.account_id OR m.target_account_id = o.account_id
-            OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.account_id = m.target_account_id
-              AND (mm.status_id = s.id OR mm.status_id = o.id))))
-        AND NOT ${domainHiddenCondition(sql.ref("f.account_id"), sql.ref("o.account_id"))}
+        AND ${homeFilterAllows(sql.ref("f.account_id"), new Date().toISOString())}
         AND NOT EXISTS (SELECT 1 FROM list_accounts xa JOIN lists xl ON xl.id = xa.list_id
           WHERE xl.account_id = f.account_id AND xl.exclusive = TRUE AND xa.account_id = s.account_id)
       ON CONFLICT (account_id, status_id) DO NOTHING`.execute(db);

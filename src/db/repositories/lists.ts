@@ -3,7 +3,7 @@ import type { IdWindow } from "../../http/pagination.ts";
 import type { DialectName } from "../database.ts";
 import type { DB, ListsTable } from "../schema.ts";
 import { applyWindow, idWindowOrder } from "./id-window.ts";
-import { domainHiddenCondition } from "./relationships.ts";
+import { homeFilterAllows } from "./relationships.ts";
 
 export type RepliesPolicy = "followed" | "list" | "none";
 
@@ -57,20 +57,7 @@ function eligible(now: string): RawBuilder<unknown> {
         AND rl.account_id = s.in_reply_to_account_id)))
     AND (s.reblog_of_id IS NULL OR NOT EXISTS (SELECT 1 FROM list_feeds x WHERE x.list_id = l.id
       AND (x.status_id = s.reblog_of_id OR x.reblog_of_id = s.reblog_of_id)))
-    AND (l.account_id = s.account_id OR (
-      NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = l.account_id
-        AND (b.target_account_id = s.account_id OR b.target_account_id = o.account_id
-          OR EXISTS (SELECT 1 FROM mentions bm WHERE bm.account_id = b.target_account_id
-            AND (bm.status_id = s.id OR bm.status_id = o.id))))
-      AND NOT EXISTS (SELECT 1 FROM blocks bb WHERE bb.target_account_id = l.account_id
-        AND (bb.account_id = s.account_id OR bb.account_id = o.account_id))
-      AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = l.account_id
-        AND (m.expires_at IS NULL OR m.expires_at > ${now})
-        AND (m.target_account_id = s.account_id OR m.target_account_id = o.account_id
-          OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.account_id = m.target_account_id
-            AND (mm.status_id = s.id OR mm.status_id = o.id))))
-      AND NOT ${domainHiddenCondition(sql.ref("l.account_id"), sql.ref("s.account_id"))}
-      AND NOT ${domainHiddenCondition(sql.ref("l.account_id"), sql.ref("o.account_id"))}))`;
+    AND (l.account_id = s.account_id OR ${homeFilterAllows(sql.ref("l.account_id"), now)})`;
 }
 
 /** All SQL on `lists`, `list_accounts` and `list_feeds` (the materialised list timelines). */

@@ -71,6 +71,29 @@ export function domainHiddenCondition(viewer: AccountOperand, account: AccountOp
 }
 
 /**
+ * Mastodon's home filter, the SQL that every materialised feed (home fan-out and back-fill, list
+ * and hashtag feeds) applies for a feed owner and a status `s` with its boosted post `o` (left
+ * joined; null when `s` is no boost): nothing whose author, booster, boosted author or a
+ * mentioned account the owner blocks or mutes (live mutes), nothing by someone who blocks the
+ * owner, nothing from an unfollowed account of a domain the owner blocks.
+ */
+export function homeFilterAllows(owner: RawBuilder<unknown>, now: string): RawBuilder<boolean> {
+  return sql<boolean>`(NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = ${owner}
+      AND (b.target_account_id = s.account_id OR b.target_account_id = o.account_id
+        OR EXISTS (SELECT 1 FROM mentions bm WHERE bm.account_id = b.target_account_id
+          AND (bm.status_id = s.id OR bm.status_id = o.id))))
+    AND NOT EXISTS (SELECT 1 FROM blocks bb WHERE bb.target_account_id = ${owner}
+      AND (bb.account_id = s.account_id OR bb.account_id = o.account_id))
+    AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = ${owner}
+      AND (m.expires_at IS NULL OR m.expires_at > ${now})
+      AND (m.target_account_id = s.account_id OR m.target_account_id = o.account_id
+        OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.account_id = m.target_account_id
+          AND (mm.status_id = s.id OR mm.status_id = o.id))))
+    AND NOT ${domainHiddenCondition(owner, sql.ref("s.account_id"))}
+    AND NOT ${domainHiddenCondition(owner, sql.ref("o.account_id"))})`;
+}
+
+/**
  * On `notifications`: not from an account the recipient blocks, is blocked by, or mutes with its
  * notifications (a live mute), nor from an unfollowed account of a domain the recipient blocks; the SQL twin of `notificationsBlocked` (policies/blocks.ts).
  */

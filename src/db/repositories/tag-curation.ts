@@ -3,7 +3,7 @@ import type { IdWindow } from "../../http/pagination.ts";
 import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
-import { domainHiddenCondition } from "./relationships.ts";
+import { homeFilterAllows } from "./relationships.ts";
 
 export interface TagRef {
   id: string;
@@ -129,19 +129,11 @@ export class TagCurationRepository {
       JOIN statuses_tags st ON st.status_id = s.id
       JOIN tag_follows tf ON tf.tag_id = st.tag_id
       JOIN accounts fa ON fa.id = tf.account_id
+      LEFT JOIN statuses o ON o.id = s.reblog_of_id
       WHERE s.id = ${statusId} AND s.deleted_at IS NULL AND s.visibility = 'public'
         AND s.reblog_of_id IS NULL AND au.silenced_at IS NULL
         AND fa.domain IS NULL AND tf.account_id <> s.account_id
-        AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.account_id = tf.account_id
-          AND (b.target_account_id = s.account_id
-            OR EXISTS (SELECT 1 FROM mentions bm WHERE bm.status_id = s.id AND bm.account_id = b.target_account_id)))
-        AND NOT EXISTS (SELECT 1 FROM blocks bb WHERE bb.account_id = s.account_id
-          AND bb.target_account_id = tf.account_id)
-        AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = tf.account_id
-          AND (m.expires_at IS NULL OR m.expires_at > ${now})
-          AND (m.target_account_id = s.account_id
-            OR EXISTS (SELECT 1 FROM mentions mm WHERE mm.status_id = s.id AND mm.account_id = m.target_account_id)))
-        AND NOT ${domainHiddenCondition(sql.ref("tf.account_id"), sql.ref("s.account_id"))}
+        AND ${homeFilterAllows(sql.ref("tf.account_id"), now)}
       ON CONFLICT (account_id, status_id) DO NOTHING`.execute(db);
     return Number(r.numAffectedRows ?? 0);
   }
