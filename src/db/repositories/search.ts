@@ -244,40 +244,4 @@ export class SearchRepository {
     const rows = await query.orderBy(sql`length(name)`).orderBy("name").limit(limit).offset(offset).execute();
     return rows.map((r) => ({ id: String(r.id), name: r.name, displayName: r.display_name }));
   }
-
-  /**
-   * Uses of several tags per day (UTC `YYYY-MM-DD`) by public and unlisted live statuses since
-   * `sinceId` (the first id of the first day): statuses and distinct accounts.
-   */
-  async tagUses(
-    tagIds: readonly string[],
-    sinceIso: string,
-    sinceId: string,
-  ): Promise<Map<string, Map<string, { uses: number; accounts: number }>>> {
-    const out = new Map<string, Map<string, { uses: number; accounts: number }>>();
-    if (tagIds.length === 0) return out;
-    const rows = await this.#db
-      .selectFrom("statuses_tags")
-      .innerJoin("statuses", "statuses.id", "statuses_tags.status_id")
-      .select([
-        "statuses_tags.tag_id",
-        sql<string>`substr(statuses.created_at, 1, 10)`.as("day"),
-        (eb) => eb.fn.countAll().as("uses"),
-        sql<string | number>`count(distinct statuses.account_id)`.as("accounts"),
-      ])
-      .where("statuses_tags.tag_id", "in", tagIds)
-      .where("statuses_tags.status_id", ">=", sinceId)
-      .where("statuses.created_at", ">=", sinceIso)
-      .where("statuses.deleted_at", "is", null)
-      .where("statuses.visibility", "in", ["public", "unlisted"])
-      .groupBy(["statuses_tags.tag_id", sql`substr(statuses.created_at, 1, 10)`])
-      .execute();
-    for (const r of rows) {
-      const id = String(r.tag_id);
-      const days = out.get(id) ?? new Map();
-      days.set(r.day, { uses: Number(r.uses), accounts: Number(r.accounts) });
-      out.set(id, days);
-    }
-    return out;
-  }
 }

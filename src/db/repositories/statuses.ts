@@ -290,26 +290,6 @@ export class StatusesRepository {
     return r && { id: String(r.id), name: r.name, displayName: r.display_name };
   }
 
-  /** Uses of a tag per day (UTC, `YYYY-MM-DD`) since `sinceIso` in public posts: statuses and distinct accounts. */
-  async tagUsesSince(tagId: string, sinceIso: string): Promise<Map<string, { uses: number; accounts: number }>> {
-    const rows = await this.#db
-      .selectFrom("statuses_tags")
-      .innerJoin("statuses", "statuses.id", "statuses_tags.status_id")
-      .select([
-        sql<string>`substr(statuses.created_at, 1, 10)`.as("day"),
-        (eb) => eb.fn.countAll().as("uses"),
-        sql<string | number>`count(distinct statuses.account_id)`.as("accounts"),
-      ])
-      .where("statuses_tags.tag_id", "=", tagId)
-      .where("statuses.created_at", ">=", sinceIso)
-      .where("statuses.deleted_at", "is", null)
-      // Public posts only, as Mastodon records a use (unlisted posts stay out of discovery).
-      .where("statuses.visibility", "=", "public")
-      .groupBy(sql`substr(statuses.created_at, 1, 10)`)
-      .execute();
-    return new Map(rows.map((r) => [r.day, { uses: Number(r.uses), accounts: Number(r.accounts) }]));
-  }
-
   // Edits
 
   async insertEdit(

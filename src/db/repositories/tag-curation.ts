@@ -138,6 +138,43 @@ export class TagCurationRepository {
     return Number(r.numAffectedRows ?? 0);
   }
 
+  /**
+   * Uses per tag and day (`YYYY-MM-DD`, UTC) since `sinceIso`: live public statuses and their
+   * distinct authors, for the Tag entity's history; `sinceId` bounds the statuses by id (the time).
+   */
+  async tagUses(
+    tagIds: readonly string[],
+    sinceIso: string,
+    sinceId: string,
+  ): Promise<Map<string, Map<string, { uses: number; accounts: number }>>> {
+    const out = new Map<string, Map<string, { uses: number; accounts: number }>>();
+    if (tagIds.length === 0) return out;
+    const rows = await this.#db
+      .selectFrom("statuses_tags")
+      .innerJoin("statuses", "statuses.id", "statuses_tags.status_id")
+      .select([
+        "statuses_tags.tag_id",
+        sql<string>`substr(statuses.created_at, 1, 10)`.as("day"),
+        (eb) => eb.fn.countAll().as("uses"),
+        sql<string | number>`count(distinct statuses.account_id)`.as("accounts"),
+      ])
+      .where("statuses_tags.tag_id", "in", tagIds)
+      .where("statuses_tags.status_id", ">=", sinceId)
+      .where("statuses.created_at", ">=", sinceIso)
+      .where("statuses.deleted_at", "is", null)
+      // Public posts only, as Mastodon records a use (unlisted posts stay out of discovery).
+      .where("statuses.visibility", "=", "public")
+      .groupBy(["statuses_tags.tag_id", sql`substr(statuses.created_at, 1, 10)`])
+      .execute();
+    for (const r of rows) {
+      const id = String(r.tag_id);
+      const days = out.get(id) ?? new Map();
+      days.set(r.day, { uses: Number(r.uses), accounts: Number(r.accounts) });
+      out.set(id, days);
+    }
+    return out;
+  }
+
   // Featured tags
 
   /** The account's featured tags, oldest first (Mastodon's order). */

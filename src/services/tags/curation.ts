@@ -4,17 +4,7 @@ import type { TagLinkRow, TagRef } from "../../db/repositories/tag-curation.ts";
 import { ApiError, notFound, unprocessable } from "../../lib/errors.ts";
 import { ACCOUNT_LIMITS } from "../../lib/limits.ts";
 import { serializeFeaturedTag } from "../../serializers/featured-tag.ts";
-import { tagUrl } from "../../serializers/status.ts";
-import { tagsJson } from "../search/tags.ts";
-import { tagJson } from "../statuses/tags.ts";
-
-// Mastodon's hashtag name rule: word characters (with `·` and ZWNJ inside), at least one letter or `_`.
-const HASHTAG_NAME = /^(?=.*[\p{L}_])[\p{L}\p{M}\p{N}_]([\p{L}\p{M}\p{N}_·\u200c]*[\p{L}\p{M}\p{N}_])?$/u;
-
-/** Whether `name` (without `#`) can be a hashtag. */
-export function isHashtagName(name: string): boolean {
-  return name.length > 0 && name.length <= 200 && HASHTAG_NAME.test(name);
-}
+import { isHashtagName, tagJson, tagsJson, unusedTagJson } from "../statuses/tags.ts";
 
 /** The tag a `/api/v1/tags/:name/...` path names: 404 when the name cannot be a hashtag. */
 function checkedName(name: string): string {
@@ -24,24 +14,6 @@ function checkedName(name: string): string {
 
 function createTag(ctx: AppContext, name: string): Promise<TagRef> {
   return ctx.repos.tagCuration.findOrCreateTag(name, () => ctx.ids.next(), new Date().toISOString());
-}
-
-/** The Tag of a name nobody used yet, as Mastodon renders an unsaved tag (empty `id`, no uses). */
-function unsavedTagJson(ctx: AppContext, name: string): Record<string, unknown> {
-  const day = 86_400_000;
-  const today = Math.floor(Date.now() / day) * day;
-  return {
-    id: "",
-    name,
-    url: tagUrl(ctx.config.baseUrl, name),
-    history: Array.from({ length: 7 }, (_, i) => ({
-      day: String((today - i * day) / 1000),
-      uses: "0",
-      accounts: "0",
-    })),
-    following: false,
-    featuring: false,
-  };
 }
 
 // Followed hashtags
@@ -61,7 +33,7 @@ export async function followTag(ctx: AppContext, account: Account, name: string)
 /** `POST /api/v1/tags/:name/unfollow`: succeeds whether or not the tag was followed (or exists). */
 export async function unfollowTag(ctx: AppContext, account: Account, name: string): Promise<Record<string, unknown>> {
   const tag = await ctx.repos.statuses.getTag(checkedName(name));
-  if (!tag) return unsavedTagJson(ctx, name);
+  if (!tag) return unusedTagJson(ctx, name, true);
   await ctx.repos.tagCuration.unfollow(account.id, tag.id);
   return tagJson(ctx, tag, account.id);
 }
@@ -158,7 +130,7 @@ export async function featureTag(ctx: AppContext, account: Account, name: string
 /** `POST /api/v1/tags/:name/unfeature`: succeeds whether or not the tag was featured (or exists). */
 export async function unfeatureTag(ctx: AppContext, account: Account, name: string): Promise<Record<string, unknown>> {
   const tag = await ctx.repos.statuses.getTag(checkedName(name));
-  if (!tag) return unsavedTagJson(ctx, name);
+  if (!tag) return unusedTagJson(ctx, name, true);
   await ctx.repos.tagCuration.unfeatureTag(account.id, tag.id);
   return tagJson(ctx, tag, account.id);
 }

@@ -3,7 +3,7 @@ import { ApiError, badRequest } from "../../../../lib/errors.ts";
 import { accountsJson } from "../../../../services/accounts/views.ts";
 import { searchAccounts } from "../../../../services/search/accounts.ts";
 import { MAX_OFFSET, search } from "../../../../services/search/search.ts";
-import { tagsJson } from "../../../../services/search/tags.ts";
+import { tagsJson } from "../../../../services/statuses/tags.ts";
 import { statusesJson } from "../../../../services/statuses/views.ts";
 import { currentAccount, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
 import { type PageParams, pageParams } from "../../../pagination.ts";
