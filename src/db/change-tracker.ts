@@ -13,6 +13,10 @@ import type {
  * caches (the token cache) can tell when what they hold may be stale. Every write query is seen
  * here, whichever repository issues it: no caller has to remember to invalidate anything.
  */
+/** The target of a raw `INSERT INTO t`, `UPDATE t` or `DELETE FROM t` (optionally quoted). */
+const RAW_WRITE_TARGET =
+  /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?([a-z_][a-z0-9_]*)"?[\s(]/i;
+
 export class ChangeTracker implements KyselyPlugin {
   #generation = 0;
   readonly #tables: ReadonlySet<string>;
@@ -39,7 +43,12 @@ export class ChangeTracker implements KyselyPlugin {
   #touchesTracked(node: RootOperationNode): boolean {
     if (node.kind === "RawNode") {
       const first = (node as unknown as { sqlFragments: readonly string[] }).sqlFragments[0] ?? "";
-      return !/^\s*(select|pragma)\b/i.test(first);
+      if (/^\s*(select|pragma)\b/i.test(first)) return false;
+      // A plain INSERT, UPDATE or DELETE names its one target table first: only a tracked one
+      // counts (the fan-out's writes to `feeds`, the job queue's to `jobs`, would otherwise empty
+      // the token cache at every statement). Anything else counts as a change to everything.
+      const target = RAW_WRITE_TARGET.exec(first);
+      return target === null || this.#tables.has(target[1]?.toLowerCase() ?? "");
     }
     let found = false;
     const visit = (n: unknown): void => {
