@@ -25,6 +25,7 @@ import { NotificationsRepository } from "./db/repositories/notifications.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { PollsRepository } from "./db/repositories/polls.ts";
 import { RelationshipsRepository } from "./db/repositories/relationships.ts";
+import { RenderChangesRepository } from "./db/repositories/render-changes.ts";
 import { ReportsRepository } from "./db/repositories/reports.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
@@ -78,6 +79,7 @@ export interface Repositories {
   accountCuration: AccountCurationRepository;
   discovery: DiscoveryRepository;
   filters: FiltersRepository;
+  renderChanges: RenderChangesRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -156,6 +158,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     accountCuration: new AccountCurationRepository(db),
     discovery: new DiscoveryRepository(db),
     filters: new FiltersRepository(db),
+    renderChanges: new RenderChangesRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

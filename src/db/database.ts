@@ -17,6 +17,11 @@ export interface Database {
    * (PostgreSQL with other processes writing), so callers must not cache.
    */
   changeStamp(): number | undefined;
+  /**
+   * As `changeStamp`, for the tables whose changes are logged in `render_changes` (migration
+   * 0024): while it stays the same, the log has no new rows.
+   */
+  renderChangeStamp(): number | undefined;
   /** Runs pending migrations; throws with the failing migration's name. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -35,10 +40,36 @@ export interface DatabaseOptions {
 /** Tables whose rows the token cache holds. */
 const AUTH_TABLES = ["accounts", "users", "user_roles", "oauth_access_tokens"];
 
+/** Tables with triggers that write `render_changes` (migration 0024). */
+const RENDER_TABLES = [
+  "statuses",
+  "media_attachments",
+  "mentions",
+  "statuses_tags",
+  "accounts",
+  "users",
+  "filters",
+  "filter_keywords",
+  "filter_statuses",
+  "favourites",
+  "bookmarks",
+  "status_pins",
+  "conversation_mutes",
+  "blocks",
+  "mutes",
+  "follows",
+  "account_domain_blocks",
+  "custom_emojis",
+  "user_roles",
+  "oauth_applications",
+  "render_changes",
+];
+
 export function createDatabase(opts: DatabaseOptions): Database {
   let db: Kysely<DB>;
   let dialect: DialectName;
   const tracker = new ChangeTracker(AUTH_TABLES);
+  const renderTracker = new ChangeTracker(RENDER_TABLES);
   let sqliteDialect: NodeSqliteDialect | undefined;
   if (opts.databaseUrl) {
     dialect = "postgres";
@@ -53,12 +84,12 @@ export function createDatabase(opts: DatabaseOptions): Database {
         options: schema ? `-c search_path=${schema}` : undefined,
       });
     };
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [tracker] });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [tracker, renderTracker] });
   } else {
     dialect = "sqlite";
     const file = opts.sqliteFile ?? "gannet.sqlite3";
     sqliteDialect = new NodeSqliteDialect(file === ":memory:" ? file : join(opts.dataDir, file));
-    db = new Kysely<DB>({ dialect: sqliteDialect, plugins: [tracker] });
+    db = new Kysely<DB>({ dialect: sqliteDialect, plugins: [tracker, renderTracker] });
   }
 
   return {
@@ -69,6 +100,11 @@ export function createDatabase(opts: DatabaseOptions): Database {
       const external = sqliteDialect.dataVersion();
       // Both counters only grow, so their sum grows whenever either does.
       return external === undefined ? undefined : tracker.generation + external;
+    },
+    renderChangeStamp() {
+      if (!sqliteDialect) return undefined;
+      const external = sqliteDialect.dataVersion();
+      return external === undefined ? undefined : renderTracker.generation + external;
     },
     async migrate() {
       if (dialect === "postgres" && opts.pgSchema) {

@@ -1,3 +1,4 @@
+import type { ColumnType } from "kysely";
 import type {
   AccountsTable,
   OAuthAccessGrantsTable,
@@ -156,4 +157,6 @@ export interface DB {
   filters: FiltersTable;
   filter_keywords: FilterKeywordsTable;
   filter_statuses: FilterStatusesTable;
+  /** Changes that may make kept JSON stale, logged by triggers (migration 0024). */
+  render_changes: { seq: ColumnType<string | number, never, never>; kind: string; key: string };
 }

@@ -50,6 +50,11 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   scheduler.every("scheduled-statuses.sweep", 60_000, async (ctx) => {
     await queueDueScheduledStatuses(ctx);
   });
+  // The change log (migration 0024) keeps its newest 20,000 changes: a process that fell further
+  // behind drops all it kept (statuses/kept.ts).
+  scheduler.every("render-changes.trim", 60_000, async (ctx) => {
+    await ctx.repos.renderChanges.trim(20_000);
+  });
   // Expired mutes already count as absent when read; this deletes their rows.
   scheduler.every("mutes.purge-expired", 5 * 60_000, async (ctx) => {
     await ctx.repos.relationships.purgeExpiredMutes(new Date().toISOString());

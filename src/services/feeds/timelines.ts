@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { IdWindow } from "../../http/pagination.ts";
+import { keptStatusesText } from "../statuses/rendered.ts";
 import { filterVisible } from "../statuses/views.ts";
 
 /** Mastodon reads at most this many tags per `any[]`, `all[]` and `none[]`. */
@@ -62,12 +63,15 @@ export async function tagTimeline(
 }
 
 /**
- * `GET /api/v1/timelines/home`: the viewer's materialised feed, each entry checked again against
- * the visibility rules (follows and deletions change after fan-out).
+ * `GET /api/v1/timelines/home`: the viewer's materialised feed as JSON, each entry checked again
+ * against the visibility rules (follows and deletions change after fan-out), rendered from parts
+ * kept in memory (statuses/rendered.ts). `rows` are the feed entries the page window found.
  */
-export async function homeTimeline(ctx: AppContext, viewerId: string, window: IdWindow): Promise<TimelinePage> {
+export async function homeTimelineText(
+  ctx: AppContext,
+  viewerId: string,
+  window: IdWindow,
+): Promise<{ rows: { id: string }[]; body: Buffer }> {
   const ids = await ctx.repos.feeds.page(viewerId, window);
-  const found = new Map((await ctx.repos.statuses.getByIds(ids)).map((s) => [s.id, s]));
-  const statuses = ids.flatMap((id) => found.get(id) ?? []);
-  return { rows: ids.map((id) => ({ id })), visible: await filterVisible(ctx, statuses, viewerId) };
+  return { rows: ids.map((id) => ({ id })), body: await keptStatusesText(ctx, ids, viewerId, "home") };
 }

@@ -1,7 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { IdWindow } from "../../http/pagination.ts";
-import type { TimelinePage } from "../feeds/timelines.ts";
-import { filterVisible } from "../statuses/views.ts";
+import { keptStatusesText } from "../statuses/rendered.ts";
 import { getOwnedList, LIST_FEED_CAP } from "./lists.ts";
 
 /**
@@ -16,18 +15,18 @@ export async function fanOutToLists(ctx: AppContext, statusId: string): Promise<
 }
 
 /**
- * `GET /api/v1/timelines/list/:list_id`: the owner's materialised list timeline, each entry
- * checked again against the visibility rules (follows and deletions change after fan-out).
+ * `GET /api/v1/timelines/list/:list_id`: the owner's materialised list timeline as JSON (the
+ * `home` filters apply, as in Mastodon), each entry checked again against the visibility rules
+ * (follows and deletions change after fan-out), rendered from kept parts (statuses/rendered.ts).
+ * `rows` are the entries the page window found.
  */
-export async function listTimeline(
+export async function listTimelineText(
   ctx: AppContext,
   ownerId: string,
   listId: string,
   window: IdWindow,
-): Promise<TimelinePage> {
+): Promise<{ rows: { id: string }[]; body: Buffer }> {
   const list = await getOwnedList(ctx, ownerId, listId);
   const ids = await ctx.repos.lists.page(list.id, window);
-  const found = new Map((await ctx.repos.statuses.getByIds(ids)).map((s) => [s.id, s]));
-  const statuses = ids.flatMap((id) => found.get(id) ?? []);
-  return { rows: ids.map((id) => ({ id })), visible: await filterVisible(ctx, statuses, ownerId) };
+  return { rows: ids.map((id) => ({ id })), body: await keptStatusesText(ctx, ids, ownerId, "home") };
 }

@@ -28,9 +28,9 @@ const ownTexts = new WeakMap<AppContext, JsonCache<StatusOwnView, OwnParts>>();
  * `reblog`), before `media_attachments` (`account`), and the end (`poll`). Keys are found by
  * their quoted names, which no JSON string value can hold unescaped.
  */
-type OwnParts = [string, string, string, string];
+export type OwnParts = [string, string, string, string];
 
-function ownParts(json: string): OwnParts {
+export function ownParts(json: string): OwnParts {
   const content = json.indexOf(',"content":');
   const media = json.indexOf(',"media_attachments":');
   const app = json.indexOf(',"application":');
@@ -118,25 +118,43 @@ function bytesOf(text: string): Buffer {
   return bytes;
 }
 
-/** JSON made in UTF-8 from pieces: text made now (`add`) and kept texts (`kept`, their bytes kept). */
+/**
+ * JSON made in UTF-8 from pieces: text made now (`add`), kept texts (`kept`, their bytes kept)
+ * and kept bytes (`bytes`), written into one buffer at the end (no buffer per piece).
+ */
 export class JsonBytes implements Sink {
-  readonly #chunks: Buffer[] = [];
+  readonly #parts: (string | Buffer)[] = [];
   #pending = "";
+  #length = 0;
 
   add(text: string): void {
     this.#pending += text;
   }
 
-  kept(text: string): void {
-    if (this.#pending !== "") this.#chunks.push(Buffer.from(this.#pending));
+  #flush(): void {
+    if (this.#pending === "") return;
+    this.#parts.push(this.#pending);
+    this.#length += Buffer.byteLength(this.#pending);
     this.#pending = "";
-    this.#chunks.push(bytesOf(text));
+  }
+
+  /** Bytes kept by the caller (the same buffer each time). */
+  bytes(b: Buffer): void {
+    this.#flush();
+    this.#parts.push(b);
+    this.#length += b.length;
+  }
+
+  kept(text: string): void {
+    this.bytes(bytesOf(text));
   }
 
   finish(): Buffer {
-    if (this.#pending !== "") this.#chunks.push(Buffer.from(this.#pending));
-    this.#pending = "";
-    return Buffer.concat(this.#chunks);
+    this.#flush();
+    const out = Buffer.allocUnsafe(this.#length);
+    let at = 0;
+    for (const p of this.#parts) at += typeof p === "string" ? out.write(p, at) : p.copy(out, at);
+    return out;
   }
 }
 

@@ -3,7 +3,7 @@ import type { RepliesPolicy } from "../../../../db/repositories/lists.ts";
 import { unprocessable } from "../../../../lib/errors.ts";
 import { serializeList } from "../../../../serializers/list.ts";
 import { accountsJson } from "../../../../services/accounts/views.ts";
-import { listTimeline } from "../../../../services/lists/feeds.ts";
+import { listTimelineText } from "../../../../services/lists/feeds.ts";
 import {
   addAccounts,
   createList,
@@ -16,7 +16,6 @@ import {
   removeAccounts,
   updateList,
 } from "../../../../services/lists/lists.ts";
-import { statusesText } from "../../../../services/statuses/views-text.ts";
 import { jsonText } from "../../../json-text.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
@@ -127,9 +126,8 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const page = pageParams(c, 20, 40);
     const viewerId = currentAccount(c).id;
-    const result = await listTimeline(ctx, viewerId, c.req.param("list_id"), page);
-    setLinkHeader(c, page, result.rows.length, result.rows[0]?.id, result.rows.at(-1)?.id);
-    // List timelines apply the `home` filters, as Mastodon does.
-    return jsonText(c, await statusesText(ctx, result.visible, viewerId, { filterContext: "home" }));
+    const { rows, body } = await listTimelineText(ctx, viewerId, c.req.param("list_id"), page);
+    setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
+    return jsonText(c, body);
   });
 }

@@ -2,7 +2,7 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import type { FilterContext } from "../../../../db/repositories/filters.ts";
 import {
-  homeTimeline,
+  homeTimelineText,
   type PublicTimelineOptions,
   publicTimeline,
   type TimelinePage,
@@ -46,7 +46,9 @@ export function timelineRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/timelines/home", requireUser("read", "read:statuses"), async (c) => {
     const page = pageParams(c, 20, 40);
     const viewerId = currentAccount(c).id;
-    return answer(c, page, await homeTimeline(c.env.ctx, viewerId, page), viewerId, "home");
+    const { rows, body } = await homeTimelineText(c.env.ctx, viewerId, page);
+    setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
+    return jsonText(c, body);
   });
 
   app.get("/api/v1/timelines/public", optionalToken("read", "read:statuses"), async (c) => {

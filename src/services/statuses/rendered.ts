@@ -1,0 +1,340 @@
+import type { AppContext } from "../../context.ts";
+import type { FilterContext } from "../../db/repositories/filters.ts";
+import { noRelations } from "../../db/repositories/relationships.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+import { hiddenByBlocks } from "../../policies/blocks.ts";
+import { canPin, canSeeStatus } from "../../policies/statuses.ts";
+import type { PollView } from "../../serializers/poll.ts";
+import { type StatusSerializeOptions, serializeStatusOwn, serializeStatusPoll } from "../../serializers/status.ts";
+import { accountsText } from "../accounts/views.ts";
+import { compileFilter, matchFilters, searchableText } from "../filters/match.ts";
+import { loadPollViews } from "../polls/views.ts";
+import {
+  type AccountEntry,
+  type Kept,
+  keptFor,
+  type StatusEntry,
+  type ViewerFilters,
+  type ViewerFlags,
+  type ViewerRelations,
+} from "./kept.ts";
+import { loadStatusViews } from "./views.ts";
+import { JsonBytes, ownParts } from "./views-text.ts";
+
+/**
+ * Status lists rendered from parts kept in memory (statuses/kept.ts), for the busiest page (the
+ * home timeline): the same JSON, byte for byte, as `statusesText`. A status's own JSON and its
+ * author's Account are rendered once and kept until the change log names them; the viewer's
+ * flags, blocks, mutes and follows and compiled filters are kept per viewer the same way; only
+ * polls (live tallies) are read every time. So a page whose statuses are all kept costs the one
+ * query that pages the feed.
+ *
+ * Visibility is decided with the same policies as `filterVisible`, `filtered` as `applyFilters`.
+ */
+
+const bytes = (text: string): Buffer => {
+  // Its own buffer, not a slice of Node's shared pool (which it would keep alive).
+  const b = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  b.write(text);
+  return b;
+};
+
+const unique = <T>(xs: Iterable<T>): T[] => [...new Set(xs)];
+
+/** The statuses (and the posts they boost) of `ids`, kept or read now. */
+async function statusEntries(ctx: AppContext, k: Kept, snap: number, ids: readonly string[]) {
+  const out = new Map<string, StatusEntry>();
+  const missing: string[] = [];
+  const take = (id: string) => {
+    const e = k.statuses.get(id);
+    if (e !== undefined) out.set(id, e);
+    else missing.push(id);
+  };
+  for (const id of ids) take(id);
+  const rows: Status[] = missing.length > 0 ? await ctx.repos.statuses.getByIds(missing) : [];
+  const originals = unique(
+    [...out.values(), ...rows.map((status) => ({ status }))].flatMap((e) =>
+      e.status.reblogOfId === null ? [] : [e.status.reblogOfId],
+    ),
+  ).filter((id) => !out.has(id) && !rows.some((r) => r.id === id));
+  missing.length = 0;
+  for (const id of originals) take(id);
+  if (missing.length > 0) rows.push(...(await ctx.repos.statuses.getByIds(missing)));
+  if (rows.length === 0) return out;
+  const opts: StatusSerializeOptions = { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
+  for (const v of await loadStatusViews(ctx, rows, undefined)) {
+    const [head, content, application, tail] = ownParts(JSON.stringify(serializeStatusOwn(v, opts)));
+    const entry: StatusEntry = {
+      status: { ...v.status },
+      head: bytes(head),
+      content: bytes(content),
+      application: bytes(application),
+      tail: bytes(tail),
+      mentioned: new Set(v.mentions.map((m) => m.id)),
+      searchText: searchableText(v),
+      emojis: v.emojis,
+    };
+    out.set(v.status.id, entry);
+    if (k.mayKeep(snap, "s", v.status.id)) k.statuses.set(v.status.id, entry);
+  }
+  return out;
+}
+
+/** The authors' Account JSON and searchability, kept or read now. */
+async function accountEntries(ctx: AppContext, k: Kept, snap: number, ids: readonly string[]) {
+  const out = new Map<string, AccountEntry>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const e = k.accounts.get(id);
+    if (e !== undefined) out.set(id, e);
+    else missing.push(id);
+  }
+  if (missing.length === 0) return out;
+  const found = await ctx.repos.accounts.getByIdsWithSearchable(missing);
+  const texts = await accountsText(
+    ctx,
+    found.map((f) => f.account),
+    new Map(found.map((f) => [f.account.id, f.roleId])),
+  );
+  found.forEach((f, i) => {
+    const entry = { text: bytes(texts[i] ?? "{}"), searchable: f.searchable };
+    out.set(f.account.id, entry);
+    if (k.mayKeep(snap, "a", f.account.id)) k.accounts.set(f.account.id, entry);
+  });
+  return out;
+}
+
+/** The viewer's blocks and mutes with `authorIds` and follows of `followIds`, asking only what is not kept. */
+async function viewerRelations(
+  ctx: AppContext,
+  k: Kept,
+  snap: number,
+  viewerId: string,
+  authorIds: readonly string[],
+  followIds: readonly string[],
+): Promise<ViewerRelations> {
+  const state = k.viewer(viewerId);
+  const now = Date.now();
+  let r = state.relations;
+  if (r === undefined || now >= r.until || r.asked.size > 5000) {
+    r = { asked: new Set(), relations: noRelations(), followsAsked: new Set(), follows: new Set(), until: Infinity };
+  }
+  const ask = authorIds.filter((id) => !r.asked.has(id));
+  const askFollows = followIds.filter((id) => !r.followsAsked.has(id));
+  const [rel, follows] = await Promise.all([
+    ask.length > 0 ? ctx.repos.relationships.blockMuteRelations(viewerId, ask, new Date(now).toISOString()) : undefined,
+    askFollows.length > 0 ? ctx.repos.follows.followedAmong(viewerId, askFollows) : undefined,
+  ]);
+  for (const id of ask) r.asked.add(id);
+  for (const id of askFollows) r.followsAsked.add(id);
+  if (rel) {
+    for (const id of rel.blocking) r.relations.blocking.add(id);
+    for (const id of rel.blockedBy) r.relations.blockedBy.add(id);
+    for (const id of rel.domainBlocking) r.relations.domainBlocking.add(id);
+    for (const id of rel.domainHidden) r.relations.domainHidden.add(id);
+    for (const [id, m] of rel.muting) {
+      r.relations.muting.set(id, m);
+      if (m.expiresAt !== null) r.until = Math.min(r.until, Date.parse(m.expiresAt));
+    }
+  }
+  if (follows) for (const id of follows) r.follows.add(id);
+  state.relations = k.mayKeep(snap, "r", viewerId) ? r : undefined;
+  return r;
+}
+
+/** The viewer's flags on `statuses`, asking only what is not kept. */
+async function viewerFlags(
+  ctx: AppContext,
+  k: Kept,
+  snap: number,
+  viewerId: string,
+  statuses: readonly Status[],
+): Promise<ViewerFlags> {
+  const state = k.viewer(viewerId);
+  let f = state.flags;
+  if (f === undefined || f.asked.size > 5000) {
+    f = {
+      asked: new Set(),
+      favourited: new Set(),
+      reblogged: new Set(),
+      bookmarked: new Set(),
+      pinnableAsked: new Set(),
+      pinned: new Set(),
+      conversationsAsked: new Set(),
+      mutedConversations: new Set(),
+    };
+  }
+  const ids = unique(statuses.map((s) => s.id)).filter((id) => !f.asked.has(id));
+  const pinnable = unique(statuses.filter((s) => canPin(s, viewerId)).map((s) => s.id)).filter(
+    (id) => !f.pinnableAsked.has(id),
+  );
+  const conversations = unique(statuses.flatMap((s) => (s.conversationId === null ? [] : [s.conversationId]))).filter(
+    (id) => !f.conversationsAsked.has(id),
+  );
+  if (ids.length > 0 || pinnable.length > 0 || conversations.length > 0) {
+    // viewerFlags asks nothing without status ids: the pinnable ones are among them.
+    const got = await ctx.repos.statusInteractions.viewerFlags(
+      viewerId,
+      ids.length > 0 ? ids : pinnable.length > 0 ? pinnable : [statuses[0]?.id ?? "0"],
+      pinnable,
+      conversations,
+    );
+    for (const id of ids) f.asked.add(id);
+    for (const id of pinnable) f.pinnableAsked.add(id);
+    for (const id of conversations) f.conversationsAsked.add(id);
+    for (const id of got.favourited) f.favourited.add(id);
+    for (const id of got.reblogged) f.reblogged.add(id);
+    for (const id of got.bookmarked) f.bookmarked.add(id);
+    for (const id of got.pinned) f.pinned.add(id);
+    for (const id of got.muted) f.mutedConversations.add(id);
+  }
+  state.flags = k.mayKeep(snap, "v", viewerId) ? f : undefined;
+  return f;
+}
+
+/** The viewer's filters of `scope`, compiled, kept until one expires or the log names them. */
+async function viewerFilters(
+  ctx: AppContext,
+  k: Kept,
+  snap: number,
+  viewerId: string,
+  scope: FilterContext,
+): Promise<ViewerFilters> {
+  const state = k.viewer(viewerId);
+  const now = Date.now();
+  const hit = state.filters.get(scope);
+  if (hit !== undefined && now < hit.until) return hit;
+  const active = (await ctx.repos.filters.activeFor(viewerId, new Date(now).toISOString())).filter((a) =>
+    a.filter.context.includes(scope),
+  );
+  let until = Number.POSITIVE_INFINITY;
+  for (const a of active) if (a.filter.expiresAt !== null) until = Math.min(until, Date.parse(a.filter.expiresAt));
+  const entry: ViewerFilters = { until, compiled: active.map(compileFilter), matches: new Map() };
+  if (k.mayKeep(snap, "f", viewerId)) state.filters.set(scope, entry);
+  return entry;
+}
+
+/**
+ * `filtered` (JSON text) of a status (a boost: by its boosted post), and whether a filter hides it;
+ * kept per status while both entries are (a change to either makes new entries).
+ */
+function filteredOf(f: ViewerFilters, s: StatusEntry, original: StatusEntry | undefined) {
+  if (f.compiled.length === 0) return { filtered: "[]", hide: false };
+  const hit = f.matches.get(s.status.id);
+  if (hit !== undefined && hit.of === s && hit.original === original) return hit;
+  const { results, hide } = matchFilters(f.compiled, s.status, (original ?? s).searchText);
+  const entry = { filtered: JSON.stringify(results), hide, of: s, original };
+  if (f.matches.size >= 2000) f.matches.clear();
+  f.matches.set(s.status.id, entry);
+  return entry;
+}
+
+/**
+ * The statuses of `ids` (in that order) as the JSON array `statusesText` gives for `viewerId`
+ * with `filterContext`: those the viewer may not see and those a `hide` filter matches are left out.
+ */
+export async function keptStatusesText(
+  ctx: AppContext,
+  ids: readonly string[],
+  viewerId: string,
+  filterContext: FilterContext,
+): Promise<Buffer> {
+  if (ids.length === 0) return Buffer.from("[]");
+  const k = await keptFor(ctx);
+  const snap = k.snapshot();
+  const byStatus = await statusEntries(ctx, k, snap, ids);
+  const entries = [...byStatus.values()];
+  const authorIds = unique(entries.map((e) => e.status.accountId));
+  const followIds = unique(
+    entries
+      .map((e) => e.status)
+      .filter((s) => (s.visibility === "private" || s.visibility === "direct") && s.accountId !== viewerId)
+      .map((s) => s.accountId),
+  );
+  const [accounts, rel, filters] = await Promise.all([
+    accountEntries(ctx, k, snap, authorIds),
+    viewerRelations(ctx, k, snap, viewerId, authorIds, followIds),
+    viewerFilters(ctx, k, snap, viewerId, filterContext),
+  ]);
+
+  // filterVisible's rules on the kept rows.
+  const sees = (e: StatusEntry | undefined): e is StatusEntry => {
+    if (e === undefined) return false;
+    const s = e.status;
+    return (
+      s.deletedAt === null &&
+      accounts.get(s.accountId)?.searchable === true &&
+      !hiddenByBlocks(s.accountId, viewerId, rel.relations, undefined) &&
+      canSeeStatus(s, { viewerId, followsAuthor: rel.follows.has(s.accountId), mentioned: e.mentioned.has(viewerId) })
+    );
+  };
+  const shown: { entry: StatusEntry; original: StatusEntry | undefined; filtered: string }[] = [];
+  for (const id of ids) {
+    const entry = byStatus.get(id);
+    if (!sees(entry)) continue;
+    const reblogOf = entry.status.reblogOfId;
+    const original = reblogOf === null ? undefined : byStatus.get(reblogOf);
+    if (reblogOf !== null && !sees(original)) continue;
+    const f = filteredOf(filters, entry, original);
+    if (f.hide) continue;
+    shown.push({ entry, original, filtered: f.filtered });
+  }
+
+  // The viewer's flags (kept) and the polls (read every time).
+  const all = shown.flatMap((x) => (x.original ? [x.entry.status, x.original.status] : [x.entry.status]));
+  const pollIds = unique(all.flatMap((s) => (s.pollId === null ? [] : [s.pollId])));
+  const [flags, polls] = await Promise.all([
+    all.length > 0 ? viewerFlags(ctx, k, snap, viewerId, all) : undefined,
+    pollIds.length > 0 ? loadPollViews(ctx, pollIds, viewerId) : new Map<string, PollView>(),
+  ]);
+
+  const opts: StatusSerializeOptions = { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
+  const out = new JsonBytes();
+  const write = (e: StatusEntry, original: StatusEntry | undefined, filtered: string): void => {
+    const s = e.status;
+    out.bytes(e.head);
+    if (flags) {
+      const muted = s.conversationId !== null && flags.mutedConversations.has(s.conversationId);
+      const pinned = canPin(s, viewerId) ? `,"pinned":${flags.pinned.has(s.id)}` : "";
+      out.add(
+        `,"favourited":${flags.favourited.has(s.id)},"reblogged":${flags.reblogged.has(s.id)},"muted":${muted},"bookmarked":${flags.bookmarked.has(s.id)}${pinned}`,
+      );
+    }
+    out.bytes(e.content);
+    out.add(`,"filtered":${filtered},"reblog":`);
+    if (original !== undefined) write(original, undefined, filtered);
+    else out.add("null");
+    out.bytes(e.application);
+    out.add(`,"account":`);
+    const account = accounts.get(s.accountId);
+    if (account !== undefined) out.bytes(account.text);
+    else out.add("{}");
+    out.bytes(e.tail);
+    const poll = s.pollId === null ? undefined : polls.get(s.pollId);
+    const pollJson =
+      poll === undefined
+        ? null
+        : serializeStatusPoll(
+            {
+              status: s,
+              account: {},
+              reblog: null,
+              mentions: [],
+              tags: [],
+              application: null,
+              media: [],
+              emojis: e.emojis,
+              poll,
+            },
+            opts,
+          );
+    out.add(`,"poll":${JSON.stringify(pollJson)}}`);
+  };
+  out.add("[");
+  shown.forEach((x, i) => {
+    if (i > 0) out.add(",");
+    write(x.entry, x.original, x.filtered);
+  });
+  out.add("]");
+  return out.finish();
+}
