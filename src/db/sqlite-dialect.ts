@@ -13,6 +13,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import { inBackground } from "../lib/background.ts";
 
 /**
  * Kysely dialect for Node's built-in `node:sqlite`.
@@ -57,9 +58,24 @@ export class NodeSqliteDialect implements Dialect {
  * fails instead of hanging: the usual cause is a query made through the plain `db` while the same
  * code holds a transaction (inside `db.transaction()`, every query must use `trx`).
  */
+/**
+ * The one connection's lock. Requests go first: background work (jobs, periodic tasks; see
+ * lib/background.ts) takes the connection only when no request waits for it, or once it has
+ * waited `BACKGROUND_WAIT_MS` (so a busy server still makes progress on its jobs). A request then
+ * waits for one statement of a job at most, not for each of the job's statements queued before it
+ * (measured: posting p99 at 5 posts/s by an author with 1,000 followers, whose fan-out runs meanwhile).
+ */
+const BACKGROUND_WAIT_MS = 50;
+
+interface Waiter {
+  grant: () => void;
+  since: number;
+}
+
 class Mutex {
   #locked = false;
-  #waiters: { grant: () => void }[] = [];
+  #waiters: Waiter[] = [];
+  #background: Waiter[] = [];
   readonly #timeoutMs: number;
 
   constructor(timeoutMs: number) {
@@ -71,27 +87,35 @@ class Mutex {
       this.#locked = true;
       return;
     }
+    const queue = inBackground() ? this.#background : this.#waiters;
     await new Promise<void>((resolve, reject) => {
-      const waiter = {
+      const waiter: Waiter = {
         grant: () => {
           clearTimeout(timer);
           resolve();
         },
+        since: performance.now(),
       };
       const timer = setTimeout(() => {
-        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        const i = queue.indexOf(waiter);
+        if (i >= 0) queue.splice(i, 1);
         reject(
           new Error(
             `the SQLite connection stayed busy for ${this.#timeoutMs} ms (a query outside an open transaction? inside db.transaction(), use trx)`,
           ),
         );
       }, this.#timeoutMs);
-      this.#waiters.push(waiter);
+      queue.push(waiter);
     });
   }
 
   unlock(): void {
-    const next = this.#waiters.shift();
+    const oldBackground = this.#background[0];
+    const next =
+      oldBackground !== undefined &&
+      (this.#waiters.length === 0 || performance.now() - oldBackground.since >= BACKGROUND_WAIT_MS)
+        ? this.#background.shift()
+        : this.#waiters.shift();
     if (next) next.grant();
     else this.#locked = false;
   }

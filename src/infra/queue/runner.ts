@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
+import { runInBackground } from "../../lib/background.ts";
 import type { IdGenerator } from "../../lib/ids.ts";
 import {
   type EnqueueOptions,
@@ -116,9 +117,12 @@ export class StoreJobQueue implements JobQueue {
     if (this.#started) throw new Error("the job queue is already started");
     this.#started = true;
     this.#concurrency = Math.max(1, options.concurrency ?? 5);
-    this.#heartbeat = setInterval(() => void this.#extendLocks(), Math.max(50, this.#opts.lockMs / 3));
+    this.#heartbeat = runInBackground(() =>
+      setInterval(() => void this.#extendLocks(), Math.max(50, this.#opts.lockMs / 3)),
+    );
     this.#heartbeat.unref();
-    this.#loop = this.#work();
+    // Jobs wait for requests on SQLite's one connection (lib/background.ts).
+    this.#loop = runInBackground(() => this.#work());
   }
 
   async stop(timeoutMs = 10_000): Promise<void> {

@@ -1,5 +1,6 @@
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
+import { runInBackground } from "../../lib/background.ts";
 import { newWorkerId } from "../queue/runner.ts";
 import type { LeaseStore } from "./interface.ts";
 
@@ -57,7 +58,7 @@ export class Scheduler {
 
   start(): void {
     const loop = () => {
-      this.#ticking = this.#tick().finally(() => {
+      this.#ticking = runInBackground(() => this.#tick()).finally(() => {
         if (!this.#stopped) this.#timer = setTimeout(loop, this.#tickMs).unref();
       });
     };
