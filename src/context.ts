@@ -139,7 +139,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     statuses: new StatusesRepository(db),
     statusInteractions: new StatusInteractionsRepository(db),
     follows: new FollowsRepository(db, database.dialect),
-    feeds: new FeedsRepository(db),
+    feeds: new FeedsRepository(db, database.dialect),
     media: new MediaRepository(db),
     jobs: new JobsRepository(db, database.dialect),
     notifications: new NotificationsRepository(db),

@@ -1,8 +1,7 @@
-import { type Kysely, sql } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
-import { applyWindow, idWindowOrder } from "./id-window.ts";
-import { selectShaped } from "./query-shapes.ts";
+import { idWindowOrder } from "./id-window.ts";
 import { homeFilterAllows } from "./relationships.ts";
 
 /**
@@ -34,8 +33,10 @@ const FIRST_PAUSE_MS = 25;
 /** All SQL on `feeds`, the materialised home timelines. */
 export class FeedsRepository {
   readonly #db: Kysely<DB>;
-  constructor(db: Kysely<DB>) {
+  readonly #postgres: boolean;
+  constructor(db: Kysely<DB>, dialect: "sqlite" | "postgres" = "sqlite") {
     this.#db = db;
+    this.#postgres = dialect === "postgres";
   }
 
   /**
@@ -208,22 +209,33 @@ export class FeedsRepository {
 
   /** One page of an account's feed: status ids, newest first. */
   async page(accountId: string, window: IdWindow): Promise<string[]> {
+    // The ids as one text, in the page's order: one row to read instead of 40 (each a 64-bit
+    // integer made a BigInt, then a string); the SQL is made once per window shape.
+    const asc = idWindowOrder(window) === "asc";
     const params: unknown[] = [accountId];
-    for (const v of [window.maxId, window.sinceId, window.minId]) if (v !== undefined) params.push(v);
+    let where = "account_id = $1";
+    for (const [v, op] of [
+      [window.maxId, "<"],
+      [window.sinceId, ">"],
+      [window.minId, ">"],
+    ] as const) {
+      if (v === undefined) continue;
+      params.push(v);
+      where += ` AND status_id ${op} $${params.length}`;
+    }
     params.push(window.limit);
-    const shape = `feeds.page ${window.maxId !== undefined} ${window.sinceId !== undefined} ${window.minId !== undefined}`;
-    const rows = await selectShaped(this.#db, shape, params, () =>
-      applyWindow(
-        this.#db.selectFrom("feeds").select("status_id").where("account_id", "=", accountId),
-        "status_id",
-        window,
-      )
-        .orderBy("status_id", idWindowOrder(window))
-        .limit(window.limit),
-    );
-    return rows
-      .map((r) => String(r.status_id))
-      .sort((a, b) => (BigInt(a) < BigInt(b) ? 1 : BigInt(a) > BigInt(b) ? -1 : 0));
+    const order = asc ? "ASC" : "DESC";
+    const ids = this.#postgres
+      ? `string_agg(p.status_id::text, ',' ORDER BY p.status_id ${order})`
+      : `group_concat(p.status_id, ',' ORDER BY p.status_id ${order})`;
+    let text = `SELECT ${ids} AS ids FROM (SELECT status_id FROM feeds WHERE ${where}
+      ORDER BY status_id ${order} LIMIT $${params.length}) p`;
+    if (!this.#postgres) text = text.replace(/\$\d+/g, "?");
+    const r = await this.#db.executeQuery<{ ids: string | null }>(CompiledQuery.raw(text, params));
+    const found = r.rows[0]?.ids;
+    if (found === null || found === undefined || found === "") return [];
+    const out = found.split(",");
+    return asc ? out.reverse() : out;
   }
 
   /** How many entries an account's feed holds. */

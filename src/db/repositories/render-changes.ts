@@ -36,10 +36,21 @@ export class RenderChangesRepository {
     return rows.map((r) => ({ seq: Number(r.seq), kind: r.kind, key: r.key }));
   }
 
-  /** Deletes all but the newest `keep` changes; answers how many went. */
-  async trim(keep: number): Promise<number> {
-    const r = await sql`DELETE FROM render_changes
-      WHERE seq <= (SELECT max(seq) FROM render_changes) - ${keep}`.execute(this.#db);
-    return Number(r.numAffectedRows ?? 0);
+  /**
+   * Deletes all but the newest `keep` changes, `batch` per statement with a turn of the event
+   * loop between (a seeded or busy instance may have hundreds of thousands to delete, and on
+   * SQLite one long statement would hold every request); answers how many went.
+   */
+  async trim(keep: number, batch = 2000): Promise<number> {
+    const newest = await this.latest();
+    let deleted = 0;
+    for (;;) {
+      const r = await sql`DELETE FROM render_changes WHERE seq IN (
+        SELECT seq FROM render_changes WHERE seq <= ${newest - keep} ORDER BY seq LIMIT ${batch})`.execute(this.#db);
+      const n = Number(r.numAffectedRows ?? 0);
+      deleted += n;
+      if (n < batch) return deleted;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
 }

@@ -65,6 +65,19 @@ export interface ViewerRelations {
   until: number;
 }
 
+/** A page as rendered (statuses/rendered.ts), with the kept objects it was made of. */
+export interface KeptPage {
+  ids: readonly string[];
+  statusIds: readonly string[];
+  statuses: readonly (StatusEntry | undefined)[];
+  accountIds: readonly string[];
+  accounts: readonly (AccountEntry | undefined)[];
+  flags: ViewerFlags | undefined;
+  relations: ViewerRelations;
+  filters: ViewerFilters;
+  body: Buffer;
+}
+
 export interface ViewerState {
   filters: Map<FilterContext, ViewerFilters>;
   flags?: ViewerFlags;
@@ -110,6 +123,12 @@ export class Kept {
   readonly statuses = new Bounded<StatusEntry>(4000);
   readonly accounts = new Bounded<AccountEntry>(2000);
   readonly viewers = new Bounded<ViewerState>(1000);
+  /**
+   * The last page rendered for a viewer and context, with the kept objects it was made of: asked
+   * for the same page again (a client refreshing), the bytes are sent again. 200 pages of some
+   * 80 KB: 16 MB at most.
+   */
+  readonly pages = new Bounded<KeptPage>(200);
   #seq = -1;
   #stamp: number | undefined;
   #gapSince = 0;
@@ -147,6 +166,7 @@ export class Kept {
     this.statuses.clear();
     this.accounts.clear();
     this.viewers.clear();
+    this.pages.clear();
   }
 
   /** Drops what the changes logged since the last call name. */

@@ -241,6 +241,9 @@ export async function keptStatusesText(
 ): Promise<Buffer> {
   if (ids.length === 0) return Buffer.from("[]");
   const k = await keptFor(ctx);
+  const pageKey = `${viewerId} ${filterContext}`;
+  const same = samePage(k, pageKey, ids, viewerId, filterContext);
+  if (same !== undefined) return same;
   const snap = k.snapshot();
   const byStatus = await statusEntries(ctx, k, snap, ids);
   const entries = [...byStatus.values()];
@@ -336,5 +339,48 @@ export async function keptStatusesText(
     write(x.entry, x.original, x.filtered);
   });
   out.add("]");
-  return out.finish();
+  const body = out.finish();
+  // Kept for the same page asked again, when nothing changed while it was made (so all it was
+  // made of is kept) and no poll is on it (tallies are read every time).
+  if (polls.size === 0 && k.snapshot() === snap) {
+    const statuses = [...byStatus.keys()];
+    const authors = [...accounts.keys()];
+    k.pages.set(pageKey, {
+      ids: [...ids],
+      statusIds: statuses,
+      statuses: statuses.map((id) => k.statuses.get(id)),
+      accountIds: authors,
+      accounts: authors.map((id) => k.accounts.get(id)),
+      flags,
+      relations: rel,
+      filters,
+      body,
+    });
+  }
+  return body;
+}
+
+/**
+ * The bytes of the viewer's last page when it is asked again and all it was made of is still
+ * kept, the very same objects (anything the change log named was dropped and made anew).
+ */
+function samePage(k: Kept, pageKey: string, ids: readonly string[], viewerId: string, scope: FilterContext) {
+  const last = k.pages.get(pageKey);
+  if (last === undefined || last.ids.length !== ids.length) return undefined;
+  const state = k.viewer(viewerId);
+  const now = Date.now();
+  if (
+    state.flags !== last.flags ||
+    state.relations !== last.relations ||
+    state.filters.get(scope) !== last.filters ||
+    now >= last.relations.until ||
+    now >= last.filters.until
+  )
+    return undefined;
+  for (let i = 0; i < ids.length; i++) if (ids[i] !== last.ids[i]) return undefined;
+  for (let i = 0; i < last.statusIds.length; i++)
+    if (k.statuses.get(last.statusIds[i] as string) !== last.statuses[i]) return undefined;
+  for (let i = 0; i < last.accountIds.length; i++)
+    if (k.accounts.get(last.accountIds[i] as string) !== last.accounts[i]) return undefined;
+  return last.body;
 }
