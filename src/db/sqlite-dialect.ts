@@ -14,6 +14,7 @@ import {
   SqliteQueryCompiler,
 } from "kysely";
 import { inBackground } from "../lib/background.ts";
+import { type Checkpointer, startCheckpointer } from "./sqlite-checkpointer.ts";
 
 /**
  * Kysely dialect for Node's built-in `node:sqlite`.
@@ -132,6 +133,7 @@ class NodeSqliteDriver implements Driver {
   }
 
   #dataVersion?: StatementSync;
+  #checkpointer?: Checkpointer;
   #lastVersion = 0;
   #lastRead = Number.NEGATIVE_INFINITY;
 
@@ -157,6 +159,11 @@ class NodeSqliteDriver implements Driver {
     this.#db.exec("PRAGMA synchronous = NORMAL");
     this.#db.exec("PRAGMA foreign_keys = ON");
     this.#db.exec("PRAGMA busy_timeout = 5000");
+    if (this.#path !== ":memory:") {
+      // Checkpoints happen on a thread of their own (sqlite-checkpointer.ts), never in a request.
+      this.#db.exec("PRAGMA wal_autocheckpoint = 0");
+      this.#checkpointer = startCheckpointer(this.#path);
+    }
     this.#connection = new NodeSqliteConnection(this.#db);
   }
 
@@ -178,6 +185,8 @@ class NodeSqliteDriver implements Driver {
     this.#mutex.unlock();
   }
   async destroy(): Promise<void> {
+    await this.#checkpointer?.stop();
+    this.#checkpointer = undefined;
     this.#db?.close();
     this.#db = undefined;
     this.#dataVersion = undefined;
