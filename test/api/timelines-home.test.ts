@@ -190,6 +190,24 @@ describe("timelines: home feed, fan-out on write", () => {
     assert.ok((await s.ctx.repos.feeds.count(alice.account.id)) > 3);
   });
 
+  it("the fan-out's trim looks at one feed in `every`: those whose id and the status id add up to a multiple", async () => {
+    const gina = await s.createUser("gina");
+    const readers = [await s.createUser("hal"), await s.createUser("ivy"), await s.createUser("jon")];
+    for (const r of readers) await follow(r, gina);
+    const posted: string[] = [];
+    for (let i = 0; i < 4; i++) posted.push((await post(gina, { status: `every ${i}` })).id);
+    for (const r of readers) await waitFor(r, posted[3]);
+    await drain();
+    const last = BigInt(posted[3]);
+    const due = (u: TestUser) => (BigInt(u.account.id) + last) % 2n === 0n;
+    await s.ctx.repos.feeds.trimFeedsOf(posted[3], 1, undefined, 2);
+    for (const r of [gina, ...readers]) {
+      const n = await s.ctx.repos.feeds.count(r.account.id);
+      if (due(r)) assert.equal(n, 1, `${r.account.username}'s feed was trimmed`);
+      else assert.ok(n >= 4, `${r.account.username}'s feed was left alone`);
+    }
+  });
+
   it("scopes: 401 without a token, 403 without read:statuses, 422 for an app token", async () => {
     assert.equal((await s.request("/api/v1/timelines/home")).status, 401);
     assert.equal((await s.request("/api/v1/timelines/home", { token: "nope" })).status, 401);

@@ -6,6 +6,8 @@ import { fanOutToTagFollowers } from "../tags/fan-out.ts";
 
 /** Home feeds keep their newest entries only (Mastodon's cap). */
 export const FEED_CAP = 800;
+/** Each post's fan-out looks at about one feed in this many for trimming (FeedsRepository.trimFeedsOf). */
+const FEED_TRIM_EVERY = 20;
 
 export const FAN_OUT_JOB = "feeds.fan-out";
 
@@ -30,7 +32,7 @@ export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Pro
   if (typeof payload?.statusId !== "string") return;
   await ctx.repos.feeds.fanOut(payload.statusId);
   await fanOutToTagFollowers(ctx, payload.statusId);
-  await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP);
+  await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP, undefined, FEED_TRIM_EVERY);
   await fanOutToLists(ctx, payload.statusId);
   await addToConversations(ctx, payload.statusId);
   if ((await ctx.repos.follows.notifiedFollowersHolding(payload.statusId)).length > 0) {
