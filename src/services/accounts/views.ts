@@ -127,21 +127,21 @@ export async function credentialAccountJson(
 }
 
 /**
- * Kept CredentialAccount texts of one server, by account: the text, what it was rendered from,
- * and the database's change stamp (database.ts) read before that was read.
+ * Kept CredentialAccount JSON of one server, by account: its UTF-8 bytes, what it was rendered
+ * from, and the database's change stamp (database.ts) read before that was read.
  */
-class CredentialTexts {
+class CredentialBodies {
   readonly #max = 2000;
-  readonly #byAccount = new Map<string, { stamp: number | undefined; view: CredentialView; text: string }>();
+  readonly #byAccount = new Map<string, { stamp: number | undefined; view: CredentialView; bytes: Buffer }>();
 
   /**
    * While the stamp has not moved (SQLite: no write to the accounts, users, roles, follow
-   * requests or emojis, by any process) and `account` and `user` are the very rows the text was
-   * made from (the token cache hands the same objects out under the same stamp), the kept text
-   * is answered without a query. Otherwise the rest is read again and the text is made again
+   * requests or emojis, by any process) and `account` and `user` are the very rows the JSON was
+   * made from (the token cache hands the same objects out under the same stamp), the kept JSON
+   * is answered without a query. Otherwise the rest is read again and the JSON is made again
    * only when something it shows differs.
    */
-  async text(ctx: AppContext, account: Account, user: User): Promise<string> {
+  async body(ctx: AppContext, account: Account, user: User): Promise<Buffer> {
     const stamp = ctx.database.changeStamp();
     const kept = this.#byAccount.get(account.id);
     if (
@@ -151,33 +151,37 @@ class CredentialTexts {
       kept.view.account === account &&
       kept.view.user === user
     ) {
-      return kept.text;
+      return kept.bytes;
     }
     const view = await loadCredentialView(ctx, account, user);
-    const text =
-      kept !== undefined && sameData(kept.view, view)
-        ? kept.text
-        : JSON.stringify(serializeCredentialAccount(view, mediaUrls(ctx)));
+    let bytes: Buffer;
+    if (kept !== undefined && sameData(kept.view, view)) bytes = kept.bytes;
+    else {
+      const text = JSON.stringify(serializeCredentialAccount(view, mediaUrls(ctx)));
+      // A buffer of its own, not a slice of Node's shared pool (which it would keep alive).
+      bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+      bytes.write(text);
+    }
     this.#byAccount.delete(account.id);
-    this.#byAccount.set(account.id, { stamp, view, text });
+    this.#byAccount.set(account.id, { stamp, view, bytes });
     if (this.#byAccount.size > this.#max) {
       const oldest = this.#byAccount.keys().next().value;
       if (oldest !== undefined) this.#byAccount.delete(oldest);
     }
-    return text;
+    return bytes;
   }
 }
 
-const credentialTexts = new WeakMap<AppContext, CredentialTexts>();
+const credentialBodies = new WeakMap<AppContext, CredentialBodies>();
 
-/** `credentialAccountJson` as JSON text, kept between requests (see CredentialTexts). */
-export function credentialAccountText(ctx: AppContext, account: Account, user: User): Promise<string> {
-  let texts = credentialTexts.get(ctx);
-  if (texts === undefined) {
-    texts = new CredentialTexts();
-    credentialTexts.set(ctx, texts);
+/** `credentialAccountJson` as UTF-8 JSON, kept between requests (see CredentialBodies). */
+export function credentialAccountBytes(ctx: AppContext, account: Account, user: User): Promise<Buffer> {
+  let bodies = credentialBodies.get(ctx);
+  if (bodies === undefined) {
+    bodies = new CredentialBodies();
+    credentialBodies.set(ctx, bodies);
   }
-  return texts.text(ctx, account, user);
+  return bodies.body(ctx, account, user);
 }
 
 /** Mastodon's Preferences entity: the user's posting and reading defaults. */
