@@ -1,7 +1,8 @@
-// In-process CPU per request of the timeline endpoints on a seeded data directory (no HTTP, no
-// load generator), for development of the read paths; `npm run bench` is the reference.
+// In-process CPU per request of verify_credentials and the timeline endpoints on a seeded data
+// directory (no HTTP, no load generator), for development of the read paths; `npm run bench` is
+// the reference. `instance` (no token, no query) is the floor of the HTTP layer in this harness.
 //   DATA_DIR=/tmp/x READER_TOKEN=... AUTHOR_ID=... node bench/inproc.ts [requests]
-//   BENCH_ONLY=home,local   COUNT_QUERIES=1 (queries per request, time per statement)
+//   BENCH_ONLY=verify,home,local   COUNT_QUERIES=1 (queries per request, time per statement)
 //   SHOW_SQL=1   DUMP_DIR=/tmp/d (writes each body, to compare two versions)
 import { writeFileSync } from "node:fs";
 import { loadConfig, readEnvironment } from "../src/config/index.ts";
@@ -10,10 +11,14 @@ import { createApp, handlerFor } from "../src/http/app.ts";
 
 const n = Number(process.argv[2] ?? 300);
 const only = process.env.BENCH_ONLY?.split(",");
+// As in `npm run bench` (and without node-server there is no peer address to exempt loopback by).
+process.env.RATE_LIMITS ??= "off";
 const ctx = await createContext(loadConfig(readEnvironment()));
 const fetch = handlerFor(createApp(), ctx);
 const auth = { Authorization: `Bearer ${process.env.READER_TOKEN}` };
 const paths: Record<string, string> = {
+  instance: "/api/v1/instance",
+  verify: "/api/v1/accounts/verify_credentials",
   home: "/api/v1/timelines/home?limit=40",
   local: "/api/v1/timelines/public?local=true&limit=40",
   account: `/api/v1/accounts/${process.env.AUTHOR_ID}/statuses?limit=40`,

@@ -12,9 +12,9 @@ export interface Database {
   db: Kysely<DB>;
   dialect: DialectName;
   /**
-   * A number that grows whenever the accounts, users, roles or tokens may have changed, through
-   * this process or (on SQLite) any other; undefined where that cannot be known cheaply
-   * (PostgreSQL with other processes writing), so callers must not cache.
+   * A number that grows whenever the accounts, users, roles, tokens, follow requests or custom
+   * emojis may have changed, through this process or (on SQLite) any other; undefined where that
+   * cannot be known cheaply (PostgreSQL with other processes writing), so callers must not cache.
    */
   changeStamp(): number | undefined;
   /**
@@ -37,8 +37,11 @@ export interface DatabaseOptions {
   pgPoolSize?: number;
 }
 
-/** Tables whose rows the token cache holds. */
-const AUTH_TABLES = ["accounts", "users", "user_roles", "oauth_access_tokens"];
+/**
+ * Tables whose rows in-process caches hold under the change stamp: the token cache (accounts,
+ * users, roles, tokens) and the kept CredentialAccount texts (also follow requests and emojis).
+ */
+const CACHED_TABLES = ["accounts", "users", "user_roles", "oauth_access_tokens", "follow_requests", "custom_emojis"];
 
 /** Tables with triggers that write `render_changes` (migration 0024). */
 const RENDER_TABLES = [
@@ -68,7 +71,7 @@ const RENDER_TABLES = [
 export function createDatabase(opts: DatabaseOptions): Database {
   let db: Kysely<DB>;
   let dialect: DialectName;
-  const tracker = new ChangeTracker(AUTH_TABLES);
+  const tracker = new ChangeTracker(CACHED_TABLES);
   const renderTracker = new ChangeTracker(RENDER_TABLES);
   let sqliteDialect: NodeSqliteDialect | undefined;
   if (opts.databaseUrl) {

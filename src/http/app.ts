@@ -32,6 +32,7 @@ import { onError, onNotFound } from "./middleware/errors.ts";
 import { checkApiRateLimit } from "./middleware/rate-limit.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { nulError } from "./params.ts";
+import { KeptMatchRouter } from "./route-cache.ts";
 import type { HonoEnv } from "./types.ts";
 import { webRoutes } from "./web/routes.ts";
 import { staticRoutes } from "./web/static.ts";
@@ -51,7 +52,7 @@ const corsOnly: MiddlewareHandler<HonoEnv> = async (c, next) => {
  * handed the context as `env.ctx` (`handlerFor` does that).
  */
 export function createApp(): Hono<HonoEnv> {
-  const app = new Hono<HonoEnv>({ strict: false });
+  const app = new Hono<HonoEnv>({ strict: false, router: new KeptMatchRouter() });
   app.onError(onError);
   app.notFound(onNotFound);
   const tokens = new TokenCache();

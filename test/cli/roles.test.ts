@@ -521,6 +521,17 @@ describe("custom roles with a running server", () => {
     assert.equal(me.body.role.permissions, String(P.manageUsers));
   });
 
+  it("shows the role as the command changed it, at once", async () => {
+    assert.equal(await gannetOk(inst, "roles", "modify", "Userkeeper", "--color", "#224466", "--highlighted"), "OK\n");
+    const me = await getJson(`${server.url}/api/v1/accounts/verify_credentials`, tokens.keeper);
+    assert.equal(me.body.role.color, "#224466");
+    assert.equal(me.body.role.highlighted, true);
+    assert.deepEqual(
+      me.body.roles.map((r: { name: string }) => r.name),
+      ["Userkeeper"],
+    );
+  });
+
   it("takes the permissions away with the role: its members are back to everyone's", async () => {
     assert.equal(await gannetOk(inst, "roles", "delete", "Userkeeper"), "OK\n");
     // The user row changes at once, so no cache stands in the way.

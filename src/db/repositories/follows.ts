@@ -406,18 +406,6 @@ export class FollowsRepository {
     return sortDesc(rows.map((r) => ({ id: String(r.id), accountId: String(r.other) })));
   }
 
-  /** How many follow requests `targetId` has received. */
-  async countRequests(targetId: string): Promise<number> {
-    // Read on every verify_credentials: compiled once (query-shapes.ts).
-    const [r] = await selectShaped(this.#db, "follows.countRequests", [targetId], () =>
-      this.#db
-        .selectFrom("follow_requests")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .where("target_account_id", "=", targetId),
-    );
-    return Number(r?.n ?? 0);
-  }
-
   /**
    * For each of `targetIds`, the accounts `viewerId` follows that follow it (accounts hiding
    * their network left out), as Mastodon's familiar followers.

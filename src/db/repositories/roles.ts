@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
 import { sql } from "kysely";
 import { EVERYONE_ROLE_ID, Permission } from "../../lib/roles.ts";
 import type { DB, UserRolesTable } from "../schema.ts";
+import { selectShaped } from "./query-shapes.ts";
 
 export interface Role {
   id: string;
@@ -50,6 +51,37 @@ export class RolesRepository {
   async getById(id: string): Promise<Role | undefined> {
     const r = await this.#db.selectFrom("user_roles").selectAll().where("id", "=", id).executeTakeFirst();
     return r && toRole(r);
+  }
+
+  /**
+   * What a CredentialAccount reads besides its account and user rows, in one query (it is read
+   * on every verify_credentials, and roles must not be taken from a cache that may be behind
+   * another process): the role `roleId`, the everyone role, and how many follow requests
+   * `accountId` has received.
+   */
+  async forCredentialAccount(
+    roleId: string,
+    accountId: string,
+  ): Promise<{ role?: Role; everyone?: Role; followRequestsCount: number }> {
+    const rows = await selectShaped(this.#db, "roles.forCredentialAccount", [accountId, roleId, EVERYONE_ROLE_ID], () =>
+      this.#db
+        .selectFrom("user_roles")
+        .selectAll("user_roles")
+        .select((eb) =>
+          eb
+            .selectFrom("follow_requests")
+            .select((e) => e.fn.countAll().as("n"))
+            .where("follow_requests.target_account_id", "=", accountId)
+            .as("follow_requests_count"),
+        )
+        .where("user_roles.id", "in", [roleId, EVERYONE_ROLE_ID]),
+    );
+    const roles = rows.map(toRole);
+    return {
+      role: roles.find((r) => r.id === roleId),
+      everyone: roles.find((r) => r.id === EVERYONE_ROLE_ID),
+      followRequestsCount: Number(rows[0]?.follow_requests_count ?? 0),
+    };
   }
 
   async getByName(name: string): Promise<Role | undefined> {

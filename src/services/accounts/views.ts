@@ -93,28 +93,95 @@ export async function accountsText(
   );
 }
 
+/** What the CredentialAccount serializer needs besides the account and user rows. */
+type CredentialView = Parameters<typeof serializeCredentialAccount>[0];
+
+/**
+ * Reads what the CredentialAccount of `account` shows besides its own row and `user`: the role
+ * and the follow-request count (one query), and its emojis and move target when it names any.
+ */
+async function loadCredentialView(ctx: AppContext, account: Account, user: User): Promise<CredentialView> {
+  const { role, everyone, followRequestsCount } = await ctx.repos.roles.forCredentialAccount(user.roleId, account.id);
+  const fullRole = role ?? everyone;
+  if (!fullRole) throw new Error("the everyone role is missing");
+  const moved = account.movedToAccountId ? await ctx.repos.accounts.getById(account.movedToAccountId) : undefined;
+  const [emojis, movedEmojis] = await loadEmojis(ctx, [account, ...(moved ? [moved] : [])].map(accountEmojiSource));
+  return {
+    account,
+    user,
+    role: fullRole,
+    fullRole,
+    emojis,
+    moved: moved ? { account: moved, emojis: movedEmojis } : undefined,
+    followRequestsCount,
+  };
+}
+
 /** CredentialAccount of the signed-in user. */
 export async function credentialAccountJson(
   ctx: AppContext,
   account: Account,
   user: User,
 ): Promise<Record<string, unknown>> {
-  const fullRole = (await ctx.roles.get(user.roleId)) ?? (await ctx.roles.get("-99"));
-  if (!fullRole) throw new Error("the everyone role is missing");
-  const moved = account.movedToAccountId ? await ctx.repos.accounts.getById(account.movedToAccountId) : undefined;
-  const [emojis, movedEmojis] = await loadEmojis(ctx, [account, ...(moved ? [moved] : [])].map(accountEmojiSource));
-  return serializeCredentialAccount(
-    {
-      account,
-      user,
-      role: fullRole,
-      fullRole,
-      emojis,
-      moved: moved ? { account: moved, emojis: movedEmojis } : undefined,
-      followRequestsCount: await ctx.repos.follows.countRequests(account.id),
-    },
-    mediaUrls(ctx),
-  );
+  return serializeCredentialAccount(await loadCredentialView(ctx, account, user), mediaUrls(ctx));
+}
+
+/**
+ * Kept CredentialAccount JSON of one server, by account: its UTF-8 bytes, what it was rendered
+ * from, and the database's change stamp (database.ts) read before that was read.
+ */
+class CredentialBodies {
+  readonly #max = 2000;
+  readonly #byAccount = new Map<string, { stamp: number | undefined; view: CredentialView; bytes: Buffer }>();
+
+  /**
+   * While the stamp has not moved (SQLite: no write to the accounts, users, roles, follow
+   * requests or emojis, by any process) and `account` and `user` are the very rows the JSON was
+   * made from (the token cache hands the same objects out under the same stamp), the kept JSON
+   * is answered without a query. Otherwise the rest is read again and the JSON is made again
+   * only when something it shows differs.
+   */
+  async body(ctx: AppContext, account: Account, user: User): Promise<Buffer> {
+    const stamp = ctx.database.changeStamp();
+    const kept = this.#byAccount.get(account.id);
+    if (
+      kept !== undefined &&
+      stamp !== undefined &&
+      kept.stamp === stamp &&
+      kept.view.account === account &&
+      kept.view.user === user
+    ) {
+      return kept.bytes;
+    }
+    const view = await loadCredentialView(ctx, account, user);
+    let bytes: Buffer;
+    if (kept !== undefined && sameData(kept.view, view)) bytes = kept.bytes;
+    else {
+      const text = JSON.stringify(serializeCredentialAccount(view, mediaUrls(ctx)));
+      // A buffer of its own, not a slice of Node's shared pool (which it would keep alive).
+      bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+      bytes.write(text);
+    }
+    this.#byAccount.delete(account.id);
+    this.#byAccount.set(account.id, { stamp, view, bytes });
+    if (this.#byAccount.size > this.#max) {
+      const oldest = this.#byAccount.keys().next().value;
+      if (oldest !== undefined) this.#byAccount.delete(oldest);
+    }
+    return bytes;
+  }
+}
+
+const credentialBodies = new WeakMap<AppContext, CredentialBodies>();
+
+/** `credentialAccountJson` as UTF-8 JSON, kept between requests (see CredentialBodies). */
+export function credentialAccountBytes(ctx: AppContext, account: Account, user: User): Promise<Buffer> {
+  let bodies = credentialBodies.get(ctx);
+  if (bodies === undefined) {
+    bodies = new CredentialBodies();
+    credentialBodies.set(ctx, bodies);
+  }
+  return bodies.body(ctx, account, user);
 }
 
 /** Mastodon's Preferences entity: the user's posting and reading defaults. */

@@ -1,7 +1,8 @@
 import type { Context, Hono } from "hono";
 import { removeProfileImage } from "../../../../services/accounts/profile-images.ts";
 import { updateCredentials } from "../../../../services/accounts/update-credentials.ts";
-import { credentialAccountJson, preferencesJson } from "../../../../services/accounts/views.ts";
+import { credentialAccountBytes, credentialAccountJson, preferencesJson } from "../../../../services/accounts/views.ts";
+import { jsonText } from "../../../json-text.ts";
 import { currentAccount, currentUser, requireUser } from "../../../middleware/auth.ts";
 import { readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
@@ -17,7 +18,7 @@ async function updateCredentialsHandler(c: Context<HonoEnv>) {
 /** The signed-in user's own account: credentials, profile images, preferences. */
 export function credentialsRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/accounts/verify_credentials", requireUser("profile", "read:accounts"), async (c) => {
-    return c.json(await credentialAccountJson(c.env.ctx, currentAccount(c), currentUser(c)));
+    return jsonText(c, await credentialAccountBytes(c.env.ctx, currentAccount(c), currentUser(c)));
   });
 
   // Clients use PATCH (the documented method); some older ones send PUT.
