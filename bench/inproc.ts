@@ -20,6 +20,9 @@ const paths: Record<string, string> = {
   instance: "/api/v1/instance",
   verify: "/api/v1/accounts/verify_credentials",
   home: "/api/v1/timelines/home?limit=40",
+  // Two pages taking turns: each request differs from the reader's last page, so it is rendered
+  // from the kept parts instead of sent again as it was (services/statuses/rendered.ts).
+  "home-alternating": "/api/v1/timelines/home?limit=40|/api/v1/timelines/home?limit=39",
   local: "/api/v1/timelines/public?local=true&limit=40",
   account: `/api/v1/accounts/${process.env.AUTHOR_ID}/statuses?limit=40`,
   notifications: "/api/v1/notifications?limit=40",
@@ -43,7 +46,10 @@ if (count) {
 }
 for (const [name, path] of Object.entries(paths)) {
   if (only && !only.some((w) => name.includes(w))) continue;
-  const get = async () => (await fetch(new Request(`http://localhost${path}`, { headers: auth }))).text();
+  const turns = path.split("|");
+  let turn = 0;
+  const get = async () =>
+    (await fetch(new Request(`http://localhost${turns[turn++ % turns.length]}`, { headers: auth }))).text();
   let body = "";
   for (let i = 0; i < 30; i++) body = await get();
   if (process.env.DUMP_DIR) writeFileSync(`${process.env.DUMP_DIR}/${name}.json`, body);

@@ -57,6 +57,9 @@ export class FeedsRepository {
    * 1,000 followers answered after 1.2 s while its fan-out ran).
    */
   async fanOut(statusId: string, db: Kysely<DB> = this.#db): Promise<number> {
+    // The job starts as soon as the post commits, while its request still renders the answer:
+    // the recipients query alone takes a few ms on 1,000 followers, so it waits too.
+    await pause(FIRST_PAUSE_MS);
     const r = await sql<{ account_id: string | number }>`
       SELECT a.account_id FROM statuses a WHERE a.id = ${statusId}
       UNION
@@ -80,7 +83,7 @@ export class FeedsRepository {
     const now = new Date().toISOString();
     let added = 0;
     for (let i = 0; i < recipients.length; i += FAN_OUT_CHUNK) {
-      await pause(i === 0 ? FIRST_PAUSE_MS : 0);
+      if (i > 0) await pause(0);
       const chunk = recipients.slice(i, i + FAN_OUT_CHUNK);
       // The status is checked again in each statement: one deleted meanwhile reaches no more feeds.
       // Two NOT EXISTS rather than one with OR: each is then a lookup on a whole index key (the OR
