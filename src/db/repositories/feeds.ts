@@ -15,12 +15,14 @@ function languageAllowed(follow: string, status: string) {
     OR ${f} LIKE '%"' || ${lang} || '"%')`;
 }
 /**
- * Feeds written (or trimmed) per statement by the fan-out: small, so a request waits for one
- * short statement at most (posting p99 at 5 posts/s by an author with 1,000 followers: 66 ms
- * with 100 feeds and a 5 ms first pause, 38 ms with 25 and 25 ms; the post is in every feed
- * about 100 ms after its answer instead of 40).
+ * Feeds written (or looked at for trimming) per statement by the fan-out: small, so a request
+ * waits for one short statement at most (requests go first on SQLite's connection). Posting at
+ * 5 posts/s by an author with 1,000 followers, measured on a shared machine: 66 ms p99 with 100
+ * feeds and a 5 ms first pause, 38 ms with 25 and 25 ms; after the request priority and the
+ * checkpoint thread, p50 7.8 / p90 16.9 ms with 25 against 6.3-6.5 / 10.2-10.6 ms with 10 (the
+ * p99s, 29-54 ms, vary from run to run with rarer stalls).
  */
-const FAN_OUT_CHUNK = 25;
+const FAN_OUT_CHUNK = 10;
 
 /**
  * Lets requests take the database connection before and between the chunks of a fan-out: the job
