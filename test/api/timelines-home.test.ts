@@ -208,6 +208,30 @@ describe("timelines: home feed, fan-out on write", () => {
     }
   });
 
+  it("fan-out reaches every follower past the first page of 250 recipients", async () => {
+    const star = await s.createUser("star");
+    const now = new Date().toISOString();
+    const fans: string[] = [];
+    for (let i = 0; i < 260; i++) {
+      const id = s.ctx.ids.next();
+      await s.ctx.repos.accounts.insert({
+        id,
+        username: `fan${i}`,
+        uri: `${s.ctx.config.baseUrl}/users/fan${i}`,
+        created_at: now,
+        updated_at: now,
+      });
+      await follow(id, star);
+      fans.push(id);
+    }
+    const p = await post(star, { status: "to all of you" });
+    await drain();
+    const holders = await s.ctx.db.selectFrom("feeds").select("account_id").where("status_id", "=", p.id).execute();
+    const got = new Set(holders.map((h) => String(h.account_id)));
+    assert.equal(got.size, 261);
+    assert.ok(fans.every((id) => got.has(id)));
+  });
+
   it("scopes: 401 without a token, 403 without read:statuses, 422 for an app token", async () => {
     assert.equal((await s.request("/api/v1/timelines/home")).status, 401);
     assert.equal((await s.request("/api/v1/timelines/home", { token: "nope" })).status, 401);

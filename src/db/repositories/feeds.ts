@@ -23,6 +23,8 @@ function languageAllowed(follow: string, status: string) {
  * p99s, 29-54 ms, vary from run to run with rarer stalls).
  */
 const FAN_OUT_CHUNK = 10;
+/** Followers read per statement when the fan-out looks for its recipients. */
+const RECIPIENTS_PAGE = 250;
 
 /**
  * Lets requests take the database connection before and between the chunks of a fan-out: the job
@@ -53,7 +55,7 @@ export class FeedsRepository {
    * whose owner the author or boosted author blocks. Running it twice
    * changes nothing. Answers how many entries were added.
    *
-   * The recipients are read in one query, then written `FAN_OUT_CHUNK` feeds per statement with
+   * The recipients are read 250 followers per query, then written `FAN_OUT_CHUNK` feeds per statement with
    * a turn of the event loop in between: on SQLite's single connection, one statement for
    * thousands of feeds would hold every request behind it (measured: a post by an author with
    * 1,000 followers answered after 1.2 s while its fan-out ran).
@@ -62,26 +64,38 @@ export class FeedsRepository {
     // The job starts as soon as the post commits, while its request still renders the answer:
     // the recipients query alone takes a few ms on 1,000 followers, so it waits too.
     await pause(FIRST_PAUSE_MS);
-    const r = await sql<{ account_id: string | number }>`
+    const own = await sql<{ account_id: string | number }>`
       SELECT a.account_id FROM statuses a WHERE a.id = ${statusId}
-      UNION
-      SELECT f.account_id FROM statuses fs
-        JOIN follows f ON f.target_account_id = fs.account_id
-        JOIN accounts fa ON fa.id = f.account_id
-        WHERE fs.id = ${statusId} AND fs.visibility <> 'direct' AND fa.domain IS NULL
-          AND (fs.reblog_of_id IS NULL OR f.show_reblogs = TRUE)
-          AND ${languageAllowed("f", "fs")}
-          AND (fs.in_reply_to_account_id IS NULL OR fs.in_reply_to_account_id = fs.account_id
-            OR fs.in_reply_to_account_id = f.account_id
-            OR EXISTS (SELECT 1 FROM follows rf WHERE rf.account_id = f.account_id
-              AND rf.target_account_id = fs.in_reply_to_account_id))
       UNION
       SELECT m.account_id FROM statuses ms
         JOIN mentions m ON m.status_id = ms.id
         JOIN accounts ma ON ma.id = m.account_id
         JOIN follows mf ON mf.account_id = m.account_id AND mf.target_account_id = ms.account_id
         WHERE ms.id = ${statusId} AND ms.visibility = 'direct' AND ma.domain IS NULL`.execute(db);
-    const recipients = r.rows.map((x) => String(x.account_id));
+    const found = new Set(own.rows.map((x) => String(x.account_id)));
+    // The followers a page at a time by follow id (the index on target and id), so that no one
+    // statement walks them all (about 3 ms for 1,000 on SQLite, while requests wait).
+    let after = "0";
+    for (;;) {
+      const page = await sql<{ id: string | number; account_id: string | number }>`
+        SELECT f.id, f.account_id FROM statuses fs
+          JOIN follows f ON f.target_account_id = fs.account_id
+          JOIN accounts fa ON fa.id = f.account_id
+          WHERE fs.id = ${statusId} AND f.id > ${after} AND fs.visibility <> 'direct' AND fa.domain IS NULL
+            AND (fs.reblog_of_id IS NULL OR f.show_reblogs = TRUE)
+            AND ${languageAllowed("f", "fs")}
+            AND (fs.in_reply_to_account_id IS NULL OR fs.in_reply_to_account_id = fs.account_id
+              OR fs.in_reply_to_account_id = f.account_id
+              OR EXISTS (SELECT 1 FROM follows rf WHERE rf.account_id = f.account_id
+                AND rf.target_account_id = fs.in_reply_to_account_id))
+          ORDER BY f.id LIMIT ${RECIPIENTS_PAGE}`.execute(db);
+      for (const x of page.rows) found.add(String(x.account_id));
+      const last = page.rows.at(-1);
+      if (page.rows.length < RECIPIENTS_PAGE || last === undefined) break;
+      after = String(last.id);
+      await pause(0);
+    }
+    const recipients = [...found];
     const now = new Date().toISOString();
     let added = 0;
     for (let i = 0; i < recipients.length; i += FAN_OUT_CHUNK) {
