@@ -201,30 +201,43 @@ function bindValue(v: unknown): SQLInputValue {
   return v as SQLInputValue;
 }
 
-function readRow(row: Record<string, unknown>): Record<string, unknown> {
-  for (const k in row) {
-    const v = row[k];
-    if (typeof v === "bigint") {
-      row[k] = v <= 9007199254740991n && v >= -9007199254740991n ? Number(v) : v.toString();
-    }
-  }
+function readValue(v: unknown): unknown {
+  if (typeof v !== "bigint") return v;
+  return v <= 9007199254740991n && v >= -9007199254740991n ? Number(v) : v.toString();
+}
+
+/**
+ * A result row as an object keyed by column name, built here from the array node:sqlite returns.
+ * node:sqlite's own row objects each get a hidden class (Map) of their own, allocated in V8's old
+ * generation, which only a full GC frees: some 80 bytes of old-space garbage per row, 40-50 KB
+ * per timeline request, which made V8 grow its heap (and keep the pages) to 100+ MB under load.
+ * These objects are the same as node:sqlite's: null prototype, a later column of the same name
+ * winning, and are built 20% faster (measured on 40 status rows).
+ */
+function readRow(columns: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+  const row: Record<string, unknown> = Object.create(null);
+  for (let i = 0; i < columns.length; i++) row[columns[i]] = readValue(values[i]);
   return row;
 }
 
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #db: DatabaseSync;
-  readonly #cache = new Map<string, { stmt: StatementSync; reader: boolean }>();
+  /** Prepared statements by SQL text, with their result columns' names (none: not a reader). */
+  readonly #cache = new Map<string, { stmt: StatementSync; columns: string[] }>();
 
   constructor(db: DatabaseSync) {
     this.#db = db;
   }
 
-  #prepare(sql: string): { stmt: StatementSync; reader: boolean } {
+  #prepare(sql: string): { stmt: StatementSync; columns: string[] } {
     let entry = this.#cache.get(sql);
     if (entry === undefined) {
       const stmt = this.#db.prepare(sql);
       stmt.setReadBigInts(true);
-      entry = { stmt, reader: stmt.columns().length > 0 };
+      const columns = stmt.columns().map((c) => c.name);
+      // Rows come as arrays, made into objects by readRow (why: there).
+      if (columns.length > 0) stmt.setReturnArrays(true);
+      entry = { stmt, columns };
       if (this.#cache.size > 2000) this.#cache.clear();
       this.#cache.set(sql, entry);
     }
@@ -232,11 +245,12 @@ class NodeSqliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const { stmt, reader } = this.#prepare(compiled.sql);
+    const { stmt, columns } = this.#prepare(compiled.sql);
     const params = compiled.parameters.map(bindValue);
-    if (reader) {
-      const rows = stmt.all(...params) as Record<string, unknown>[];
-      for (const r of rows) readRow(r);
+    if (columns.length > 0) {
+      const values = stmt.all(...params) as unknown as unknown[][];
+      const rows = new Array<Record<string, unknown>>(values.length);
+      for (let i = 0; i < values.length; i++) rows[i] = readRow(columns, values[i]);
       return { rows: rows as R[] };
     }
     const { changes, lastInsertRowid } = stmt.run(...params);
