@@ -21,9 +21,13 @@ const results = new Map<string, number[]>();
 for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
   for (const dir of dirs) {
     const port = await freePort();
-    const server = startChild(NODE, ["--max-semi-space-size=4", join(dir, "src/main.ts")], {
-      env: { ...process.env, PORT: String(port), LOG_LEVEL: "warning" },
-    });
+    const server = startChild(
+      NODE,
+      ["--max-semi-space-size=4", "--no-allocation-site-pretenuring", join(dir, "src/main.ts")],
+      {
+        env: { ...process.env, PORT: String(port), LOG_LEVEL: "warning" },
+      },
+    );
     const origin = `http://127.0.0.1:${port}`;
     await waitUntilAnswering(`${origin}/api/v1/instance`, server, performance.now());
     for (const [name, path] of Object.entries(paths)) {
