@@ -63,10 +63,26 @@ export function compileFilter(a: ActiveFilter): CompiledFilter {
   };
 }
 
+/**
+ * The viewer's filters in force for `scope`, compiled, with when the first of them expires (ms,
+ * Infinity when none does): one query.
+ */
+export async function activeFilters(
+  ctx: AppContext,
+  viewerId: string,
+  scope: FilterScope,
+): Promise<{ compiled: CompiledFilter[]; until: number }> {
+  const active = (await ctx.repos.filters.activeFor(viewerId, new Date().toISOString())).filter(
+    (a) => scope === "any" || a.filter.context.includes(scope),
+  );
+  let until = Number.POSITIVE_INFINITY;
+  for (const a of active) if (a.filter.expiresAt !== null) until = Math.min(until, Date.parse(a.filter.expiresAt));
+  return { compiled: active.map(compileFilter), until };
+}
+
 /** The viewer's filters in force for `scope`, compiled: one query. */
 export async function loadFilters(ctx: AppContext, viewerId: string, scope: FilterScope): Promise<CompiledFilter[]> {
-  const active = await ctx.repos.filters.activeFor(viewerId, new Date().toISOString());
-  return active.filter((a) => scope === "any" || a.filter.context.includes(scope)).map(compileFilter);
+  return (await activeFilters(ctx, viewerId, scope)).compiled;
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };

@@ -49,7 +49,7 @@ export interface ViewerFlags {
   favourited: Set<string>;
   reblogged: Set<string>;
   bookmarked: Set<string>;
-  pinnableAsked: Set<string>;
+  /** Among the asked, those the viewer pinned (only their own pinnable statuses are asked). */
   pinned: Set<string>;
   conversationsAsked: Set<string>;
   mutedConversations: Set<string>;

@@ -7,7 +7,7 @@ import { canPin, canSeeStatus } from "../../policies/statuses.ts";
 import type { PollView } from "../../serializers/poll.ts";
 import { type StatusSerializeOptions, serializeStatusOwn, serializeStatusPoll } from "../../serializers/status.ts";
 import { accountsText } from "../accounts/views.ts";
-import { compileFilter, matchFilters, searchableText } from "../filters/match.ts";
+import { activeFilters, matchFilters, searchableText } from "../filters/match.ts";
 import { loadPollViews } from "../polls/views.ts";
 import {
   type AccountEntry,
@@ -19,7 +19,7 @@ import {
   type ViewerRelations,
 } from "./kept.ts";
 import { loadStatusViews } from "./views.ts";
-import { JsonBytes, ownParts } from "./views-text.ts";
+import { ownBytes as bytes, JsonBytes, ownParts } from "./views-text.ts";
 
 /**
  * Status lists rendered from parts kept in memory (statuses/kept.ts), for the busiest page (the
@@ -31,13 +31,6 @@ import { JsonBytes, ownParts } from "./views-text.ts";
  *
  * Visibility is decided with the same policies as `filterVisible`, `filtered` as `applyFilters`.
  */
-
-const bytes = (text: string): Buffer => {
-  // Its own buffer, not a slice of Node's shared pool (which it would keep alive).
-  const b = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  b.write(text);
-  return b;
-};
 
 const unique = <T>(xs: Iterable<T>): T[] => [...new Set(xs)];
 
@@ -158,29 +151,22 @@ async function viewerFlags(
       favourited: new Set(),
       reblogged: new Set(),
       bookmarked: new Set(),
-      pinnableAsked: new Set(),
       pinned: new Set(),
       conversationsAsked: new Set(),
       mutedConversations: new Set(),
     };
   }
+  // A status is asked about once, with its pin (if pinnable) and its conversation: when every
+  // status is known, so are those.
   const ids = unique(statuses.map((s) => s.id)).filter((id) => !f.asked.has(id));
-  const pinnable = unique(statuses.filter((s) => canPin(s, viewerId)).map((s) => s.id)).filter(
-    (id) => !f.pinnableAsked.has(id),
-  );
-  const conversations = unique(statuses.flatMap((s) => (s.conversationId === null ? [] : [s.conversationId]))).filter(
-    (id) => !f.conversationsAsked.has(id),
-  );
-  if (ids.length > 0 || pinnable.length > 0 || conversations.length > 0) {
-    // viewerFlags asks nothing without status ids: the pinnable ones are among them.
-    const got = await ctx.repos.statusInteractions.viewerFlags(
-      viewerId,
-      ids.length > 0 ? ids : pinnable.length > 0 ? pinnable : [statuses[0]?.id ?? "0"],
-      pinnable,
-      conversations,
+  if (ids.length > 0) {
+    const fresh = statuses.filter((s) => !f.asked.has(s.id));
+    const pinnable = unique(fresh.filter((s) => canPin(s, viewerId)).map((s) => s.id));
+    const conversations = unique(fresh.flatMap((s) => (s.conversationId === null ? [] : [s.conversationId]))).filter(
+      (id) => !f.conversationsAsked.has(id),
     );
+    const got = await ctx.repos.statusInteractions.viewerFlags(viewerId, ids, pinnable, conversations);
     for (const id of ids) f.asked.add(id);
-    for (const id of pinnable) f.pinnableAsked.add(id);
     for (const id of conversations) f.conversationsAsked.add(id);
     for (const id of got.favourited) f.favourited.add(id);
     for (const id of got.reblogged) f.reblogged.add(id);
@@ -201,15 +187,9 @@ async function viewerFilters(
   scope: FilterContext,
 ): Promise<ViewerFilters> {
   const state = k.viewer(viewerId);
-  const now = Date.now();
   const hit = state.filters.get(scope);
-  if (hit !== undefined && now < hit.until) return hit;
-  const active = (await ctx.repos.filters.activeFor(viewerId, new Date(now).toISOString())).filter((a) =>
-    a.filter.context.includes(scope),
-  );
-  let until = Number.POSITIVE_INFINITY;
-  for (const a of active) if (a.filter.expiresAt !== null) until = Math.min(until, Date.parse(a.filter.expiresAt));
-  const entry: ViewerFilters = { until, compiled: active.map(compileFilter), matches: new Map() };
+  if (hit !== undefined && Date.now() < hit.until) return hit;
+  const entry: ViewerFilters = { ...(await activeFilters(ctx, viewerId, scope)), matches: new Map() };
   if (k.mayKeep(snap, "f", viewerId)) state.filters.set(scope, entry);
   return entry;
 }

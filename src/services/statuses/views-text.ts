@@ -102,13 +102,20 @@ function writeStatus(
 const keptBytes = new Map<string, Buffer>();
 const MAX_KEPT_BYTES = 20_000;
 
+/**
+ * The UTF-8 bytes of a text to keep, in a buffer of its own, not a slice of Node's shared 8 KB
+ * pool: a kept slice would keep its whole pool block alive long after the texts around it went.
+ */
+export function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
+
 function bytesOf(text: string): Buffer {
   let bytes = keptBytes.get(text);
   if (bytes === undefined) {
-    // A buffer of its own, not a slice of Node's shared 8 KB pool: a kept slice would keep its
-    // whole pool block alive long after the texts around it went.
-    bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-    bytes.write(text);
+    bytes = ownBytes(text);
     keptBytes.set(text, bytes);
     if (keptBytes.size > MAX_KEPT_BYTES) {
       const oldest = keptBytes.keys().next().value;
