@@ -1,7 +1,7 @@
 // In-process CPU per request of verify_credentials and the timeline endpoints on a seeded data
 // directory (no HTTP, no load generator), for development of the read paths; `npm run bench` is
 // the reference. `instance` (no token, no query) is the floor of the HTTP layer in this harness.
-//   DATA_DIR=/tmp/x READER_TOKEN=... AUTHOR_ID=... node bench/inproc.ts [requests]
+//   DATA_DIR=/tmp/x READER_TOKEN=... AUTHOR_ID=... AUTHOR_TOKEN=... node bench/inproc.ts [requests]
 //   BENCH_ONLY=verify,home,local   COUNT_QUERIES=1 (queries per request, time per statement)
 //   SHOW_SQL=1   DUMP_DIR=/tmp/d (writes each body, to compare two versions)
 import { writeFileSync } from "node:fs";
@@ -26,6 +26,8 @@ const paths: Record<string, string> = {
   local: "/api/v1/timelines/public?local=true&limit=40",
   account: `/api/v1/accounts/${process.env.AUTHOR_ID}/statuses?limit=40`,
   notifications: "/api/v1/notifications?limit=40",
+  // Posting as the author (jobs are queued, not run: there are no workers in this harness).
+  post: "POST /api/v1/statuses",
 };
 let queries = 0;
 const timing = new Map<string, number>();
@@ -48,8 +50,22 @@ for (const [name, path] of Object.entries(paths)) {
   if (only && !only.some((w) => name.includes(w))) continue;
   const turns = path.split("|");
   let turn = 0;
+  const post = path.startsWith("POST ");
   const get = async () =>
-    (await fetch(new Request(`http://localhost${turns[turn++ % turns.length]}`, { headers: auth }))).text();
+    post
+      ? (
+          await fetch(
+            new Request(`http://localhost${path.slice(5)}`, {
+              method: "POST",
+              headers: {
+                Authorization: `Bearer ${process.env.AUTHOR_TOKEN}`,
+                "Content-Type": "application/json",
+              },
+              body: JSON.stringify({ status: "Benchmark post #bench", visibility: "public" }),
+            }),
+          )
+        ).text()
+      : (await fetch(new Request(`http://localhost${turns[turn++ % turns.length]}`, { headers: auth }))).text();
   let body = "";
   for (let i = 0; i < 30; i++) body = await get();
   if (process.env.DUMP_DIR) writeFileSync(`${process.env.DUMP_DIR}/${name}.json`, body);

@@ -3,6 +3,10 @@ import { createScheduler, type Scheduler } from "./infra/scheduler/scheduler.ts"
 import { registerJobHandlers, registerPeriodicTasks } from "./jobs/index.ts";
 
 export interface BackgroundOptions {
+  /** Run the job workers (the `worker` role; default true). */
+  worker?: boolean;
+  /** Run the periodic tasks (the `scheduler` role; default true). */
+  scheduler?: boolean;
   /** Jobs run at once by this process (default 5). */
   concurrency?: number;
   /** How often the scheduler looks for due tasks (default 1 s). */
@@ -20,15 +24,18 @@ export interface Background {
  * queue, and the periodic tasks. Stop it before closing the context.
  */
 export async function startBackground(ctx: AppContext, opts: BackgroundOptions = {}): Promise<Background> {
-  registerJobHandlers(ctx.queue);
-  ctx.queue.start({ concurrency: opts.concurrency });
+  const worker = opts.worker ?? true;
+  if (worker) {
+    registerJobHandlers(ctx.queue);
+    ctx.queue.start({ concurrency: opts.concurrency });
+  }
   const scheduler = await createScheduler(ctx, { tickMs: opts.schedulerTickMs });
   registerPeriodicTasks(scheduler);
-  scheduler.start();
+  if (opts.scheduler ?? true) scheduler.start();
   return {
     scheduler,
     async stop(timeoutMs = 10_000) {
-      await Promise.all([scheduler.stop(timeoutMs), ctx.queue.stop(timeoutMs)]);
+      await Promise.all([scheduler.stop(timeoutMs), worker ? ctx.queue.stop(timeoutMs) : Promise.resolve()]);
     },
   };
 }

@@ -6,25 +6,32 @@ import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
+import { AnnouncementsRepository } from "./db/repositories/announcements.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
 import { ConversationsRepository } from "./db/repositories/conversations.ts";
 import { CustomEmojisRepository } from "./db/repositories/custom-emojis.ts";
+import { DeliveryRepository } from "./db/repositories/delivery.ts";
 import { DiscoveryRepository } from "./db/repositories/discovery.ts";
 import { DomainBlocksRepository } from "./db/repositories/domain-blocks.ts";
 import { FeedsRepository } from "./db/repositories/feeds.ts";
 import { FiltersRepository } from "./db/repositories/filters.ts";
 import { FollowsRepository } from "./db/repositories/follows.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
+import { InstanceDomainBlocksRepository } from "./db/repositories/instance-domain-blocks.ts";
 import { JobsRepository } from "./db/repositories/jobs.ts";
 import { KvRepository } from "./db/repositories/kv.ts";
 import { ListsRepository } from "./db/repositories/lists.ts";
+import { LocalActorsRepository } from "./db/repositories/local-actors.ts";
 import { MarkersRepository } from "./db/repositories/markers.ts";
 import { MediaRepository } from "./db/repositories/media.ts";
 import { NotificationRequestsRepository } from "./db/repositories/notification-requests.ts";
 import { NotificationsRepository } from "./db/repositories/notifications.ts";
 import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { PollsRepository } from "./db/repositories/polls.ts";
+import { PreviewCardsRepository } from "./db/repositories/preview-cards.ts";
+import { PushSubscriptionsRepository } from "./db/repositories/push-subscriptions.ts";
 import { RelationshipsRepository } from "./db/repositories/relationships.ts";
+import { RemoteMediaRepository } from "./db/repositories/remote-media.ts";
 import { RenderChangesRepository } from "./db/repositories/render-changes.ts";
 import { ReportsRepository } from "./db/repositories/reports.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
@@ -33,23 +40,27 @@ import { SearchRepository } from "./db/repositories/search.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
+import { StreamingRepository } from "./db/repositories/streaming.ts";
 import { TagCurationRepository } from "./db/repositories/tag-curation.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
 import type { BlobStore } from "./infra/blobs/interface.ts";
 import { LocalBlobStore } from "./infra/blobs/local.ts";
+import { createEventBus, type EventBusKind } from "./infra/bus/create.ts";
 import type { EventBus } from "./infra/bus/interface.ts";
-import { MemoryEventBus } from "./infra/bus/memory.ts";
 import { DatabaseKvStore } from "./infra/kv/fedify-kv.ts";
 import { createMailer, type Mailer } from "./infra/mailer/mailer.ts";
 import { createJobQueue, type JobQueueSettings } from "./infra/queue/create.ts";
 import type { JobQueue } from "./infra/queue/interface.ts";
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from "./infra/rate-limit/store.ts";
 import { IdGenerator } from "./lib/ids.ts";
+import { createGuardedFetch, type GuardedFetch } from "./lib/net/guarded-fetch.ts";
 import { RoleCache } from "./services/roles/role-cache.ts";
 
 export interface Repositories {
   accounts: AccountsRepository;
+  announcements: AnnouncementsRepository;
+  localActors: LocalActorsRepository;
   auth: AuthRepository;
   users: UsersRepository;
   roles: RolesRepository;
@@ -71,6 +82,8 @@ export interface Repositories {
   scheduledStatuses: ScheduledStatusesRepository;
   relationships: RelationshipsRepository;
   domainBlocks: DomainBlocksRepository;
+  /** Instance-level domain blocks and allows, and the federation policy they make. */
+  instanceDomainBlocks: InstanceDomainBlocksRepository;
   search: SearchRepository;
   conversations: ConversationsRepository;
   lists: ListsRepository;
@@ -80,6 +93,11 @@ export interface Repositories {
   discovery: DiscoveryRepository;
   filters: FiltersRepository;
   renderChanges: RenderChangesRepository;
+  previewCards: PreviewCardsRepository;
+  remoteMedia: RemoteMediaRepository;
+  pushSubscriptions: PushSubscriptionsRepository;
+  delivery: DeliveryRepository;
+  streaming: StreamingRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -90,13 +108,17 @@ export interface AppContext {
   dialect: DialectName;
   repos: Repositories;
   ids: IdGenerator;
+  /** Redis pub/sub with REDIS_URL, else PostgreSQL LISTEN/NOTIFY with DATABASE_URL, else in-process. */
   bus: EventBus;
+  busKind: EventBusKind;
   /** Background jobs: enqueue side effects after the transaction commits. */
   queue: JobQueue;
   blobs: BlobStore;
   mailer: Mailer;
   rateLimits: RateLimitStore;
   roles: RoleCache;
+  /** Outgoing HTTP that Fedify does not do itself: private addresses refused, sizes and times bounded. */
+  guardedFetch: GuardedFetch;
   /**
    * The Fedify federation object, loaded on first use: Fedify and its vocabulary are the largest
    * part of Gannet's code, so a server nobody federates with yet does not pay for them.
@@ -129,6 +151,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   const db = database.db;
   const repos: Repositories = {
     accounts: new AccountsRepository(db),
+    announcements: new AnnouncementsRepository(db),
+    localActors: new LocalActorsRepository(db),
     auth: new AuthRepository(db),
     users: new UsersRepository(db),
     roles: new RolesRepository(db),
@@ -150,6 +174,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     scheduledStatuses: new ScheduledStatusesRepository(db),
     relationships: new RelationshipsRepository(db),
     domainBlocks: new DomainBlocksRepository(db),
+    instanceDomainBlocks: new InstanceDomainBlocksRepository(db, { limitedFederation: config.limitedFederationMode }),
     search: new SearchRepository(db, database.dialect),
     conversations: new ConversationsRepository(db),
     lists: new ListsRepository(db, database.dialect),
@@ -159,6 +184,11 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     discovery: new DiscoveryRepository(db),
     filters: new FiltersRepository(db),
     renderChanges: new RenderChangesRepository(db),
+    previewCards: new PreviewCardsRepository(db),
+    remoteMedia: new RemoteMediaRepository(db),
+    pushSubscriptions: new PushSubscriptionsRepository(db),
+    delivery: new DeliveryRepository(db),
+    streaming: new StreamingRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;
@@ -166,7 +196,12 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     const { Redis } = await import("ioredis");
     redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
   }
-  const bus = new MemoryEventBus();
+  const { bus, kind: busKind } = await createEventBus({
+    redis,
+    redisNamespace: config.redisNamespace,
+    database,
+    databaseUrl: config.databaseUrl,
+  });
   const ids = new IdGenerator();
   const queue = await createJobQueue({
     context: () => ctx,
@@ -185,11 +220,13 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     repos,
     ids,
     bus,
+    busKind,
     queue,
     blobs: new LocalBlobStore(join(config.dataDir, "media"), config.baseUrl),
     mailer: createMailer(config.smtp),
     rateLimits: redis ? new RedisRateLimitStore(redis, config.redisNamespace) : new MemoryRateLimitStore(),
     roles: new RoleCache(repos.roles),
+    guardedFetch: createGuardedFetch(config),
     federation: () => {
       federation ??= import("./federation/federation.ts").then((m) =>
         m.createGannetFederation(ctx, new DatabaseKvStore(repos.kv)),

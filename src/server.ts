@@ -1,7 +1,10 @@
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { AppContext } from "./context.ts";
 import { createApp, handlerFor } from "./http/app.ts";
+import { createStreamingApp } from "./http/streaming/app.ts";
+import { attachWebSocket } from "./http/streaming/websocket.ts";
 
 export interface RunningServer {
   /** Where the server listens, e.g. `http://127.0.0.1:3000`. */
@@ -10,25 +13,32 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Serves the HTTP application of `ctx` on `hostname:port` (port 0: an ephemeral port). */
+/**
+ * Serves the HTTP application of `ctx` on `hostname:port` (port 0: an ephemeral port): all of
+ * it, or with `streamingOnly` (the `streaming` role) only the streaming API.
+ */
 export function startHttpServer(
   ctx: AppContext,
   port: number,
   hostname: string,
-  opts: { overrideGlobalObjects?: boolean } = {},
+  opts: { overrideGlobalObjects?: boolean; streamingOnly?: boolean } = {},
 ): Promise<RunningServer> {
-  const fetch = handlerFor(createApp(), ctx);
+  const fetch = handlerFor(opts.streamingOnly ? createStreamingApp() : createApp(), ctx);
   return new Promise((resolve, reject) => {
     // @hono/node-server swaps the global Response for a lighter one (faster); tests turn that off
     // because clients in the same process (masto) rely on `instanceof Response`.
     const overrideGlobalObjects = opts.overrideGlobalObjects ?? true;
     const server = serve({ fetch, port, hostname, overrideGlobalObjects }, (info: AddressInfo) => {
+      // The streaming API's WebSocket endpoint shares the port (Mastodon runs it apart; one
+      // process serving both is the embedded profile's shape, and a `streaming` role may too).
+      const closeWebSockets = attachWebSocket(server as Server, ctx);
       const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
       resolve({
         url: `http://${host}:${info.port}`,
         port: info.port,
         close: () =>
           new Promise<void>((res) => {
+            closeWebSockets();
             server.close(() => res());
             (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
           }),

@@ -13,11 +13,15 @@ import {
   roleNameProblem,
 } from "../services/admin/roles.ts";
 import { shortcodeProblem } from "../services/custom-emojis/shortcodes.ts";
+import { ANNOUNCEMENTS_SUBCOMMANDS, ANNOUNCEMENTS_USAGE, type AnnouncementsCommand } from "./parse-announcements.ts";
+import { DOMAINS_SUBCOMMANDS, DOMAINS_USAGE, type DomainsCommand } from "./parse-domains.ts";
 import {
+  ACCOUNTS_ALIASES_USAGE,
   ACCOUNTS_CREATE_USAGE,
   ACCOUNTS_DELETE_USAGE,
   ACCOUNTS_LIST_USAGE,
   ACCOUNTS_MODIFY_USAGE,
+  ACCOUNTS_MOVE_USAGE,
   ACCOUNTS_USAGE,
   EMOJI_ADD_USAGE,
   EMOJI_DELETE_USAGE,
@@ -52,6 +56,8 @@ export type Command =
   | { kind: "accounts-modify"; username: string; changes: AccountChanges }
   | { kind: "accounts-delete"; username: string }
   | { kind: "accounts-list" }
+  | { kind: "accounts-aliases"; username: string; add: string[]; remove: string[] }
+  | { kind: "accounts-move"; username: string; to: string }
   | { kind: "roles-list" }
   | { kind: "roles-create"; role: NewRole; allowAdministrator: boolean }
   | { kind: "roles-modify"; name: string; changes: RoleChanges; allowAdministrator: boolean }
@@ -61,7 +67,9 @@ export type Command =
   | { kind: "emoji-add"; shortcode: string; file: string; category?: string; unlisted: boolean }
   | { kind: "emoji-import"; dir: string; category?: string; unlisted: boolean }
   | { kind: "emoji-list" }
-  | { kind: "emoji-delete"; shortcode: string };
+  | { kind: "emoji-delete"; shortcode: string }
+  | AnnouncementsCommand
+  | DomainsCommand;
 
 export const DEFAULT_TOKEN_SCOPES = "read write follow push";
 
@@ -74,6 +82,8 @@ const SUBCOMMAND_USAGE: Record<string, string> = {
   "accounts modify": ACCOUNTS_MODIFY_USAGE,
   "accounts delete": ACCOUNTS_DELETE_USAGE,
   "accounts list": ACCOUNTS_LIST_USAGE,
+  "accounts aliases": ACCOUNTS_ALIASES_USAGE,
+  "accounts move": ACCOUNTS_MOVE_USAGE,
   "roles list": ROLES_LIST_USAGE,
   "roles create": ROLES_CREATE_USAGE,
   "roles modify": ROLES_MODIFY_USAGE,
@@ -84,6 +94,8 @@ const SUBCOMMAND_USAGE: Record<string, string> = {
   "emoji import": EMOJI_IMPORT_USAGE,
   "emoji list": EMOJI_LIST_USAGE,
   "emoji delete": EMOJI_DELETE_USAGE,
+  ...Object.fromEntries(Object.entries(ANNOUNCEMENTS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
+  ...Object.fromEntries(Object.entries(DOMAINS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
 };
 
 const GROUP_USAGE: Record<string, string> = {
@@ -92,10 +104,12 @@ const GROUP_USAGE: Record<string, string> = {
   tokens: TOKENS_USAGE,
   jobs: JOBS_USAGE,
   emoji: EMOJI_USAGE,
+  announcements: ANNOUNCEMENTS_USAGE,
+  domains: DOMAINS_USAGE,
 };
 
 /** Strict parsing of one subcommand's arguments; parseArgs' own messages name the bad option. */
-function parseStrict(args: string[], options: Options, usage: string) {
+export function parseStrict(args: string[], options: Options, usage: string) {
   let parsed: ReturnType<typeof parseArgs<{ options: Options; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args, options: { ...HELP, ...options }, allowPositionals: true, strict: true });
@@ -107,7 +121,7 @@ function parseStrict(args: string[], options: Options, usage: string) {
 }
 
 /** `--help` after a subcommand: answered with that subcommand's usage, whatever else was given. */
-class HelpRequest {
+export class HelpRequest {
   readonly text: string;
   constructor(text: string) {
     this.text = text;
@@ -142,6 +156,8 @@ export function parseCommand(argv: readonly string[]): Command {
     "accounts modify": parseAccountsModify,
     "accounts delete": parseAccountsDelete,
     "accounts list": parseAccountsList,
+    "accounts aliases": parseAccountsAliases,
+    "accounts move": parseAccountsMove,
     "roles list": parseRolesList,
     "roles create": parseRolesCreate,
     "roles modify": parseRolesModify,
@@ -152,6 +168,8 @@ export function parseCommand(argv: readonly string[]): Command {
     "emoji import": parseEmojiImport,
     "emoji list": parseEmojiList,
     "emoji delete": parseEmojiDelete,
+    ...Object.fromEntries(Object.entries(ANNOUNCEMENTS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
+    ...Object.fromEntries(Object.entries(DOMAINS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
   };
   try {
     return parsers[`${group} ${action}`](rest, usage);
@@ -225,6 +243,26 @@ function parseAccountsModify(args: string[], usage: string): Command {
 function parseAccountsDelete(args: string[], usage: string): Command {
   const { positionals } = parseStrict(args, {}, usage);
   return { kind: "accounts-delete", username: oneUsername(positionals, usage) };
+}
+
+function parseAccountsAliases(args: string[], usage: string): Command {
+  const { values, positionals } = parseStrict(
+    args,
+    { add: { type: "string", multiple: true }, remove: { type: "string", multiple: true } },
+    usage,
+  );
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+  const add = list(values.add);
+  const remove = list(values.remove);
+  if ([...add, ...remove].some((a) => a.trim() === "")) throw new UsageError("an alias cannot be empty", usage);
+  return { kind: "accounts-aliases", username: oneUsername(positionals, usage), add, remove };
+}
+
+function parseAccountsMove(args: string[], usage: string): Command {
+  const { values, positionals } = parseStrict(args, { to: { type: "string" } }, usage);
+  const username = oneUsername(positionals, usage);
+  if (typeof values.to !== "string" || values.to.trim() === "") throw new UsageError("--to is required", usage);
+  return { kind: "accounts-move", username, to: values.to.trim() };
 }
 
 function parseAccountsList(args: string[], usage: string): Command {

@@ -2,8 +2,11 @@ import { configure, defaultTextFormatter, type LogRecord } from "@logtape/logtap
 import type { Config } from "../config/index.ts";
 import { type AppContext, createContext } from "../context.ts";
 import { accountsCreate, accountsDelete, accountsList, accountsModify } from "./commands/accounts.ts";
+import { announcementsChange, announcementsCreate, announcementsList } from "./commands/announcements.ts";
+import { domainsBlock, domainsChange, domainsList } from "./commands/domains.ts";
 import { emojiAdd, emojiDelete, emojiImport, emojiList } from "./commands/emoji.ts";
 import { jobsList } from "./commands/jobs.ts";
+import { accountsAliases, accountsMove } from "./commands/migration.ts";
 import { rolesCreate, rolesDelete, rolesList, rolesModify } from "./commands/roles.ts";
 import { tokensCreate } from "./commands/tokens.ts";
 import type { Output } from "./output.ts";
@@ -22,6 +25,10 @@ async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Prom
       return accountsDelete(ctx, cmd, io);
     case "accounts-list":
       return accountsList(ctx, io);
+    case "accounts-aliases":
+      return accountsAliases(ctx, cmd, io);
+    case "accounts-move":
+      return accountsMove(ctx, cmd, io);
     case "roles-list":
       return rolesList(ctx, io);
     case "roles-create":
@@ -42,6 +49,22 @@ async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Prom
       return emojiList(ctx, io);
     case "emoji-delete":
       return emojiDelete(ctx, cmd, io);
+    case "domains-block":
+      return domainsBlock(ctx, cmd, io);
+    case "domains-unblock":
+    case "domains-allow":
+    case "domains-disallow":
+      return domainsChange(ctx, cmd, io);
+    case "domains-list":
+      return domainsList(ctx, io);
+    case "announcements-create":
+      return announcementsCreate(ctx, cmd, io);
+    case "announcements-list":
+      return announcementsList(ctx, io);
+    case "announcements-publish":
+    case "announcements-unpublish":
+    case "announcements-delete":
+      return announcementsChange(ctx, cmd, io);
   }
 }
 

@@ -55,6 +55,23 @@ Prints one tab-separated line per local account after a header line:
 username, email, role, confirmed, approved, disabled (yes or no).
 `;
 
+export const ACCOUNTS_ALIASES_USAGE = `Usage: gannet accounts aliases USERNAME [--add USER@DOMAIN]... [--remove USER@DOMAIN]...
+
+Lists, adds or removes the account's aliases (its alsoKnownAs): the accounts it may be moved
+from. An account elsewhere can move here only once this one lists it. Prints the aliases, one
+actor URI per line. Remote accounts are looked up through WebFinger.
+  --add USER@DOMAIN     add an alias (repeatable)
+  --remove USER@DOMAIN  remove an alias (repeatable; an actor URI works too)
+`;
+
+export const ACCOUNTS_MOVE_USAGE = `Usage: gannet accounts move USERNAME --to USER@DOMAIN
+
+Moves the account to another one, which must list this account among its aliases: the account
+is marked as moved, its remote followers' servers are sent a Move (they follow the new account),
+and its local followers follow the new account. Prints OK and the new account's actor URI.
+  --to USER@DOMAIN  the account it moves to (looked up through WebFinger)
+`;
+
 export const TOKENS_CREATE_USAGE = `Usage: gannet tokens create USERNAME [--scopes "read write follow push"]
 
 Issues an access token for the account and prints only the token, for scripts and bots.
@@ -174,6 +191,8 @@ Commands:
                            [--disable | --enable] [--reset-password]
   accounts delete USERNAME
   accounts list
+  accounts aliases USERNAME [--add USER@DOMAIN]... [--remove USER@DOMAIN]...
+  accounts move USERNAME --to USER@DOMAIN
   roles list
   roles create NAME [--permissions P,P,...] [--position N] [--color #RRGGBB] [--highlighted]
                     [--allow-administrator]
@@ -187,6 +206,14 @@ Commands:
   emoji import DIR [--category NAME] [--unlisted]
   emoji list
   emoji delete SHORTCODE
+  announcements create --text TEXT [--starts-at TIME --ends-at TIME] [--all-day] [--draft]
+  announcements list
+  announcements publish ID | unpublish ID | delete ID
+  domains block DOMAIN [--severity suspend|silence|noop] [--reject-media] [--reject-reports]
+                       [--private-comment TEXT] [--public-comment TEXT] [--obfuscate]
+  domains unblock DOMAIN
+  domains list
+  domains allow DOMAIN | disallow DOMAIN
   help [COMMAND]
 
 Run "gannet help accounts create" (or any command with --help) for its options.
@@ -201,8 +228,10 @@ export const ACCOUNTS_USAGE = `Usage: gannet accounts create USERNAME --email EM
                                        [--disable | --enable] [--reset-password]
        gannet accounts delete USERNAME
        gannet accounts list
+       gannet accounts aliases USERNAME [--add USER@DOMAIN]... [--remove USER@DOMAIN]...
+       gannet accounts move USERNAME --to USER@DOMAIN
 
-Run "gannet help accounts create" (or modify, delete, list) for the options.
+Run "gannet help accounts create" (or modify, delete, list, aliases, move) for the options.
 `;
 
 export const TOKENS_USAGE = TOKENS_CREATE_USAGE;

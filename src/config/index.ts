@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { parseRange } from "../lib/net/address-policy.ts";
 
 export type RegistrationsMode = "open" | "approved" | "none";
 
@@ -17,7 +18,54 @@ export interface SmtpConfig {
   secure: boolean;
 }
 
+/** What a process does (GANNET_ROLE); `all`, the default, is every one. */
+export interface ProcessRoles {
+  /** The whole HTTP application (API, OAuth, federation, pages, and the streaming API too). */
+  web: boolean;
+  /** The streaming API alone (WebSocket and server-sent events), when `web` is off. */
+  streaming: boolean;
+  /** Background job workers. */
+  worker: boolean;
+  /** Periodic tasks (each runs in one process at a time whatever the number of schedulers). */
+  scheduler: boolean;
+}
+
+const ROLE_NAMES = ["web", "streaming", "worker", "scheduler"] as const;
+
+/**
+ * GANNET_ROLE: `all` or a list of roles (`web,worker`). Roles split over processes need an event
+ * bus that crosses them (Redis or PostgreSQL): in-process events would not reach another
+ * process's streaming clients.
+ */
+function roles(env: Env, crossProcessBus: boolean): ProcessRoles {
+  const v = str(env, "GANNET_ROLE") ?? "all";
+  const names = v
+    .toLowerCase()
+    .split(/[,\s]+/)
+    .filter(Boolean);
+  if (names.length === 1 && names[0] === "all") return { web: true, streaming: true, worker: true, scheduler: true };
+  for (const n of names) {
+    if (!(ROLE_NAMES as readonly string[]).includes(n)) {
+      throw new ConfigError(`GANNET_ROLE must be "all" or a list of ${ROLE_NAMES.join(", ")}, got "${v}"`);
+    }
+  }
+  const r = {
+    web: names.includes("web"),
+    streaming: names.includes("web") || names.includes("streaming"),
+    worker: names.includes("worker"),
+    scheduler: names.includes("scheduler"),
+  };
+  if (!crossProcessBus && !(r.web && r.worker && r.scheduler)) {
+    throw new ConfigError(
+      `GANNET_ROLE=${v} splits the server over processes, which needs REDIS_URL or DATABASE_URL (with SQLite alone, streaming events stay in one process)`,
+    );
+  }
+  return r;
+}
+
 export interface Config {
+  /** What this process runs (GANNET_ROLE). */
+  roles: ProcessRoles;
   localDomain: string;
   webDomain: string;
   port: number;
@@ -37,6 +85,8 @@ export interface Config {
   rateLimits: RateLimitConfig;
   trustedProxies: string[];
   allowedPrivateAddresses: string[];
+  /** Federate only with the domains operators allow (LIMITED_FEDERATION_MODE, Mastodon's name). */
+  limitedFederationMode: boolean;
   smtp?: SmtpConfig;
   siteTitle: string;
   siteDescription: string;
@@ -52,6 +102,11 @@ export interface Config {
   vapid?: { publicKey: string; privateKey: string };
   /** Seconds the instance endpoints may reuse their usage numbers (INSTANCE_STATS_CACHE_SECONDS; 0: never). */
   instanceStatsCacheSeconds: number;
+  /**
+   * Days cached copies of remote media (attachments, avatars and headers, preview card images)
+   * are kept (MEDIA_CACHE_RETENTION_PERIOD); undefined: kept for good.
+   */
+  mediaCacheRetentionDays?: number;
   logLevel: "debug" | "info" | "warning" | "error";
 }
 
@@ -185,6 +240,10 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
 
   const trusted = (str(env, "TRUSTED_PROXY_IP") ?? "127.0.0.1,::1").split(/[,\s]+/).filter(Boolean);
   const allowedPrivate = (str(env, "ALLOWED_PRIVATE_ADDRESSES") ?? "").split(/[,\s]+/).filter(Boolean);
+  for (const entry of allowedPrivate) {
+    if (!parseRange(entry))
+      throw new ConfigError(`ALLOWED_PRIVATE_ADDRESSES: "${entry}" is not an IP address or CIDR range`);
+  }
   const rateLimits = oneOf(env, "RATE_LIMITS", ["on", "off"] as const, "on");
   const baseUrl = `${localHttps ? "https" : "http"}://${webDomain}`;
 
@@ -206,6 +265,7 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     rateLimits: { enabled: rateLimits === "on" },
     trustedProxies: trusted,
     allowedPrivateAddresses: allowedPrivate,
+    limitedFederationMode: bool(env, "LIMITED_FEDERATION_MODE", false),
     smtp,
     siteTitle: str(env, "SITE_TITLE") ?? "Gannet",
     siteDescription: str(env, "SITE_DESCRIPTION") ?? "A Gannet server on the fediverse",
@@ -216,6 +276,11 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     sourceUrl: url(env, "SOURCE_BASE_URL", /^https?:\/\//, "https://github.com/gannet-social/gannet"),
     vapid: vapidKeys(env),
     instanceStatsCacheSeconds: int(env, "INSTANCE_STATS_CACHE_SECONDS", 60, 0, 86400),
+    roles: roles(env, databaseUrl !== undefined || redisUrl !== undefined),
+    mediaCacheRetentionDays:
+      str(env, "MEDIA_CACHE_RETENTION_PERIOD") === undefined
+        ? undefined
+        : int(env, "MEDIA_CACHE_RETENTION_PERIOD", 0, 1, 36500),
     logLevel: oneOf(env, "LOG_LEVEL", ["debug", "info", "warning", "error"] as const, "info"),
   };
 }

@@ -43,7 +43,7 @@ export interface DatabaseOptions {
  */
 const CACHED_TABLES = ["accounts", "users", "user_roles", "oauth_access_tokens", "follow_requests", "custom_emojis"];
 
-/** Tables with triggers that write `render_changes` (migration 0024). */
+/** Tables with triggers that write `render_changes` (migrations 0024 and 0027). */
 const RENDER_TABLES = [
   "statuses",
   "media_attachments",
@@ -65,6 +65,8 @@ const RENDER_TABLES = [
   "custom_emojis",
   "user_roles",
   "oauth_applications",
+  "preview_cards",
+  "preview_cards_statuses",
   "render_changes",
 ];
 

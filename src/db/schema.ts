@@ -8,6 +8,14 @@ import type {
   UsersTable,
 } from "./schema/accounts.ts";
 import type {
+  AnnouncementMutesTable,
+  AnnouncementReactionsTable,
+  AnnouncementsTable,
+  BusListenersTable,
+  BusPayloadsTable,
+} from "./schema/announcements.ts";
+import type { PreviewCardsStatusesTable, PreviewCardsTable } from "./schema/cards.ts";
+import type {
   AccountConversationStatusesTable,
   AccountConversationsTable,
   MarkersTable,
@@ -16,18 +24,21 @@ import type {
   NotificationRequestsTable,
   NotificationsTable,
 } from "./schema/notifications.ts";
+import type { WebPushSubscriptionsTable } from "./schema/push.ts";
 import type { JobsTable, KvStoreTable, RulesTable, SchedulerLeasesTable, SiteSettingsTable } from "./schema/site.ts";
 import type {
   AccountDomainBlocksTable,
   AccountNotesTable,
   AccountPairTable,
   BlocksTable,
+  DomainAllowsTable,
   FeaturedTagsTable,
   FilterKeywordsTable,
   FilterStatusesTable,
   FiltersTable,
   FollowRequestsTable,
   FollowsTable,
+  InstanceDomainBlocksTable,
   ListAccountsTable,
   ListFeedsTable,
   ListsTable,
@@ -59,6 +70,14 @@ export type {
   UserRolesTable,
   UsersTable,
 } from "./schema/accounts.ts";
+export type {
+  AnnouncementMutesTable,
+  AnnouncementReactionsTable,
+  AnnouncementsTable,
+  BusListenersTable,
+  BusPayloadsTable,
+} from "./schema/announcements.ts";
+export type { PreviewCardsStatusesTable, PreviewCardsTable } from "./schema/cards.ts";
 export type { DbBool, Generated, Nullable, Timestamp } from "./schema/common.ts";
 export type {
   AccountConversationStatusesTable,
@@ -70,18 +89,21 @@ export type {
   NotificationRequestsTable,
   NotificationsTable,
 } from "./schema/notifications.ts";
+export type { WebPushSubscriptionsTable } from "./schema/push.ts";
 export type { JobsTable, KvStoreTable, RulesTable, SchedulerLeasesTable, SiteSettingsTable } from "./schema/site.ts";
 export type {
   AccountDomainBlocksTable,
   AccountNotesTable,
   AccountPairTable,
   BlocksTable,
+  DomainAllowsTable,
   FeaturedTagsTable,
   FilterKeywordsTable,
   FilterStatusesTable,
   FiltersTable,
   FollowRequestsTable,
   FollowsTable,
+  InstanceDomainBlocksTable,
   ListAccountsTable,
   ListFeedsTable,
   ListsTable,
@@ -157,6 +179,18 @@ export interface DB {
   filters: FiltersTable;
   filter_keywords: FilterKeywordsTable;
   filter_statuses: FilterStatusesTable;
+  /** Preview cards and the statuses showing them (migration 0027). */
+  preview_cards: PreviewCardsTable;
+  preview_cards_statuses: PreviewCardsStatusesTable;
+  /** Instance-level domain blocks and allows (migration 0026). */
+  domain_blocks: InstanceDomainBlocksTable;
+  domain_allows: DomainAllowsTable;
+  web_push_subscriptions: WebPushSubscriptionsTable;
   /** Changes that may make kept JSON stale, logged by triggers (migration 0024). */
+  announcements: AnnouncementsTable;
+  announcement_mutes: AnnouncementMutesTable;
+  announcement_reactions: AnnouncementReactionsTable;
+  bus_listeners: BusListenersTable;
+  bus_payloads: BusPayloadsTable;
   render_changes: { seq: ColumnType<string | number, never, never>; kind: string; key: string };
 }

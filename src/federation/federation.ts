@@ -1,54 +1,36 @@
 import { createFederation, type Federation, type KvStore } from "@fedify/fedify";
-import { Endpoints, Link, Person, Service } from "@fedify/vocab";
-import { Temporal } from "@js-temporal/polyfill";
 import type { AppContext } from "../context.ts";
-import { isAccountPublic } from "../policies/accounts.ts";
+import { instanceActorId, registerActorDispatchers } from "./dispatchers/actor.ts";
+import { registerCollectionDispatchers } from "./dispatchers/collections.ts";
+import { registerObjectDispatchers } from "./dispatchers/objects.ts";
+import { registerInboxListeners } from "./inbox/index.ts";
+import { createLoaders } from "./loader.ts";
+import { federationQueueOf } from "./queue.ts";
 
 /**
- * The Fedify federation object: WebFinger and actors now; inbox, outbox and collections are
- * registered here as federation grows. `origin` makes handles use LOCAL_DOMAIN and URLs WEB_DOMAIN
+ * The Fedify federation object. Dispatchers (actors, keys, collections, objects) live in
+ * `dispatchers/`, inbox listeners (one file per activity type) in `inbox/`, activity builders in
+ * `outbox/`. `origin` makes handles use LOCAL_DOMAIN and URLs WEB_DOMAIN
  * whatever host header a request arrives with.
  */
 export function createGannetFederation(app: AppContext, kv: KvStore): Federation<AppContext> {
   const { config } = app;
   const federation = createFederation<AppContext>({
     kv,
+    // Deliveries and inbox processing are jobs on Gannet's queue, run by workers (queue.ts).
+    queue: federationQueueOf(app),
+    manuallyStartQueue: true,
     origin: { handleHost: config.localDomain, webOrigin: config.baseUrl },
     trailingSlashInsensitive: true,
-    allowPrivateAddress: config.allowedPrivateAddresses.length > 0,
-    userAgent: { software: "Gannet/0.1.0", url: new URL(config.baseUrl) },
+    // Documents, contexts and signed fetches go through the guarded client (loader.ts).
+    ...createLoaders(app, kv),
   });
+  allowFedifyOwnFetches(federation, app);
 
-  federation
-    .setActorDispatcher("/users/{identifier}", async (ctx, identifier) => {
-      const account = await ctx.data.repos.accounts.getByUsername(identifier, null);
-      if (!account || account.suspendedAt !== null) return null;
-      const user = await ctx.data.repos.users.getByAccountId(account.id);
-      if (!isAccountPublic(account, user)) return null;
-      const Actor = account.actorType === "Service" ? Service : Person;
-      return new Actor({
-        id: ctx.getActorUri(identifier),
-        preferredUsername: account.username,
-        name: account.displayName,
-        summary: account.note,
-        url: new Link({
-          href: new URL(`${ctx.data.config.baseUrl}/@${account.username}`),
-          rel: "http://webfinger.net/rel/profile-page",
-          mediaType: "text/html",
-        }),
-        manuallyApprovesFollowers: account.locked,
-        discoverable: account.discoverable ?? false,
-        indexable: account.indexable,
-        published: Temporal.Instant.from(account.createdAt),
-        endpoints: new Endpoints({}),
-      });
-    })
-    .mapHandle(async (ctx, username) => {
-      const account = await ctx.data.repos.accounts.getByUsername(username, null);
-      if (!account) return null;
-      const user = await ctx.data.repos.users.getByAccountId(account.id);
-      return isAccountPublic(account, user) ? account.username : null;
-    });
+  registerActorDispatchers(federation, instanceActorId(app));
+  registerCollectionDispatchers(federation);
+  registerObjectDispatchers(federation);
+  registerInboxListeners(federation);
 
   // Remote servers offer "follow from your server" through this template (Mastodon has it too).
   federation.setWebFingerLinksDispatcher((ctx) => [
@@ -59,4 +41,20 @@ export function createGannetFederation(app: AppContext, kv: KvStore): Federation
   ]);
 
   return federation;
+}
+
+/**
+ * Fedify refuses `allowPrivateAddress` and `userAgent` beside custom loaders, but still reads
+ * them where it fetches with the global `fetch`: WebFinger lookups (`lookupObject` of a handle,
+ * `lookupWebFinger`), NodeInfo, and the User-Agent of deliveries. They are set on the object
+ * after construction so those keep working on the operator's allowed addresses (tests, LANs) and
+ * name Gannet; Gannet's own WebFinger and fetch code uses the guarded client instead.
+ */
+function allowFedifyOwnFetches(federation: Federation<AppContext>, app: AppContext): void {
+  const fields = federation as unknown as { allowPrivateAddress?: unknown; userAgent?: unknown };
+  if (typeof fields.allowPrivateAddress !== "boolean") {
+    throw new Error("Fedify's federation object changed: allowPrivateAddress is not where Gannet sets it");
+  }
+  fields.allowPrivateAddress = app.config.allowedPrivateAddresses.length > 0;
+  fields.userAgent = { software: "Gannet/0.1.0", url: new URL(app.config.baseUrl) };
 }

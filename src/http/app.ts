@@ -3,6 +3,7 @@ import type { AppContext } from "../context.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { adminReportRoutes } from "./api/v1/admin/report-routes.ts";
+import { announcementRoutes } from "./api/v1/announcements/routes.ts";
 import { conversationRoutes } from "./api/v1/conversations/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
 import { endorsementRoutes } from "./api/v1/endorsements/routes.ts";
@@ -14,6 +15,7 @@ import { markerRoutes } from "./api/v1/markers/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
 import { notificationRoutes } from "./api/v1/notifications/routes.ts";
 import { pollRoutes } from "./api/v1/polls/routes.ts";
+import { pushRoutes } from "./api/v1/push/routes.ts";
 import { relationshipRoutes } from "./api/v1/relationships/routes.ts";
 import { reportRoutes } from "./api/v1/reports/routes.ts";
 import { scheduledStatusRoutes } from "./api/v1/scheduled-statuses/routes.ts";
@@ -33,7 +35,9 @@ import { checkApiRateLimit } from "./middleware/rate-limit.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { nulError } from "./params.ts";
 import { KeptMatchRouter } from "./route-cache.ts";
+import { streamingRoutes } from "./streaming/routes.ts";
 import type { HonoEnv } from "./types.ts";
+import { mediaProxyRoutes } from "./web/media-proxy.ts";
 import { webRoutes } from "./web/routes.ts";
 import { staticRoutes } from "./web/static.ts";
 
@@ -81,8 +85,14 @@ export function createApp(): Hono<HonoEnv> {
   app.use("/oauth/userinfo", authenticateMiddleware(tokens));
 
   // Fedify answers WebFinger and ActivityPub requests; everything else falls through.
+  // Activities are small (Mastodon's largest are a few KB); the inbox reads the body before it
+  // checks the signature, so an unsigned sender could otherwise make it hold any amount.
+  app.use("/inbox", limitBody(MiB));
+  app.use("/users/*", limitBody(MiB));
   app.use("/.well-known/webfinger", federationBridge());
   app.use("/users/*", federationBridge());
+  app.use("/inbox", federationBridge());
+  app.use("/actor", federationBridge());
 
   oauthRoutes(app);
   accountRoutes(app);
@@ -95,6 +105,8 @@ export function createApp(): Hono<HonoEnv> {
   groupedNotificationRoutes(app);
   conversationRoutes(app);
   markerRoutes(app);
+  pushRoutes(app);
+  announcementRoutes(app);
   timelineRoutes(app);
   customEmojiRoutes(app);
   pollRoutes(app);
@@ -108,8 +120,10 @@ export function createApp(): Hono<HonoEnv> {
   suggestionRoutes(app);
   filterRoutes(app);
   v1FilterRoutes(app);
+  streamingRoutes(app);
   webRoutes(app);
   staticRoutes(app);
+  mediaProxyRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.
   placeholderRoutes(app);
   return app;

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { inboxPrecheck } from "../federation/inbox/precheck.ts";
 import type { HonoEnv } from "./types.ts";
 
 /**
@@ -12,6 +13,9 @@ export function federationBridge(): MiddlewareHandler<HonoEnv> {
       await next();
       return c.res;
     };
+    // Activities from blocked domains are refused before Fedify verifies (and fetches) anything.
+    const refused = await inboxPrecheck(ctx, c.req.raw, () => ctx.federation());
+    if (refused) return refused;
     const federation = await ctx.federation();
     return federation.fetch(c.req.raw, {
       contextData: ctx,

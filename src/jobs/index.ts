@@ -1,14 +1,29 @@
+import { deliver } from "../federation/deliver.ts";
+import { DELIVER_JOB } from "../federation/deliveries.ts";
+import { FEDERATION_JOBS, runFederationJob } from "../federation/queue.ts";
+import { registerResolveJobs } from "../federation/resolve/queue.ts";
 import type { JobQueue } from "../infra/queue/interface.ts";
 import type { Scheduler } from "../infra/scheduler/scheduler.ts";
+import {
+  ANNOUNCEMENT_PUBLISH_JOB,
+  ANNOUNCEMENT_UNPUBLISH_JOB,
+  publishAnnouncementJob,
+  unpublishAnnouncementJob,
+} from "../services/announcements/events.ts";
+import { MOVE_FOLLOWERS_JOB, moveFollowers } from "../services/federation/move.ts";
+import { PURGE_REMOTE_ACCOUNT_JOB, purgeRemoteAccount } from "../services/federation/remote-deletes.ts";
 import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
 import { MERGE_JOB, mergeIntoHome } from "../services/feeds/merge.ts";
 import { AUTHORIZE_ALL_JOB, authorizeAllFollowRequests } from "../services/follows/follow.ts";
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { MEDIA_PROCESS_JOB, processMediaJob, resumeStalledMediaProcessing } from "../services/media/process-job.ts";
+import { cacheRemoteMediaJob, purgeRemoteMediaCache, REMOTE_MEDIA_JOB } from "../services/media/remote-cache.ts";
 import { ADMIN_REPORT_JOB, notifyAdminReport } from "../services/notifications/admin-report.ts";
 import { ADMIN_SIGN_UP_JOB, notifyAdminSignUp } from "../services/notifications/admin-sign-up.ts";
 import { createNotifications } from "../services/notifications/create.ts";
 import { expirePoll, POLL_EXPIRY_JOB } from "../services/polls/expiry.ts";
+import { fetchPreviewCard, PREVIEW_CARD_JOB } from "../services/preview-cards/fetch-card.ts";
+import { deliverPush, PUSH_JOB } from "../services/push/deliver.ts";
 import {
   PUBLISH_JOB,
   publishScheduledStatus,
@@ -21,7 +36,11 @@ import {
  */
 export function registerJobHandlers(queue: JobQueue): void {
   queue.register(FAN_OUT_JOB, fanOutStatus);
+  // Fedify's deliveries, fan-outs and inbox processing (federation/queue.ts).
+  for (const name of Object.values(FEDERATION_JOBS)) queue.register(name, runFederationJob);
   queue.register(MERGE_JOB, mergeIntoHome);
+  queue.register(ANNOUNCEMENT_PUBLISH_JOB, publishAnnouncementJob);
+  queue.register(ANNOUNCEMENT_UNPUBLISH_JOB, unpublishAnnouncementJob);
   queue.register(AUTHORIZE_ALL_JOB, authorizeAllFollowRequests);
   queue.register("notifications.create", createNotifications);
   queue.register(MEDIA_PROCESS_JOB, processMediaJob);
@@ -29,6 +48,13 @@ export function registerJobHandlers(queue: JobQueue): void {
   queue.register(PUBLISH_JOB, publishScheduledStatus);
   queue.register(ADMIN_SIGN_UP_JOB, notifyAdminSignUp);
   queue.register(ADMIN_REPORT_JOB, notifyAdminReport);
+  queue.register(PURGE_REMOTE_ACCOUNT_JOB, purgeRemoteAccount);
+  queue.register(MOVE_FOLLOWERS_JOB, moveFollowers);
+  queue.register(PREVIEW_CARD_JOB, fetchPreviewCard);
+  queue.register(REMOTE_MEDIA_JOB, cacheRemoteMediaJob);
+  queue.register(PUSH_JOB, deliverPush);
+  queue.register(DELIVER_JOB, deliver);
+  registerResolveJobs(queue);
 }
 
 /** Every periodic task; the scheduler runs each in one process only. */
@@ -54,6 +80,10 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   // behind drops all it kept (statuses/kept.ts).
   scheduler.every("render-changes.trim", 60_000, async (ctx) => {
     await ctx.repos.renderChanges.trim(20_000);
+  });
+  // Cached copies of remote media past MEDIA_CACHE_RETENTION_PERIOD are removed (rows stay).
+  scheduler.every("media.purge-remote-cache", 3600_000, async (ctx) => {
+    await purgeRemoteMediaCache(ctx);
   });
   // Expired mutes already count as absent when read; this deletes their rows.
   scheduler.every("mutes.purge-expired", 5 * 60_000, async (ctx) => {

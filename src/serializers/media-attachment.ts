@@ -6,18 +6,35 @@ export type BlobUrl = (key: string) => string;
 /**
  * Mastodon's MediaAttachment entity. `url` is null while processing; `preview_url` is the custom
  * thumbnail when there is one, else the small preview (none for audio, or video without ffmpeg).
- * `text_url` was removed in Mastodon 3.5 and is not sent.
+ * `text_url` was removed in Mastodon 3.5 and is not sent. A remote attachment not cached here
+ * (not yet, or no more after the retention period) points, with `proxyBase`, at this server's
+ * `/media_proxy/:id/...`, which caches it on demand (services/media/remote-cache.ts); without,
+ * at its remote URL.
  */
-export function serializeMediaAttachment(media: MediaAttachment, blobUrl: BlobUrl): Record<string, unknown> {
+export function serializeMediaAttachment(
+  media: MediaAttachment,
+  blobUrl: BlobUrl,
+  proxyBase?: string,
+): Record<string, unknown> {
   const ready = media.processing === "complete";
   const meta: Record<string, unknown> = { ...media.meta };
   if (media.focus) meta.focus = { x: media.focus.x, y: media.focus.y };
   const preview = media.thumbnailKey ?? (ready ? media.smallKey : null);
+  // `unknown` media (a domain whose media are rejected) stay links to their remote URL, as Mastodon's.
+  const proxied =
+    ready && !media.fileKey && media.remoteUrl !== null && media.type !== "unknown" && proxyBase !== undefined;
+  const visual = media.type === "image" || media.type === "gifv";
   return {
     id: media.id,
     type: media.type,
-    url: ready ? (media.fileKey ? blobUrl(media.fileKey) : media.remoteUrl) : null,
-    preview_url: preview ? blobUrl(preview) : null,
+    url: proxied
+      ? `${proxyBase}/media_proxy/${media.id}/original`
+      : ready
+        ? media.fileKey
+          ? blobUrl(media.fileKey)
+          : media.remoteUrl
+        : null,
+    preview_url: preview ? blobUrl(preview) : proxied && visual ? `${proxyBase}/media_proxy/${media.id}/small` : null,
     remote_url: media.remoteUrl,
     preview_remote_url: null,
     meta,

@@ -1,10 +1,12 @@
 import type { CustomEmoji } from "../db/repositories/custom-emojis.ts";
 import type { MediaAttachment } from "../db/repositories/media.ts";
+import type { PreviewCard } from "../db/repositories/preview-cards.ts";
 import type { Status } from "../db/repositories/statuses.ts";
 import { shortcodesIn } from "../services/custom-emojis/shortcodes.ts";
 import { serializeCustomEmoji } from "./custom-emoji.ts";
 import { type BlobUrl, serializeMediaAttachment } from "./media-attachment.ts";
 import { type PollView, serializePoll } from "./poll.ts";
+import { serializePreviewCard } from "./preview-card.ts";
 
 export interface MentionView {
   id: string;
@@ -38,6 +40,8 @@ export interface StatusView {
   /** The enabled custom emojis its text and content warning name. */
   emojis?: CustomEmoji[];
   poll: PollView | null;
+  /** The preview card of its first link, once fetched (services/preview-cards/). */
+  card?: PreviewCard | null;
   viewer?: StatusViewerFlags;
   /** FilterResults of the viewer's filters (services/filters/match.ts). */
   filtered?: Record<string, unknown>[];
@@ -55,7 +59,10 @@ export function tagUrl(baseUrl: string, name: string): string {
 }
 
 /** What of a status's JSON is the same for every viewer and changes only with the status's own rows. */
-export type StatusOwnView = Pick<StatusView, "status" | "mentions" | "tags" | "application" | "media" | "emojis">;
+export type StatusOwnView = Pick<
+  StatusView,
+  "status" | "mentions" | "tags" | "application" | "media" | "emojis" | "card"
+>;
 
 /**
  * The members of Mastodon's Status entity that `StatusOwnView` makes, in the entity's order:
@@ -85,13 +92,15 @@ export function serializeStatusOwn(view: StatusOwnView, opts: StatusSerializeOpt
   };
   if (opts.withSource) out.text = s.text;
   if (view.application) out.application = view.application;
-  out.media_attachments = view.media.map((m) => serializeMediaAttachment(m, opts.blobUrl));
+  // Only media of public posts are fetched on demand through /media_proxy (it has no viewer).
+  const proxyBase = s.visibility === "public" || s.visibility === "unlisted" ? opts.baseUrl : undefined;
+  out.media_attachments = view.media.map((m) => serializeMediaAttachment(m, opts.blobUrl, proxyBase));
   out.mentions = view.mentions.map((m) => ({ id: m.id, username: m.username, url: m.url, acct: m.acct }));
   out.tags = view.tags.map((t) => ({ name: t.displayName, url: tagUrl(opts.baseUrl, t.name) }));
   out.emojis = (view.emojis ?? []).map((e) => serializeCustomEmoji(e, opts.blobUrl));
   out.quote = null;
   out.quote_approval = { automatic: [], manual: [], current_user: "denied" };
-  out.card = null;
+  out.card = view.card ? serializePreviewCard(view.card, opts.blobUrl) : null;
   return out;
 }
 

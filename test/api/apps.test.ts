@@ -32,7 +32,9 @@ describe("POST /api/v1/apps", () => {
     assert.deepEqual(r.body.scopes, ["read", "write"]);
     assert.deepEqual(r.body.redirect_uris, [OOB]);
     assert.equal(r.body.redirect_uri, OOB);
-    assert.equal(r.body.vapid_key, "");
+    const instance = await s.request("/api/v2/instance");
+    assert.equal(r.body.vapid_key, instance.body.configuration.vapid.public_key, "the server's VAPID key");
+    assert.match(r.body.vapid_key, /^[A-Za-z0-9_-]{87}$/);
     assert.equal(r.body.client_secret_expires_at, 0);
     assert.match(r.body.id, /^\d+$/);
     assert.ok(r.body.client_id.length >= 32);
@@ -223,7 +225,7 @@ describe("GET /api/v1/apps/verify_credentials", () => {
       website: "https://v.example",
       scopes: ["read", "write"],
       redirect_uris: [CALLBACK, OOB],
-      vapid_key: "",
+      vapid_key: created.body.vapid_key,
       redirect_uri: `${CALLBACK}\n${OOB}`,
     });
     assert.equal("client_secret" in r.body, false);

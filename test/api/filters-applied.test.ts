@@ -277,17 +277,38 @@ describe("filters applied: `filtered` on every surface, hide, whole_word, boosts
     const bob = await user("bob");
     const events: BusMessage[] = [];
     const others: BusMessage[] = [];
-    const stop = s.ctx.bus.subscribe(`timeline:${alice.account.id}`, (m) => events.push(m));
+    const channel = `timeline:${alice.account.id}`;
+    const stop = s.ctx.bus.subscribe(channel, (m) => events.push(m));
     const stopOther = s.ctx.bus.subscribe(`timeline:${bob.account.id}`, (m) => others.push(m));
+    await Promise.all([stop.ready, stopOther.ready]);
+    let sentinels = 0;
+    /**
+     * Waits until everything this process published on alice's channel so far has arrived: with
+     * Redis or PostgreSQL the bus delivers after `publish` returns, in the order of publishing, so
+     * a marker published now arrives after all of it.
+     */
+    const sync = async () => {
+      const n = ++sentinels;
+      await s.ctx.bus.publish(channel, "test.sentinel", n);
+      const end = Date.now() + 10_000;
+      while (!events.some((e) => e.event === "test.sentinel" && e.payload === n)) {
+        if (Date.now() > end) throw new Error("the sentinel did not arrive");
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
     try {
       const count = async (fn: () => Promise<unknown>) => {
         const before = events.length;
         await fn();
-        const got = events.slice(before);
+        await sync();
+        const got = events.slice(before).filter((e) => e.event !== "test.sentinel");
         assert.ok(got.every((e) => e.event === "filters_changed"));
         return got.length;
       };
       const st = await post(alice, { status: "x" });
+      // The post reaches alice's home stream (an `update` on the same channel) first.
+      await drain();
+      await sync();
       let f = { id: "", keywords: [] as { id: string }[] };
       assert.equal(
         await count(async () => {

@@ -92,6 +92,20 @@ async function dropSchema(databaseUrl: string | undefined, schema: string | unde
 }
 
 /**
+ * Tests never reach beyond loopback: a post linking to example.com queues a preview card fetch,
+ * which is refused here before any DNS query (as a forbidden address would be).
+ */
+function loopbackOnly(inner: AppContext["guardedFetch"]): AppContext["guardedFetch"] {
+  return (input, init) => {
+    const host = new URL(input).hostname;
+    if (!["127.0.0.1", "[::1]", "localhost"].includes(host)) {
+      return Promise.reject(new Error(`tests fetch only from loopback, not ${host}`));
+    }
+    return inner(input, init);
+  };
+}
+
+/**
  * Starts a real Gannet server on an ephemeral loopback port with its own data directory and its
  * own database: a fresh SQLite file, or a fresh PostgreSQL schema when DATABASE_URL is set.
  */
@@ -115,6 +129,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   let background: Background;
   try {
     ctx = await createContext(config, { pgSchema, queue: { pollIntervalMs: 20, backoffBaseMs: 50 } });
+    ctx.guardedFetch = loopbackOnly(ctx.guardedFetch);
     server = await startHttpServer(ctx, port, "127.0.0.1", { overrideGlobalObjects: false });
     // Job workers and the scheduler run too, so features are tested end to end.
     background = await startBackground(ctx, { schedulerTickMs: 50 });

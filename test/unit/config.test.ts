@@ -103,6 +103,46 @@ describe("loadConfig", () => {
     assert.throws(() => statSync(join(dataDir, "secret_key")), { code: "ENOENT" });
   });
 
+  it("reads GANNET_ROLE: all by default, lists of roles, and splits only with a bus that crosses processes", () => {
+    const all = { web: true, streaming: true, worker: true, scheduler: true };
+    assert.deepEqual(load({}).roles, all);
+    assert.deepEqual(load({ GANNET_ROLE: "all" }).roles, all);
+    const pg = { DATABASE_URL: "postgres://x@127.0.0.1/db" };
+    assert.deepEqual(load({ ...pg, GANNET_ROLE: "streaming" }).roles, {
+      web: false,
+      streaming: true,
+      worker: false,
+      scheduler: false,
+    });
+    // `web` serves the streaming API too.
+    assert.deepEqual(load({ ...pg, GANNET_ROLE: "web, worker" }).roles, {
+      web: true,
+      streaming: true,
+      worker: true,
+      scheduler: false,
+    });
+    assert.deepEqual(load({ REDIS_URL: "redis://127.0.0.1:6379", GANNET_ROLE: "worker,scheduler" }).roles, {
+      web: false,
+      streaming: false,
+      worker: true,
+      scheduler: true,
+    });
+    // SQLite alone: the in-process bus cannot reach another process's streaming clients.
+    assert.deepEqual(load({ GANNET_ROLE: "web,worker,scheduler" }).roles, all);
+    for (const bad of ["streaming", "web", "worker,scheduler"]) {
+      assert.throws(
+        () => load({ GANNET_ROLE: bad }),
+        (e: unknown) => e instanceof ConfigError && /needs REDIS_URL or DATABASE_URL/.test(e.message),
+      );
+    }
+    for (const bad of ["everything", "web,api", "all,web"]) {
+      assert.throws(
+        () => load({ ...pg, GANNET_ROLE: bad }),
+        (e: unknown) => e instanceof ConfigError && e.message.startsWith("GANNET_ROLE must be"),
+      );
+    }
+  });
+
   it("rejects bad values with a ConfigError naming the setting", () => {
     const bad: [string, string][] = [
       ["PORT", "abc"],

@@ -100,6 +100,35 @@ export class AccountCurationRepository {
       .execute();
   }
 
+  /**
+   * Copies every note on `fromId` to `toId` for the accounts that have none on `toId` yet (an
+   * account moved: Mastodon carries the notes over); answers how many were copied.
+   */
+  async copyNotes(fromId: string, toId: string, newId: () => string, now: string): Promise<number> {
+    const notes = await this.#db
+      .selectFrom("account_notes")
+      .select(["account_id", "comment"])
+      .where("target_account_id", "=", fromId)
+      .execute();
+    let copied = 0;
+    for (const n of notes) {
+      const r = await this.#db
+        .insertInto("account_notes")
+        .values({
+          id: newId(),
+          account_id: n.account_id,
+          target_account_id: toId,
+          comment: n.comment,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doNothing())
+        .executeTakeFirst();
+      copied += Number(r.numInsertedOrUpdatedRows ?? 0);
+    }
+    return copied;
+  }
+
   /** The account's notes on each of `ids` that has one. */
   async notesAmong(accountId: string, ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();

@@ -168,6 +168,23 @@ export function searchableAccountCondition(alias = "accounts"): RawBuilder<boole
 
 export type AccountUpdate = Updateable<AccountsTable>;
 
+/** What federation needs of a remote account beyond `Account`: its collections, key and freshness. */
+export interface RemoteActorInfo {
+  id: string;
+  uri: string;
+  domain: string | null;
+  outboxUrl: string | null;
+  followersUrl: string | null;
+  followingUrl: string | null;
+  featuredUrl: string | null;
+  featuredTagsUrl: string | null;
+  publicKeyPem: string | null;
+  /** When the actor document was last fetched and stored (null: never). */
+  fetchedAt: string | null;
+  /** When WebFinger last confirmed the handle (null: never). */
+  lastWebfingeredAt: string | null;
+}
+
 /** All SQL on `accounts`. */
 export class AccountsRepository {
   readonly #db: Kysely<DB>;
@@ -275,6 +292,62 @@ export class AccountsRepository {
   async getByUri(uri: string): Promise<Account | undefined> {
     const r = await this.#db.selectFrom("accounts").selectAll().where("uri", "=", uri).executeTakeFirst();
     return r && toAccount(r);
+  }
+
+  /** Accounts whose `uri`, or else `url` (profile page: some servers mention by it), is among `uris`. */
+  async getByUris(uris: readonly string[]): Promise<Account[]> {
+    if (uris.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom("accounts")
+      .select(ACCOUNT_COLUMNS)
+      .where((eb) => eb.or([eb("uri", "in", uris), eb("url", "in", uris)]))
+      .execute();
+    return rows.map(toAccount);
+  }
+
+  /** Inserts a remote account; false when its `uri` or `username@domain` is taken already. */
+  async insertRemote(row: AccountInsert, db: Kysely<DB> = this.#db): Promise<boolean> {
+    const r = await db
+      .insertInto("accounts")
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async remoteInfo(id: string): Promise<RemoteActorInfo | undefined> {
+    const r = await this.#db
+      .selectFrom("accounts")
+      .select([
+        "id",
+        "uri",
+        "domain",
+        "outbox_url",
+        "followers_url",
+        "following_url",
+        "featured_url",
+        "featured_tags_url",
+        "public_key_pem",
+        "fetched_at",
+        "last_webfingered_at",
+      ])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return (
+      r && {
+        id: String(r.id),
+        uri: r.uri,
+        domain: r.domain,
+        outboxUrl: r.outbox_url,
+        followersUrl: r.followers_url,
+        followingUrl: r.following_url,
+        featuredUrl: r.featured_url,
+        featuredTagsUrl: r.featured_tags_url,
+        publicKeyPem: r.public_key_pem,
+        fetchedAt: r.fetched_at,
+        lastWebfingeredAt: r.last_webfingered_at,
+      }
+    );
   }
 
   async countLocal(): Promise<number> {

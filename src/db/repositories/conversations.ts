@@ -52,8 +52,9 @@ export class ConversationsRepository {
    * becomes the newest status it holds and, when this status is that one, `unread` is set as given. A status already added
    * changes nothing (the fan-out job may run twice).
    */
-  async addStatus(a: AddToConversation): Promise<void> {
-    await this.#db.transaction().execute(async (trx) => {
+  /** Answers the account conversation's id when the status was added to it (not when it already was). */
+  async addStatus(a: AddToConversation): Promise<string | undefined> {
+    return await this.#db.transaction().execute(async (trx) => {
       await trx
         .insertInto("account_conversations")
         .values({
@@ -80,7 +81,7 @@ export class ConversationsRepository {
         .values({ account_conversation_id: row.id, status_id: a.statusId })
         .onConflict((oc) => oc.columns(["account_conversation_id", "status_id"]).doNothing())
         .executeTakeFirst();
-      if (Number(added.numInsertedOrUpdatedRows ?? 0) === 0) return;
+      if (Number(added.numInsertedOrUpdatedRows ?? 0) === 0) return undefined;
       await trx
         .updateTable("account_conversations")
         // Against the row as it is when locked: a concurrent job's newer status is kept as the
@@ -92,6 +93,7 @@ export class ConversationsRepository {
         })
         .where("id", "=", row.id)
         .execute();
+      return String(row.id);
     });
   }
 

@@ -121,6 +121,55 @@ export class CustomEmojisRepository {
     return r !== undefined;
   }
 
+  /**
+   * Records a remote server's emoji (federation): inserted, or its image URL and `uri` brought up
+   * to date. A local emoji is never touched (`domain` is never null here).
+   */
+  async upsertRemote(row: {
+    id: string;
+    shortcode: string;
+    domain: string;
+    imageRemoteUrl: string;
+    uri: string | null;
+    now: string;
+  }): Promise<void> {
+    const existing = await this.#db
+      .selectFrom("custom_emojis")
+      .select(["id", "image_remote_url", "uri"])
+      .where("domain", "=", row.domain)
+      .where("shortcode", "=", row.shortcode)
+      .executeTakeFirst();
+    if (existing) {
+      if (existing.image_remote_url === row.imageRemoteUrl && existing.uri === row.uri) return;
+      await this.#db
+        .updateTable("custom_emojis")
+        .set({
+          image_remote_url: row.imageRemoteUrl,
+          uri: row.uri,
+          image_key: null,
+          static_key: null,
+          updated_at: row.now,
+        })
+        .where("id", "=", existing.id)
+        .execute();
+      return;
+    }
+    await this.#db
+      .insertInto("custom_emojis")
+      .values({
+        id: row.id,
+        shortcode: row.shortcode,
+        domain: row.domain,
+        image_remote_url: row.imageRemoteUrl,
+        uri: row.uri,
+        visible_in_picker: false,
+        created_at: row.now,
+        updated_at: row.now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
   async setDisabled(id: string, disabled: boolean, at: string): Promise<void> {
     await this.#db.updateTable("custom_emojis").set({ disabled, updated_at: at }).where("id", "=", id).execute();
   }

@@ -15,6 +15,8 @@ export interface FollowRow {
   showReblogs: boolean;
   notify: boolean;
   languages: string[] | null;
+  /** The Follow activity's id (remote follows, and local accounts' follows of remote ones). */
+  uri: string | null;
 }
 
 /** The options of a follow or request (`undefined`: keep what is stored). */
@@ -39,6 +41,7 @@ const toRow = (r: {
   show_reblogs: boolean | number;
   notify: boolean | number;
   languages: string | null;
+  uri: string | null;
 }): FollowRow => ({
   id: String(r.id),
   accountId: String(r.account_id),
@@ -46,6 +49,7 @@ const toRow = (r: {
   showReblogs: Boolean(r.show_reblogs),
   notify: Boolean(r.notify),
   languages: r.languages ? (JSON.parse(r.languages) as string[]) : null,
+  uri: r.uri,
 });
 
 const languagesColumn = (l: string[] | null | undefined) =>
@@ -111,11 +115,32 @@ export class FollowsRepository {
   async #get(table: FollowTable, accountId: string, targetId: string, db: Kysely<DB>): Promise<FollowRow | undefined> {
     const r = await db
       .selectFrom(table)
-      .select(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages"])
+      .select(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages", "uri"])
       .where("account_id", "=", accountId)
       .where("target_account_id", "=", targetId)
       .executeTakeFirst();
     return r && toRow(r);
+  }
+
+  /** The follow request whose activity id (`uri`) is `uri`, if any. */
+  async requestByUri(uri: string): Promise<FollowRow | undefined> {
+    const r = await this.#db
+      .selectFrom("follow_requests")
+      .select(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages", "uri"])
+      .where("uri", "=", uri)
+      .executeTakeFirst();
+    return r && toRow(r);
+  }
+
+  /** The account `accountId` follows (or asked to) through the activity `uri`, if any. */
+  async targetByUri(table: FollowTable, accountId: string, uri: string): Promise<string | undefined> {
+    const r = await this.#db
+      .selectFrom(table)
+      .select("target_account_id")
+      .where("account_id", "=", accountId)
+      .where("uri", "=", uri)
+      .executeTakeFirst();
+    return r ? String(r.target_account_id) : undefined;
   }
 
   /** A follow or request by its id. */
@@ -123,7 +148,7 @@ export class FollowsRepository {
     if (!/^\d{1,19}$/.test(id)) return undefined;
     const r = await this.#db
       .selectFrom(table)
-      .select(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages"])
+      .select(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages", "uri"])
       .where("id", "=", id)
       .executeTakeFirst();
     return r && toRow(r);
@@ -191,6 +216,8 @@ export class FollowsRepository {
       show_reblogs: boolean;
       notify: boolean;
       languages: string[] | null;
+      /** The Follow activity's id, for a remote follower (answered in Accept or Reject). */
+      uri?: string | null;
       created_at: string;
     },
     db: Kysely<DB> = this.#db,
@@ -224,7 +251,7 @@ export class FollowsRepository {
       .deleteFrom("follows")
       .where("account_id", "=", accountId)
       .where("target_account_id", "=", targetId)
-      .returning(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages"])
+      .returning(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages", "uri"])
       .executeTakeFirst();
     if (!r) return undefined;
     await this.#adjustCounts(accountId, targetId, -1, db);
@@ -243,7 +270,7 @@ export class FollowsRepository {
       .deleteFrom("follow_requests")
       .where("account_id", "=", accountId)
       .where("target_account_id", "=", targetId)
-      .returning(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages"])
+      .returning(["id", "account_id", "target_account_id", "show_reblogs", "notify", "languages", "uri"])
       .executeTakeFirst();
     if (!r) return undefined;
     await db
@@ -346,6 +373,43 @@ export class FollowsRepository {
         .where((eb) => eb.or([eb("account_id", "=", accountId), eb("target_account_id", "=", accountId)]))
         .execute();
     }
+  }
+
+  /** A page of the local accounts following `targetId`, by follow id after `afterFollowId` (a Move). */
+  async localFollowersPage(
+    targetId: string,
+    afterFollowId: string,
+    limit: number,
+  ): Promise<
+    { followId: string; accountId: string; showReblogs: boolean; notify: boolean; languages: string[] | null }[]
+  > {
+    const rows = await this.#db
+      .selectFrom("follows")
+      .innerJoin("accounts", "accounts.id", "follows.account_id")
+      .select([
+        "follows.id",
+        "follows.account_id",
+        "follows.show_reblogs",
+        "follows.notify",
+        "follows.languages",
+        "follows.uri",
+      ])
+      .where("follows.target_account_id", "=", targetId)
+      .where("accounts.domain", "is", null)
+      .where("follows.id", ">", afterFollowId)
+      .orderBy("follows.id")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => {
+      const row = toRow({ ...r, target_account_id: targetId });
+      return {
+        followId: row.id,
+        accountId: row.accountId,
+        showReblogs: row.showReblogs,
+        notify: row.notify,
+        languages: row.languages,
+      };
+    });
   }
 
   /** Which of `targetIds` `accountId` follows. */

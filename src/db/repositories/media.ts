@@ -71,8 +71,8 @@ export class MediaRepository {
     this.#db = db;
   }
 
-  async insert(row: MediaInsert): Promise<void> {
-    await this.#db.insertInto("media_attachments").values(row).execute();
+  async insert(row: MediaInsert, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.insertInto("media_attachments").values(row).execute();
   }
 
   async getById(id: string): Promise<MediaAttachment | undefined> {
@@ -125,9 +125,14 @@ export class MediaRepository {
    * Attaches the account's unattached uploads among `ids` to a status; answers how many were
    * attached (fewer than `ids.length` means some were missing, foreign or already attached).
    */
-  async attachToStatus(ids: readonly string[], statusId: string, accountId: string): Promise<number> {
+  async attachToStatus(
+    ids: readonly string[],
+    statusId: string,
+    accountId: string,
+    db: Kysely<DB> = this.#db,
+  ): Promise<number> {
     if (ids.length === 0) return 0;
-    const r = await this.#db
+    const r = await db
       .updateTable("media_attachments")
       .set({ status_id: statusId, updated_at: new Date().toISOString() })
       .where("id", "in", [...ids])

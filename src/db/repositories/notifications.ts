@@ -73,12 +73,14 @@ export class NotificationsRepository {
   }
 
   /** Stores a notification; nothing happens when the same cause already notified the account. */
-  async insert(row: Insertable<NotificationsTable>): Promise<void> {
-    await this.#db
+  /** Stores a notification unless one for the same cause exists; answers whether it was stored. */
+  async insert(row: Insertable<NotificationsTable>): Promise<boolean> {
+    const r = await this.#db
       .insertInto("notifications")
       .values(row)
       .onConflict((oc) => oc.columns(["account_id", "type", "activity_id"]).doNothing())
-      .execute();
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   #matching(accountId: string, filter: NotificationFilter) {

@@ -31,6 +31,15 @@ function parseOptions(text: string): string[] {
   }
 }
 
+function parseCounts(text: string | null): number[] {
+  try {
+    const v = JSON.parse(text ?? "[]");
+    return Array.isArray(v) ? v.map((n) => Math.max(0, Math.floor(Number(n) || 0))) : [];
+  } catch {
+    return [];
+  }
+}
+
 export function toPoll(r: Selectable<PollsTable>): Poll {
   return {
     id: String(r.id),
@@ -59,7 +68,7 @@ export class PollsRepository {
       id: string;
       account_id: string;
       status_id: string;
-      expires_at: string;
+      expires_at: string | null;
       options: string[];
       multiple: boolean;
       hide_totals: boolean;
@@ -75,7 +84,13 @@ export class PollsRepository {
 
   async update(
     id: string,
-    patch: { expires_at: string; options: string[]; multiple: boolean; hide_totals: boolean; updated_at: string },
+    patch: {
+      expires_at: string | null;
+      options: string[];
+      multiple: boolean;
+      hide_totals: boolean;
+      updated_at: string;
+    },
     db: Kysely<DB> = this.#db,
   ): Promise<void> {
     await db
@@ -180,7 +195,35 @@ export class PollsRepository {
       const t = out.get(String(r.poll_id));
       if (t) t.votersCount = Number(r.n);
     }
+    // A remote poll is counted by its server: its last reported counts stand (local votes are
+    // in them once that server has them).
+    const remote = await this.#db
+      .selectFrom("polls")
+      .select(["id", "remote_counts", "remote_voters_count"])
+      .where("id", "in", ids)
+      .where("remote_counts", "is not", null)
+      .execute();
+    for (const r of remote) {
+      const counts = parseCounts(r.remote_counts);
+      const perOption = new Map(counts.map((n, i) => [i, n] as [number, number]));
+      const votesCount = counts.reduce((a, b) => a + b, 0);
+      const local = out.get(String(r.id));
+      out.set(String(r.id), {
+        perOption,
+        votesCount,
+        votersCount: Math.max(Number(r.remote_voters_count ?? 0), local?.votersCount ?? 0),
+      });
+    }
     return out;
+  }
+
+  /** Stores a remote poll's counts as its server reports them (Create or Update of its Question). */
+  async setRemoteCounts(id: string, counts: readonly number[], voters: number | null, db: Kysely<DB> = this.#db) {
+    await db
+      .updateTable("polls")
+      .set({ remote_counts: JSON.stringify(counts), remote_voters_count: voters })
+      .where("id", "=", id)
+      .execute();
   }
 
   /** The accounts that voted in a poll. */

@@ -132,13 +132,14 @@ export class RelationshipsRepository {
     return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
-  async deleteBlock(accountId: string, targetAccountId: string): Promise<boolean> {
-    const r = await this.#db
+  /** Removes the block; answers it (with its Block activity's id) when there was one. */
+  async deleteBlock(accountId: string, targetAccountId: string): Promise<{ uri: string | null } | undefined> {
+    return this.#db
       .deleteFrom("blocks")
       .where("account_id", "=", accountId)
       .where("target_account_id", "=", targetAccountId)
+      .returning(["uri"])
       .executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
   }
 
   /**

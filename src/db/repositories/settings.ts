@@ -35,6 +35,15 @@ export class SettingsRepository {
       .execute();
   }
 
+  /** Stores the value unless the key already has one (racing writers keep the first). */
+  async setIfAbsent(key: string, value: unknown): Promise<void> {
+    await this.#db
+      .insertInto("site_settings")
+      .values({ key, value: JSON.stringify(value), updated_at: new Date().toISOString() })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .execute();
+  }
+
   async rules(): Promise<Rule[]> {
     const rows = await this.#db.selectFrom("rules").selectAll().orderBy("position").orderBy("id").execute();
     return rows.map((r) => ({ id: String(r.id), text: r.text, hint: r.hint, position: Number(r.position) }));

@@ -56,6 +56,22 @@ export class StatusInteractionsRepository {
     return Number(r.numDeletedRows) > 0;
   }
 
+  /** Removes the row and answers its id (a favourite's id names its Like); undefined when none. */
+  async take(
+    table: AccountStatusTableName,
+    accountId: string,
+    statusId: string,
+    db: Kysely<DB> = this.#db,
+  ): Promise<string | undefined> {
+    const r = await db
+      .deleteFrom(table)
+      .where("account_id", "=", accountId)
+      .where("status_id", "=", statusId)
+      .returning(["id"])
+      .executeTakeFirst();
+    return r ? String(r.id) : undefined;
+  }
+
   /** Which of `statusIds` have a row of `accountId` in `table`. */
   async which(table: AccountStatusTableName, accountId: string, statusIds: readonly string[]): Promise<Set<string>> {
     if (statusIds.length === 0) return new Set();

@@ -87,6 +87,24 @@ export class StatusesRepository {
     await db.updateTable("statuses").set(patch).where("id", "=", id).execute();
   }
 
+  /** The status (a tombstone too) at `uri`: statuses are idempotent by URI across deliveries. */
+  async getByUri(uri: string, db: Kysely<DB> = this.#db): Promise<Status | undefined> {
+    const r = await db.selectFrom("statuses").selectAll().where("uri", "=", uri).executeTakeFirst();
+    return r && toStatus(r);
+  }
+
+  /** Live statuses whose `uri` is among `uris`. */
+  async liveByUris(uris: readonly string[]): Promise<Status[]> {
+    if (uris.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom("statuses")
+      .selectAll()
+      .where("uri", "in", uris)
+      .where("deleted_at", "is", null)
+      .execute();
+    return rows.map(toStatus);
+  }
+
   async getById(id: string, db: Kysely<DB> = this.#db): Promise<Status | undefined> {
     const r = await db.selectFrom("statuses").selectAll().where("id", "=", id).executeTakeFirst();
     return r && toStatus(r);
@@ -135,6 +153,19 @@ export class StatusesRepository {
       .where("deleted_at", "is", null)
       .executeTakeFirst();
     return r && toStatus(r);
+  }
+
+  /** Up to `limit` live statuses (posts and boosts) of an account, oldest first (a purge). */
+  async liveOf(accountId: string, limit: number): Promise<Status[]> {
+    const rows = await this.#db
+      .selectFrom("statuses")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("deleted_at", "is", null)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map(toStatus);
   }
 
   /** Live boosts of a status (to delete with it). */
@@ -191,7 +222,7 @@ export class StatusesRepository {
   // Mentions
 
   async insertMentions(
-    rows: { id: string; status_id: string; account_id: string; created_at: string }[],
+    rows: { id: string; status_id: string; account_id: string; created_at: string; silent?: boolean }[],
     db: Kysely<DB>,
   ) {
     if (rows.length > 0) await db.insertInto("mentions").values(rows).execute();

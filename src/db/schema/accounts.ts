@@ -50,6 +50,8 @@ export interface AccountsTable {
   following_count: Generated<number>;
   last_status_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   fetched_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** When a remote account's handle was last confirmed by WebFinger (migration 0026). */
+  last_webfingered_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -168,3 +168,26 @@ export interface AccountNotesTable {
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+/** An instance-level domain block (moderation; migration 0026). `domain` may carry a port. */
+export interface InstanceDomainBlocksTable {
+  id: string;
+  domain: string;
+  /** noop | silence | suspend */
+  severity: Generated<string>;
+  reject_media: Generated<DbBool>;
+  reject_reports: Generated<DbBool>;
+  private_comment: Nullable<string>;
+  public_comment: Nullable<string>;
+  obfuscate: Generated<DbBool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A domain federation is allowed with in limited-federation mode (migration 0026). */
+export interface DomainAllowsTable {
+  id: string;
+  domain: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}

@@ -120,6 +120,9 @@ export interface PollsTable {
   options: string;
   multiple: Generated<DbBool>;
   hide_totals: Generated<DbBool>;
+  /** A remote poll's counts per option as its server reports them (JSON array), else null (migration 0026). */
+  remote_counts: Nullable<string>;
+  remote_voters_count: Nullable<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

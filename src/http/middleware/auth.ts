@@ -118,6 +118,18 @@ export function requireUser(...anyOf: string[]): MiddlewareHandler<HonoEnv> {
   };
 }
 
+/**
+ * Mastodon's bare `require_user!` (no `doorkeeper_authorize!` before it): without a usable user
+ * token the answer is 422 "This method requires an authenticated user", never 401.
+ */
+export function requireSignedIn(): MiddlewareHandler<HonoEnv> {
+  const states = requireUser();
+  return async (c, next) => {
+    if (!c.get("auth")?.user) throw new ApiError(422, ERR.userRequired);
+    return states(c, next);
+  };
+}
+
 /** Any valid token (app or user) holding one of the scopes. */
 export function requireToken(...anyOf: string[]): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {

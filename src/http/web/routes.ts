@@ -1,4 +1,7 @@
 import type { Hono } from "hono";
 import type { HonoEnv } from "../types.ts";
+import { publicPageRoutes } from "./public-pages.ts";
 
-export function webRoutes(_app: Hono<HonoEnv>): void {}
+export function webRoutes(app: Hono<HonoEnv>): void {
+  publicPageRoutes(app);
+}

@@ -1,32 +1,28 @@
-import type { BusListener, BusMessage, EventBus } from "./interface.ts";
+import type { BusListener, EventBus, Subscription } from "./interface.ts";
+import { LocalListeners, subscription } from "./local-listeners.ts";
 
-/** In-process bus: the embedded profile's default. */
+/** In-process bus: the embedded profile's default (one process serves everything). */
 export class MemoryEventBus implements EventBus {
-  readonly #listeners = new Map<string, Set<BusListener>>();
+  readonly #local = new LocalListeners();
+  #closed = false;
 
   async publish(channel: string, event: string, payload: unknown): Promise<void> {
-    const set = this.#listeners.get(channel);
-    if (!set) return;
-    const msg: BusMessage = { channel, event, payload };
-    for (const l of [...set]) l(msg);
+    if (this.#closed) throw new Error("the event bus is closed");
+    this.#local.deliver({ channel, event, payload });
   }
 
-  subscribe(channel: string, listener: BusListener): () => void {
-    let set = this.#listeners.get(channel);
-    if (!set) {
-      set = new Set();
-      this.#listeners.set(channel, set);
-    }
-    set.add(listener);
-    return () => {
-      const s = this.#listeners.get(channel);
-      if (!s) return;
-      s.delete(listener);
-      if (s.size === 0) this.#listeners.delete(channel);
-    };
+  subscribe(channel: string, listener: BusListener): Subscription {
+    if (this.#closed) return subscription(() => {}, Promise.reject(new Error("the event bus is closed")));
+    this.#local.add(channel, listener);
+    return subscription(() => void this.#local.remove(channel, listener), Promise.resolve());
+  }
+
+  async listened(channels: readonly string[]): Promise<Set<string>> {
+    return new Set(channels.filter((c) => this.#local.has(c)));
   }
 
   async close(): Promise<void> {
-    this.#listeners.clear();
+    this.#closed = true;
+    this.#local.clear();
   }
 }

@@ -115,15 +115,28 @@ export class RedisJobStore implements JobStore {
   }
 
   async state(now: number, failingLimit: number): Promise<QueueState> {
-    const names = (await this.#redis.smembers(`${this.#p}names`)).sort();
-    const pipe = this.#redis.pipeline();
-    for (const n of names) {
-      pipe.zcount(`${this.#p}pending:${n}`, "-inf", now);
-      pipe.zcount(`${this.#p}pending:${n}`, `(${now}`, "+inf");
-      pipe.zcard(`${this.#p}dead:${n}`);
-      pipe.zrange(`${this.#p}pending:${n}`, 0, 0, "WITHSCORES");
+    // One MULTI reads the pending and the running jobs together: read one after the other, a job
+    // that enqueues others and ends between the two reads was seen in neither state, nor were
+    // its new jobs (tests' settle() then returned early). A job name first used meanwhile
+    // makes it read again.
+    let names: string[] = [];
+    let res: [Error | null, unknown][] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      names = (await this.#redis.smembers(`${this.#p}names`)).sort();
+      const tx = this.#redis.multi();
+      tx.smembers(`${this.#p}names`);
+      tx.zrange(`${this.#p}running`, 0, -1);
+      for (const n of names) {
+        tx.zcount(`${this.#p}pending:${n}`, "-inf", now);
+        tx.zcount(`${this.#p}pending:${n}`, `(${now}`, "+inf");
+        tx.zcard(`${this.#p}dead:${n}`);
+        tx.zrange(`${this.#p}pending:${n}`, 0, 0, "WITHSCORES");
+      }
+      res = ((await tx.exec()) ?? []) as [Error | null, unknown][];
+      if (((res[0]?.[1] as string[] | undefined) ?? []).length === names.length) break;
     }
-    const res = (await pipe.exec()) ?? [];
+    const runningIds = (res[1]?.[1] as string[] | undefined) ?? [];
+    res = res.slice(2);
     const counts: QueueState["counts"] = [];
     let oldest: { id: string; at: number } | undefined;
     names.forEach((name, i) => {
@@ -136,10 +149,13 @@ export class RedisJobStore implements JobStore {
       counts.push({ name, state: "delayed", count: delayed as number });
       counts.push({ name, state: "dead", count: dead as number });
     });
-    // Running jobs are few (the workers' concurrency): count them by name directly.
-    const running = await this.#summaries(await this.#redis.zrange(`${this.#p}running`, 0, -1));
+    // Running jobs are few (the workers' concurrency): count them by name directly. One that
+    // ended since the snapshot (its record gone) still counts, under the name it had if known.
+    const running = await this.#summaries(runningIds);
     const byName = new Map<string, number>();
     for (const r of running) byName.set(r.name, (byName.get(r.name) ?? 0) + 1);
+    const ended = runningIds.length - running.length;
+    if (ended > 0) byName.set("(ended just now)", ended);
     for (const [name, count] of byName) counts.push({ name, state: "running", count });
     const order: JobState[] = ["dead", "delayed", "running", "waiting"];
     const nonzero = counts

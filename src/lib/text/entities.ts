@@ -14,8 +14,12 @@ const URL_RE =
 
 const HASHTAG_RE = /(?<![=/)\p{L}\p{N}_])#([\p{L}\p{N}_\u00b7\u200c]*[\p{L}_\u00b7\u200c][\p{L}\p{N}_\u00b7\u200c]*)/gu;
 
+/**
+ * A domain may carry a port (`@bob@localhost:3001`): servers told apart by their port (tests,
+ * development) are different domains to Gannet, unlike Mastodon, which has no ports in handles.
+ */
 const MENTION_RE =
-  /(?<![=/\p{L}\p{N}_])@([a-z0-9_]+(?:[a-z0-9_.-]+[a-z0-9_])?)(?:@([\p{L}\p{N}_.-]+[\p{L}\p{N}_]))?/giu;
+  /(?<![=/\p{L}\p{N}_])@([a-z0-9_]+(?:[a-z0-9_.-]+[a-z0-9_])?)(?:@([\p{L}\p{N}_.-]+[\p{L}\p{N}_](?::\d{1,5}(?!\d))?))?/giu;
 
 const TRAILING_PUNCT = /[.,:;!?'"\u2019\u201d*]$/;
 

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { User } from "../../db/repositories/users.ts";
+import { generateActorKeys } from "../../federation/keys.ts";
 import { randomToken, sha256 } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { passwords } from "../../lib/passwords.ts";
@@ -124,6 +125,8 @@ export async function createLocalAccount(ctx: AppContext, input: NewLocalAccount
   const userId = ctx.ids.next();
   const base = ctx.config.baseUrl;
   const confirmationToken = input.confirmed ? undefined : randomToken(24);
+  // The actor's key pairs (federation/keys.ts): PEM, RSA in the columns Mastodon names.
+  const keys = await generateActorKeys();
   await ctx.db.transaction().execute(async (trx) => {
     await ctx.repos.accounts.insert(
       {
@@ -140,6 +143,10 @@ export async function createLocalAccount(ctx: AppContext, input: NewLocalAccount
         featured_url: `${base}/users/${input.username}/collections/featured`,
         featured_tags_url: `${base}/users/${input.username}/collections/tags`,
         discoverable: null,
+        public_key_pem: keys.rsaPublic,
+        private_key_pem: keys.rsaPrivate,
+        ed25519_public_key: keys.ed25519Public,
+        ed25519_private_key: keys.ed25519Private,
         created_at: now,
         updated_at: now,
       },

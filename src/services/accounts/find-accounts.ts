@@ -3,6 +3,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import { gone, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { isAccountDeleted, isAccountPublic } from "../../policies/accounts.ts";
+import { resolveAcct } from "./resolve.ts";
 
 /**
  * The account `GET /api/v1/accounts/:id` shows: 404 when it does not exist or is a local account
@@ -49,14 +50,18 @@ export function parseAcct(ctx: AppContext, acct: string): { username: string; do
 }
 
 /**
- * `GET /api/v1/accounts/lookup`: an account by `user` or `user@domain`, from the database only.
- * Unlike everything else it also finds unconfirmed and unapproved local accounts, so a sign-up
- * form can tell whether a username is free.
+ * `GET /api/v1/accounts/lookup`: an account by `user` or `user@domain`. An unknown remote one is
+ * resolved through WebFinger (services/accounts/resolve.ts; Mastodon answers 404 instead), a
+ * stale one refreshed in the background. Unlike everything else it also finds unconfirmed and
+ * unapproved local accounts, so a sign-up form can tell whether a username is free.
  */
 export async function lookupAccount(ctx: AppContext, acct: string): Promise<Account> {
   const parsed = parseAcct(ctx, acct);
   if (!parsed) throw notFound();
-  const account = await ctx.repos.accounts.getByUsername(parsed.username, parsed.domain);
+  const account =
+    parsed.domain === null
+      ? await ctx.repos.accounts.getByUsername(parsed.username, null)
+      : await resolveAcct(ctx, acct);
   if (!account) throw notFound();
   if (isAccountDeleted(account)) throw gone();
   return account;

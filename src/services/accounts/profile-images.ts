@@ -1,5 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
+import { enqueueDelivery } from "../../federation/deliveries.ts";
 import { randomToken } from "../../lib/crypto.ts";
 import type { ProcessedImage, ProfileImageKind } from "../media/process-image.ts";
 
@@ -47,4 +48,5 @@ export async function removeProfileImage(ctx: AppContext, account: Account, kind
     });
   }
   await deleteBlobQuietly(ctx, old);
+  await enqueueDelivery(ctx, { type: "actor.update", accountId: account.id });
 }

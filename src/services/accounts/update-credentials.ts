@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { User, UserSettings } from "../../db/repositories/users.ts";
+import { enqueueDelivery } from "../../federation/deliveries.ts";
 import { codePointLength, countableLength } from "../../lib/text/length.ts";
 import { enqueueAuthorizeAll } from "../follows/follow.ts";
 import {
@@ -158,6 +159,8 @@ export async function updateCredentials(
   for (const key of replaced) await deleteBlobQuietly(ctx, key);
   // Unlocking accepts the pending follow requests (Mastodon's UpdateAccountService).
   if (account.locked && input.locked === false) await enqueueAuthorizeAll(ctx, account.id);
+  // Remote followers get the new profile (an Update of the actor).
+  await enqueueDelivery(ctx, { type: "actor.update", accountId: account.id });
 
   const [fresh, freshUser] = await Promise.all([
     ctx.repos.accounts.getById(account.id),

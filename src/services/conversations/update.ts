@@ -3,6 +3,7 @@ import { participantsKey } from "../../db/repositories/conversations.ts";
 import { notificationsBlocked } from "../../policies/blocks.ts";
 import { policyDecision } from "../notifications/policy.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
+import { publishConversation } from "../streaming/publish.ts";
 
 /**
  * Puts a new direct status into its participants' conversations (Mastodon's
@@ -36,7 +37,7 @@ export async function addToConversations(ctx: AppContext, statusId: string, only
       }
       if (author && (await policyDecision(ctx, account.id, author, "mention", status)) !== "accept") continue;
     }
-    await ctx.repos.conversations.addStatus({
+    const added = await ctx.repos.conversations.addStatus({
       newId: ctx.ids.next(),
       accountId: account.id,
       conversationId,
@@ -45,6 +46,7 @@ export async function addToConversations(ctx: AppContext, statusId: string, only
       unread: account.id !== status.accountId,
       at,
     });
+    if (added !== undefined) await publishConversation(ctx, account.id, added);
   }
   // Deleted while this ran: the delete found nothing to take out, so take it out now.
   if ((await ctx.repos.statuses.getById(status.id))?.deletedAt) await ctx.repos.conversations.removeStatus(status.id);

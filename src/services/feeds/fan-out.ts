@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import type { JobBatch } from "../../infra/queue/after-commit.ts";
 import { addToConversations } from "../conversations/update.ts";
 import { fanOutToLists } from "../lists/feeds.ts";
+import { publishBroadcast, publishToFeeds } from "../streaming/publish.ts";
 import { fanOutToTagFollowers } from "../tags/fan-out.ts";
 
 /** Home feeds keep their newest entries only (Mastodon's cap). */
@@ -26,15 +27,19 @@ export function enqueueFanOut(jobs: JobBatch, statusId: string): void {
  * deleted before the job runs reaches no feed. A public post also reaches the followers of its
  * hashtags. A direct status also goes into its participants' conversations. Followers who asked
  * to be notified of the author's posts (`notify`) and got it in their feed get a `status`
- * notification (a job; it leaves out boosts and replies to others).
+ * notification (a job; it leaves out boosts and replies to others). Streaming gets the status on
+ * the public and hashtag streams first (they wait for no feed), then on the home and list
+ * streams of the feeds it ended in (after exclusive lists took it out of homes).
  */
 export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Promise<void> {
   if (typeof payload?.statusId !== "string") return;
+  await publishBroadcast(ctx, payload.statusId);
   await ctx.repos.feeds.fanOut(payload.statusId);
   await fanOutToTagFollowers(ctx, payload.statusId);
   await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP, undefined, FEED_TRIM_EVERY);
   await fanOutToLists(ctx, payload.statusId);
   await addToConversations(ctx, payload.statusId);
+  await publishToFeeds(ctx, payload.statusId);
   if ((await ctx.repos.follows.notifiedFollowersHolding(payload.statusId)).length > 0) {
     await ctx.queue.enqueue(
       "notifications.create",

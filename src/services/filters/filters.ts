@@ -3,14 +3,19 @@ import type { Filter, FilterKeyword, FilterRow, FilterStatus } from "../../db/re
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { serializeFilter } from "../../serializers/filter.ts";
 import { isVisible } from "../statuses/views.ts";
+import { publishAll, systemChannel } from "../streaming/channels.ts";
 
 /** The bus event (on the owner's `timeline:<account id>` channel) after any change of their filters. */
 export const FILTERS_CHANGED = "filters_changed";
 export const filtersChannel = (accountId: string): string => `timeline:${accountId}`;
 
-/** Once per request that changed filters, however many rows it touched (streaming relays it). */
+/**
+ * Once per request that changed filters, however many rows it touched: streaming relays it to
+ * the owner's `user` streams, and its system channel tells streaming processes to drop the
+ * filters they keep for the owner.
+ */
 async function announce(ctx: AppContext, accountId: string): Promise<void> {
-  await ctx.bus.publish(filtersChannel(accountId), FILTERS_CHANGED, null);
+  await publishAll(ctx, [filtersChannel(accountId), systemChannel(accountId)], FILTERS_CHANGED, null);
 }
 
 /** One entry of `keywords_attributes[]`: a new keyword, or an edit or removal of one by `id`. */

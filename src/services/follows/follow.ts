@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { FollowOptions } from "../../db/repositories/follows.ts";
+import { queueDelivery } from "../../federation/deliveries.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { forbidden, notFound } from "../../lib/errors.ts";
 import { getVisibleAccount } from "../accounts/find-accounts.ts";
@@ -59,8 +60,12 @@ export async function follow(
     };
     const asRequest = target.locked || target.domain !== null || account.silencedAt !== null;
     if (asRequest) {
-      if (!(await repo.insertRequest(row, trx))) return;
-      if (target.domain === null) {
+      // A remote account's follow waits for its server's Accept, matched by the Follow's id.
+      const uri = target.domain === null ? null : `${ctx.config.baseUrl}/${randomUUID()}`;
+      if (!(await repo.insertRequest({ ...row, uri }, trx))) return;
+      if (uri !== null) {
+        queueDelivery(jobs, { type: "follow", accountId: account.id, targetId: target.id, uri });
+      } else {
         jobs.add(NOTIFY_JOB, { type: "follow_request", activityId: rowId, fromAccountId: account.id });
       }
       return;
@@ -79,7 +84,7 @@ export async function follow(
  */
 export async function unfollow(ctx: AppContext, account: Account, id: string): Promise<Record<string, unknown>> {
   const target = await getVisibleAccount(ctx, id);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transactionWithJobs(ctx, async (trx, jobs) => {
     await ctx.repos.follows.lockPair(account.id, target.id, trx);
     const removed = await ctx.repos.follows.delete(account.id, target.id, trx);
     if (removed) {
@@ -87,7 +92,11 @@ export async function unfollow(ctx: AppContext, account: Account, id: string): P
       // The membership ends with the follow (Mastodon); its posts leave the list timelines too.
       await removeFromListsOnUnfollow(ctx, account.id, target.id, trx);
     }
-    await ctx.repos.follows.deleteRequest(account.id, target.id, trx);
+    const request = await ctx.repos.follows.deleteRequest(account.id, target.id, trx);
+    const uri = removed?.uri ?? request?.uri;
+    if (target.domain !== null && uri) {
+      queueDelivery(jobs, { type: "follow.undo", accountId: account.id, targetId: target.id, uri });
+    }
   });
   return relationshipJson(ctx, account.id, target.id);
 }
@@ -102,22 +111,30 @@ export async function removeFromFollowers(
   id: string,
 ): Promise<Record<string, unknown>> {
   const follower = await getVisibleAccount(ctx, id);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transactionWithJobs(ctx, async (trx, jobs) => {
     await ctx.repos.follows.lockPair(follower.id, account.id, trx);
-    await ctx.repos.follows.delete(follower.id, account.id, trx);
+    const removed = await ctx.repos.follows.delete(follower.id, account.id, trx);
+    // A remote follower's server is told with a Reject of its Follow, as Mastodon does.
+    if (removed && follower.domain !== null) {
+      queueDelivery(jobs, { type: "follow.reject", accountId: account.id, followerId: follower.id, uri: removed.uri });
+    }
   });
   return relationshipJson(ctx, account.id, follower.id);
 }
 
 /**
  * Turns `requester`'s pending request to `targetId` into a follow with its options, and queues
- * the back-fill of the requester's home; false when there was no request.
+ * the back-fill of the requester's home; false when there was no request. (Also used when a
+ * remote account accepts a local account's request: federation/inbox/accept.ts.)
  */
-async function acceptRequest(ctx: AppContext, targetId: string, requester: Account): Promise<boolean> {
+export async function acceptRequest(ctx: AppContext, targetId: string, requester: Account): Promise<boolean> {
   return transactionWithJobs(ctx, async (trx, jobs) => {
     await ctx.repos.follows.lockPair(requester.id, targetId, trx);
     const request = await ctx.repos.follows.deleteRequest(requester.id, targetId, trx);
     if (!request) return false;
+    if (requester.domain !== null) {
+      queueDelivery(jobs, { type: "follow.accept", accountId: targetId, followerId: requester.id, uri: request.uri });
+    }
     const now = new Date();
     const added = await ctx.repos.follows.insert(
       {
@@ -127,7 +144,8 @@ async function acceptRequest(ctx: AppContext, targetId: string, requester: Accou
         show_reblogs: request.showReblogs,
         notify: request.notify,
         languages: request.languages,
-        uri: `${ctx.config.baseUrl}/${randomUUID()}`,
+        // A remote follower's Follow keeps its own id; a local one gets one here.
+        uri: request.uri ?? `${ctx.config.baseUrl}/${randomUUID()}`,
         created_at: now.toISOString(),
       },
       trx,
@@ -182,8 +200,12 @@ export async function rejectFollowRequest(
   id: string,
 ): Promise<Record<string, unknown>> {
   const requester = await getVisibleAccount(ctx, id);
-  await ctx.db.transaction().execute(async (trx) => {
-    if (!(await ctx.repos.follows.deleteRequest(requester.id, account.id, trx))) throw notFound();
+  await transactionWithJobs(ctx, async (trx, jobs) => {
+    const request = await ctx.repos.follows.deleteRequest(requester.id, account.id, trx);
+    if (!request) throw notFound();
+    if (requester.domain !== null) {
+      queueDelivery(jobs, { type: "follow.reject", accountId: account.id, followerId: requester.id, uri: request.uri });
+    }
   });
   return relationshipJson(ctx, account.id, requester.id);
 }

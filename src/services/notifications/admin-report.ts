@@ -1,5 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import { EVERYONE_ROLE_ID, Permission, roleCan } from "../../db/repositories/roles.ts";
+import { notificationCreated } from "../push/deliver.ts";
+import { publishNotification } from "../streaming/publish.ts";
 
 export const ADMIN_REPORT_JOB = "notifications.admin-report";
 
@@ -26,7 +28,7 @@ export async function notifyAdminReport(ctx: AppContext, job: AdminReportJob): P
     if (recipientId === report.accountId) continue;
     const now = new Date();
     const id = ctx.ids.next(now);
-    await ctx.repos.notifications.insert({
+    const stored = await ctx.repos.notifications.insert({
       id,
       account_id: recipientId,
       from_account_id: report.accountId,
@@ -37,5 +39,12 @@ export async function notifyAdminReport(ctx: AppContext, job: AdminReportJob): P
       group_key: `ungrouped-${id}`,
       created_at: now.toISOString(),
     });
+    await notificationCreated(ctx, {
+      id,
+      accountId: recipientId,
+      fromAccountId: report.accountId,
+      type: "admin.report",
+    });
+    if (stored) await publishNotification(ctx, recipientId, id);
   }
 }

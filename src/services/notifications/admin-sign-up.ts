@@ -1,5 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import { EVERYONE_ROLE_ID, Permission, roleCan } from "../../db/repositories/roles.ts";
+import { notificationCreated } from "../push/deliver.ts";
+import { publishNotification } from "../streaming/publish.ts";
 import { groupKeyFor } from "./group-key.ts";
 
 export const ADMIN_SIGN_UP_JOB = "notifications.admin-sign-up";
@@ -36,7 +38,7 @@ export async function notifyAdminSignUp(ctx: AppContext, job: AdminSignUpJob): P
     if (recipientId === account.id) continue;
     const now = new Date();
     const id = ctx.ids.next(now);
-    await ctx.repos.notifications.insert({
+    const stored = await ctx.repos.notifications.insert({
       id,
       account_id: recipientId,
       from_account_id: account.id,
@@ -46,5 +48,7 @@ export async function notifyAdminSignUp(ctx: AppContext, job: AdminSignUpJob): P
       group_key: await groupKeyFor(ctx, recipientId, "admin.sign_up", null, id, now),
       created_at: now.toISOString(),
     });
+    await notificationCreated(ctx, { id, accountId: recipientId, fromAccountId: account.id, type: "admin.sign_up" });
+    if (stored) await publishNotification(ctx, recipientId, id);
   }
 }

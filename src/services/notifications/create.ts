@@ -2,10 +2,13 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { notificationsBlocked } from "../../policies/blocks.ts";
+import { notificationCreated } from "../push/deliver.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
 import { isVisible } from "../statuses/views.ts";
+import { publishNotification } from "../streaming/publish.ts";
 import { groupKeyFor } from "./group-key.ts";
 import { policyDecision } from "./policy.ts";
+import type { KnownNotificationType } from "./types.ts";
 
 /** The types this server creates so far. */
 export type NotificationType = "mention" | "favourite" | "reblog" | "update" | "poll" | "status";
@@ -120,7 +123,7 @@ async function store(
   ctx: AppContext,
   recipientId: string,
   sender: Account,
-  type: string,
+  type: KnownNotificationType,
   status: Status | null,
   activityId: string,
 ): Promise<void> {
@@ -129,7 +132,7 @@ async function store(
   if (decision === "drop") return;
   const id = ctx.ids.next(now);
   const filtered = decision === "filter";
-  await ctx.repos.notifications.insert({
+  const stored = await ctx.repos.notifications.insert({
     id,
     account_id: recipientId,
     from_account_id: sender.id,
@@ -140,6 +143,9 @@ async function store(
     filtered,
     created_at: now.toISOString(),
   });
+  await notificationCreated(ctx, { id, accountId: recipientId, fromAccountId: sender.id, type, filtered });
+  // A filtered one waits in its request: streams are not told (Mastodon).
+  if (stored && !filtered) await publishNotification(ctx, recipientId, id);
   if (filtered && type === "mention") {
     await ctx.repos.notificationRequests.recordFiltered({
       id: ctx.ids.next(now),

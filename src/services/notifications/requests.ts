@@ -3,6 +3,7 @@ import type { NotificationRequest } from "../../db/repositories/notification-req
 import { accountsJson } from "../accounts/views.ts";
 import { addToConversations } from "../conversations/update.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
+import { publishNotificationsMerged } from "../streaming/publish.ts";
 
 /**
  * Mastodon's NotificationRequest entities, in a bounded number of queries: the sender's account,
@@ -50,4 +51,5 @@ export async function acceptRequests(ctx: AppContext, requests: readonly Notific
   for (const r of requests) {
     for (const statusId of mentions.get(r.id) ?? []) await addToConversations(ctx, statusId, r.accountId);
   }
+  for (const accountId of new Set(requests.map((r) => r.accountId))) await publishNotificationsMerged(ctx, accountId);
 }

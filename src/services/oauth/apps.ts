@@ -98,24 +98,28 @@ export async function registerApplication(
   return createApplication(ctx, valid);
 }
 
-/** Mastodon's Application entity (what `apps/verify_credentials` answers). */
-export function applicationJson(app: Application): Record<string, unknown> {
+/** Mastodon's Application entity (what `apps/verify_credentials` answers); `vapidKey` is the server's. */
+export function applicationJson(app: Application, vapidKey: string): Record<string, unknown> {
   return {
     id: app.id,
     name: app.name,
     website: app.website,
     scopes: app.scopes,
     redirect_uris: app.redirectUris,
-    // Deprecated in Mastodon, kept for older clients; "" until Web Push gives us a VAPID key.
-    vapid_key: "",
+    // Deprecated in Mastodon (instance v2 `configuration.vapid` replaces it), kept for older clients.
+    vapid_key: vapidKey,
     redirect_uri: app.redirectUris.join("\n"),
   };
 }
 
 /** CredentialApplication: the Application plus its client credentials (only right after creation). */
-export function credentialApplicationJson(app: Application, clientSecret: string): Record<string, unknown> {
+export function credentialApplicationJson(
+  app: Application,
+  clientSecret: string,
+  vapidKey: string,
+): Record<string, unknown> {
   return {
-    ...applicationJson(app),
+    ...applicationJson(app, vapidKey),
     client_id: app.clientId,
     client_secret: clientSecret,
     client_secret_expires_at: 0,

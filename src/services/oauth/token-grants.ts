@@ -3,6 +3,7 @@ import type { Application } from "../../db/repositories/oauth.ts";
 import { sha256 } from "../../lib/crypto.ts";
 import { OAuthError } from "../../lib/errors.ts";
 import { userLoginProblem } from "../../policies/accounts.ts";
+import { accessTokenChannel, publishAll } from "../streaming/channels.ts";
 import { pkceMatches, requestedScopes } from "./grants.ts";
 import { checkCredentials, markSignedIn } from "./sign-in.ts";
 import { checkClientSecret, type IssuedToken, issueToken } from "./tokens.ts";
@@ -113,4 +114,6 @@ export async function revokeClientToken(ctx: AppContext, app: Application, raw: 
     throw new OAuthError(403, "unauthorized_client", "You are not authorized to revoke this token.");
   }
   await ctx.repos.oauth.revokeToken(token.id, new Date().toISOString());
+  // Its streaming connections close (Mastodon's `kill`).
+  await publishAll(ctx, [accessTokenChannel(token.id)], "kill", null);
 }

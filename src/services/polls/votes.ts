@@ -1,5 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Poll } from "../../db/repositories/polls.ts";
+import { queueDelivery } from "../../federation/deliveries.ts";
+import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { isVisible } from "../statuses/views.ts";
 import { isExpired } from "./views.ts";
@@ -29,7 +31,7 @@ export async function findVisiblePoll(ctx: AppContext, pollId: string, viewerId:
  * takes one vote per account; a multiple-choice poll one per option). Any failure stores nothing.
  */
 export async function vote(ctx: AppContext, pollId: string, accountId: string, choices: readonly number[]) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await transactionWithJobs(ctx, async (trx, jobs) => {
     const poll = await ctx.repos.polls.getForUpdate(pollId, trx);
     if (!poll) throw notFound();
     const chosen = [...((await ctx.repos.polls.ownVotes(accountId, [poll.id], trx)).get(poll.id) ?? [])];
@@ -52,5 +54,8 @@ export async function vote(ctx: AppContext, pollId: string, accountId: string, c
       });
     }
     await ctx.repos.polls.insertVotes(rows, trx);
+    // A remote poll's author counts the votes: each goes to them (nothing is sent for local polls).
+    const votes = rows.map((r) => ({ id: r.id, choice: r.choice }));
+    queueDelivery(jobs, { type: "poll.vote", accountId, pollId: poll.id, votes });
   });
 }

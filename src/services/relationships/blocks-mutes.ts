@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
+import { enqueueDelivery, queueDelivery } from "../../federation/deliveries.ts";
+import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { unprocessable } from "../../lib/errors.ts";
 import { getVisibleAccount } from "../accounts/find-accounts.ts";
 import { clearListsOnMute, removeFromListsOnBlock } from "../lists/lists.ts";
@@ -22,19 +24,17 @@ export async function block(ctx: AppContext, account: Account, id: string): Prom
   const target = await targetOf(ctx, account, id, "block");
   const repo = ctx.repos.relationships;
   const blockId = ctx.ids.next();
-  await ctx.db.transaction().execute(async (trx) => {
+  await transactionWithJobs(ctx, async (trx, jobs) => {
     // Serialised with a concurrent follow or acceptance between the two (FollowsRepository.lockPair).
     await ctx.repos.follows.lockPair(account.id, target.id, trx);
-    await repo.insertBlock(
-      {
-        id: blockId,
-        account_id: account.id,
-        target_account_id: target.id,
-        uri: `${ctx.config.baseUrl}/${randomUUID()}`,
-        created_at: new Date().toISOString(),
-      },
+    const uri = `${ctx.config.baseUrl}/${randomUUID()}`;
+    const added = await repo.insertBlock(
+      { id: blockId, account_id: account.id, target_account_id: target.id, uri, created_at: new Date().toISOString() },
       trx,
     );
+    if (added && target.domain !== null) {
+      queueDelivery(jobs, { type: "block", accountId: account.id, targetId: target.id, uri });
+    }
     await ctx.repos.follows.severBetween(account.id, target.id, trx);
     await repo.clearFromFeed(account.id, target.id, trx);
     await repo.clearFromFeed(target.id, account.id, trx);
@@ -49,7 +49,10 @@ export async function block(ctx: AppContext, account: Account, id: string): Prom
 /** `POST /api/v1/accounts/:id/unblock`: succeeds whether or not there was a block. */
 export async function unblock(ctx: AppContext, account: Account, id: string): Promise<Record<string, unknown>> {
   const target = await getVisibleAccount(ctx, id);
-  await ctx.repos.relationships.deleteBlock(account.id, target.id);
+  const removed = await ctx.repos.relationships.deleteBlock(account.id, target.id);
+  if (removed?.uri && target.domain !== null) {
+    await enqueueDelivery(ctx, { type: "block.undo", accountId: account.id, targetId: target.id, uri: removed.uri });
+  }
   return relationshipJson(ctx, account.id, target.id);
 }
 

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Report, ReportCategory } from "../../db/repositories/reports.ts";
+import { queueDelivery } from "../../federation/deliveries.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { notFound, unprocessable } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
@@ -69,6 +70,8 @@ export async function fileReport(ctx: AppContext, reporter: Account, input: File
   const ruleIds = input.ruleIds.length > 0 ? await checkedRuleIds(ctx, input.ruleIds) : null;
   const category: ReportCategory = ruleIds !== null ? "violation" : (input.category ?? "other");
 
+  // A remote account's server gets a copy (from the instance actor) when the reporter asks.
+  const forward = input.forward && target.domain !== null;
   const now = new Date();
   const id = ctx.ids.next(now);
   await transactionWithJobs(ctx, async (trx, jobs) => {
@@ -81,13 +84,13 @@ export async function fileReport(ctx: AppContext, reporter: Account, input: File
         comment: input.comment,
         category,
         ruleIds,
-        // Forwarding a copy to a remote account's server needs federation, which is not built yet.
-        forwarded: false,
+        forwarded: forward,
         at: now.toISOString(),
       },
       trx,
     );
     jobs.add(ADMIN_REPORT_JOB, { reportId: id } satisfies AdminReportJob, { dedupeKey: `${ADMIN_REPORT_JOB}:${id}` });
+    if (forward) queueDelivery(jobs, { type: "flag", reportId: id });
   });
   const report = await ctx.repos.reports.getById(id);
   if (!report) throw notFound();

@@ -3,6 +3,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import type { TagRow } from "../../db/repositories/search.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { isId } from "../../lib/ids.ts";
+import { resolveAcct, resolveRemoteUrl } from "../accounts/resolve.ts";
 import { filterVisible } from "../statuses/views.ts";
 import { searchAccounts } from "./accounts.ts";
 import { operatorFilters } from "./operators.ts";
@@ -24,6 +25,8 @@ export interface SearchOptions {
   minId?: string;
   maxId?: string;
   excludeUnreviewed: boolean;
+  /** Resolve unknown remote accounts (`user@domain`) and URLs (signed-in callers only). */
+  resolve?: boolean;
 }
 
 export interface SearchResults {
@@ -69,6 +72,31 @@ async function localResource(
   return visible && { kind: "statuses", status: visible };
 }
 
+/** `user@domain` or `@user@domain`: what `resolve` looks up by WebFinger. */
+const ACCT_RE = /^@?[a-z0-9_]+(?:[a-z0-9_.-]*[a-z0-9_])?@[^\s@/?#]+$/i;
+
+/** A remote profile or post by URL, resolved (fetched and stored) when unknown, if the viewer may see it. */
+async function remoteResource(
+  ctx: AppContext,
+  q: string,
+  viewerId: string | undefined,
+): Promise<{ kind: "accounts"; account: Account } | { kind: "statuses"; status: Status } | undefined> {
+  let url: URL;
+  try {
+    url = new URL(q);
+  } catch {
+    return undefined;
+  }
+  const found = await resolveRemoteUrl(ctx, url);
+  if (!found) return undefined;
+  if ("account" in found) {
+    const visible = (await ctx.repos.accounts.searchableIds([found.account.id])).has(found.account.id);
+    return visible ? { kind: "accounts", account: found.account } : undefined;
+  }
+  const [visible] = await filterVisible(ctx, [found.status], viewerId);
+  return visible && { kind: "statuses", status: visible };
+}
+
 /**
  * `GET /api/v2/search`, as Mastodon's SearchService: accounts, hashtags and (for a signed-in
  * caller only) statuses by full text, limited to what the caller may see. `offset` applies only
@@ -85,7 +113,9 @@ export async function search(ctx: AppContext, q: string, opts: SearchOptions): P
 
   if (/^https?:\/\//i.test(query)) {
     if (offset > 0) return results;
-    const found = await localResource(ctx, query, viewerId);
+    const found =
+      (await localResource(ctx, query, viewerId)) ??
+      (opts.resolve ? await remoteResource(ctx, query, viewerId) : undefined);
     if (found?.kind === "accounts" && wants("accounts")) results.accounts = [found.account];
     if (found?.kind === "statuses" && wants("statuses")) results.statuses = [found.status];
     return results;
@@ -98,6 +128,13 @@ export async function search(ctx: AppContext, q: string, opts: SearchOptions): P
       limit: opts.limit,
       offset,
     });
+    // `user@domain` with `resolve`: the account, through WebFinger when unknown, comes first.
+    if (opts.resolve && offset === 0 && ACCT_RE.test(query)) {
+      const exact = await resolveAcct(ctx, query);
+      if (exact && (await ctx.repos.accounts.searchableIds([exact.id])).has(exact.id)) {
+        results.accounts = [exact, ...results.accounts.filter((a) => a.id !== exact.id)].slice(0, opts.limit);
+      }
+    }
   }
   if (wants("statuses") && viewerId !== undefined) {
     results.statuses = await searchStatuses(ctx, query, viewerId, { ...opts, offset });

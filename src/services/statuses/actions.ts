@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status, Visibility } from "../../db/repositories/statuses.ts";
 import type { User } from "../../db/repositories/users.ts";
+import { enqueueDelivery, queueDelivery } from "../../federation/deliveries.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError, forbidden, gone, notFound } from "../../lib/errors.ts";
 import { ACCOUNT_LIMITS } from "../../lib/limits.ts";
@@ -48,6 +49,7 @@ export async function favourite(ctx: AppContext, account: Account, id: string): 
       await ctx.repos.statuses.addToCounter(status.id, "favourites_count", 1, trx);
       const job = { type: "favourite", statusId: status.id, activityId: row.id, fromAccountId: account.id };
       if (status.accountId !== account.id) jobs.add("notifications.create", job);
+      queueDelivery(jobs, { type: "like", accountId: account.id, statusId: status.id, likeId: row.id });
     }
   });
   return (await ctx.repos.statuses.getById(status.id)) ?? status;
@@ -55,11 +57,13 @@ export async function favourite(ctx: AppContext, account: Account, id: string): 
 
 export async function unfavourite(ctx: AppContext, account: Account, id: string): Promise<Status> {
   const status = await undoTarget(ctx, id, account.id, async (s) => {
-    return ctx.db.transaction().execute(async (trx) => {
-      const removed = await ctx.repos.statusInteractions.remove("favourites", account.id, s.id, trx);
-      if (removed) await ctx.repos.statuses.addToCounter(s.id, "favourites_count", -1, trx);
-      if (removed) await ctx.repos.notifications.deleteFrom("favourite", account.id, s.id, trx);
-      return removed;
+    return transactionWithJobs(ctx, async (trx, jobs) => {
+      const likeId = await ctx.repos.statusInteractions.take("favourites", account.id, s.id, trx);
+      if (likeId === undefined) return false;
+      await ctx.repos.statuses.addToCounter(s.id, "favourites_count", -1, trx);
+      await ctx.repos.notifications.deleteFrom("favourite", account.id, s.id, trx);
+      queueDelivery(jobs, { type: "like.undo", accountId: account.id, statusId: s.id, likeId });
+      return true;
     });
   });
   return (await ctx.repos.statuses.getById(status.id)) ?? status;
@@ -119,11 +123,16 @@ export async function pin(ctx: AppContext, account: Account, id: string): Promis
     };
     await ctx.repos.statusInteractions.add("status_pins", row, trx);
   });
+  await enqueueDelivery(ctx, { type: "featured.add", accountId: account.id, statusId: status.id });
   return status;
 }
 
 export async function unpin(ctx: AppContext, account: Account, id: string): Promise<Status> {
-  return undoTarget(ctx, id, account.id, (s) => ctx.repos.statusInteractions.remove("status_pins", account.id, s.id));
+  return undoTarget(ctx, id, account.id, async (s) => {
+    const removed = await ctx.repos.statusInteractions.remove("status_pins", account.id, s.id);
+    if (removed) await enqueueDelivery(ctx, { type: "featured.remove", accountId: account.id, statusId: s.id });
+    return removed;
+  });
 }
 
 /** `POST /:id/reblog`: the caller's boost (the existing one when boosted already). */
@@ -163,6 +172,7 @@ export async function reblog(
     if (original.accountId !== account.id) jobs.add("notifications.create", { type: "reblog", statusId: newId });
     await ctx.repos.statuses.addToAccountCount(account.id, 1, iso, trx);
     enqueueFanOut(jobs, newId);
+    queueDelivery(jobs, { type: "announce", statusId: newId });
   });
   const created = await ctx.repos.statuses.getById(newId);
   if (!created) throw new Error("the new boost vanished");

@@ -6,9 +6,13 @@ import { extractEntities } from "../../lib/text/entities.ts";
 import { countableLength } from "../../lib/text/length.ts";
 import { plainTextToHtml } from "../../lib/text/plain-text-to-html.ts";
 import { tagUrl } from "../../serializers/status.ts";
+import { resolveAcct } from "../accounts/resolve.ts";
 
 /** At most this many accounts are looked up for mentions in one post. */
 const MAX_MENTION_LOOKUPS = 50;
+/** Unknown remote accounts resolved for one post, and the time all of them may take. */
+const MAX_MENTION_RESOLUTIONS = 5;
+const MENTION_RESOLUTION_MS = 10_000;
 
 /** A post's text, rendered: HTML, the accounts it mentions and the hashtags it uses. */
 export interface ComposedText {
@@ -34,12 +38,24 @@ export async function composeText(ctx: AppContext, text: string): Promise<Compos
   const keyOf = (username: string, domain: string | null) =>
     `${username.toLowerCase()}@${domain !== null && !localDomains.has(domain.toLowerCase()) ? domain.toLowerCase() : ""}`;
   const found = new Map<string, Account | null>();
+  let resolving: { left: number; signal: AbortSignal } | undefined;
   for (const e of entities) {
     if (e.kind !== "mention") continue;
     const key = keyOf(e.username, e.domain);
     if (found.has(key) || found.size >= MAX_MENTION_LOOKUPS) continue;
     const domain = key.slice(key.indexOf("@") + 1) || null;
-    found.set(key, (await ctx.repos.accounts.getMentionable(e.username, domain)) ?? null);
+    let account = await ctx.repos.accounts.getMentionable(e.username, domain);
+    // An unknown remote account is resolved (WebFinger) so the post reaches it; a few per post,
+    // within one time budget, so a post never waits long for slow servers.
+    if (!account && domain !== null) {
+      resolving ??= { left: MAX_MENTION_RESOLUTIONS, signal: AbortSignal.timeout(MENTION_RESOLUTION_MS) };
+      if (resolving.left > 0 && !resolving.signal.aborted) {
+        resolving.left--;
+        const resolved = await resolveAcct(ctx, `${e.username}@${domain}`, { signal: resolving.signal });
+        if (resolved) account = await ctx.repos.accounts.getMentionable(resolved.username, resolved.domain);
+      }
+    }
+    found.set(key, account ?? null);
   }
   const mentioned = new Map<string, Account>();
   const content = plainTextToHtml(text, {

@@ -3,6 +3,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import type { MediaAttachment } from "../../db/repositories/media.ts";
 import type { Status, Visibility } from "../../db/repositories/statuses.ts";
 import type { User } from "../../db/repositories/users.ts";
+import { queueDelivery } from "../../federation/deliveries.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
@@ -12,6 +13,7 @@ import { enqueueFanOut } from "../feeds/fan-out.ts";
 import { prepareStatusMedia } from "../media/status-media.ts";
 import { enqueuePollExpiry } from "../polls/expiry.ts";
 import { type PollInput, validatePoll } from "../polls/poll-input.ts";
+import { addPreviewCardJob } from "../preview-cards/fetch-card.ts";
 import { checkLength, composeText } from "./compose.ts";
 import { isVisible } from "./views.ts";
 
@@ -164,13 +166,18 @@ export async function createStatus(
     }
     // Direct posts are not counted (nor dated in last_status_at), as in Mastodon: that would show them.
     if (visibility !== "direct") await ctx.repos.statuses.addToAccountCount(account.id, 1, iso, trx);
+    // In the transaction: the fan-out job (streaming renders the status there) and the delivery see them.
+    await ctx.repos.media.attachToStatus(
+      media.map((m) => m.id),
+      id,
+      account.id,
+      trx,
+    );
     enqueueFanOut(jobs, id);
+    if (/https?:\/\//i.test(input.text)) addPreviewCardJob(jobs, id);
+    // The media are attached above, so the Note carries them.
+    queueDelivery(jobs, { type: "status.create", statusId: id });
   });
-  await ctx.repos.media.attachToStatus(
-    media.map((m) => m.id),
-    id,
-    account.id,
-  );
   if (idemKey) await ctx.repos.kv.set(idemKey, id, new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString());
   const status = await ctx.repos.statuses.getById(id);
   if (!status) throw new Error("the new status vanished");

@@ -3,8 +3,11 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { DB } from "../../db/schema.ts";
+import { queueDelivery } from "../../federation/deliveries.ts";
+import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { notFound } from "../../lib/errors.ts";
 import { removeStatusMedia } from "../media/status-media.ts";
+import { deletionChannels, publishDeletes } from "../streaming/publish.ts";
 
 /** Marks one status deleted and undoes what it added to counters. */
 async function tombstone(ctx: AppContext, status: Status, iso: string, trx: Kysely<DB>): Promise<void> {
@@ -23,22 +26,32 @@ async function tombstone(ctx: AppContext, status: Status, iso: string, trx: Kyse
 /**
  * `DELETE /api/v1/statuses/:id` (and undoing a boost): the row stays as a tombstone (answered
  * 410), its boosts are deleted with it, pins dropped and counters updated. Only the author may.
+ * Streaming clients that may have it get a `delete` once it committed.
  */
 export async function deleteStatus(ctx: AppContext, account: Account, status: Status): Promise<Status> {
   // Mastodon looks the status up among the caller's own: anyone else's is not found.
   if (status.accountId !== account.id) throw notFound();
   const iso = new Date().toISOString();
-  await ctx.db.transaction().execute(async (trx) => {
+  let deletes: Map<string, string[]> | undefined;
+  await transactionWithJobs(ctx, async (trx, jobs) => {
     const current = await ctx.repos.statuses.getById(status.id, trx);
     if (!current || current.deletedAt !== null) return;
-    await tombstone(ctx, current, iso, trx);
+    // A boost is withdrawn with Undo Announce; a post is replaced by a Tombstone. Remote servers
+    // drop the boosts of a deleted post themselves.
+    if (current.local) {
+      queueDelivery(jobs, { type: current.reblogOfId ? "announce.undo" : "status.delete", statusId: current.id });
+    }
     const reblogs = await ctx.repos.statuses.liveReblogsOf(status.id, trx);
+    // Before the feeds forget them: the streams that may show them get their `delete`.
+    deletes = await deletionChannels(ctx, [current, ...reblogs], trx);
+    await tombstone(ctx, current, iso, trx);
     for (const reblog of reblogs) {
       await tombstone(ctx, reblog, iso, trx);
     }
     await ctx.repos.notifications.deleteForStatuses([status.id, ...reblogs.map((r) => r.id)], trx);
     if (current.visibility === "direct") await ctx.repos.conversations.removeStatus(current.id, trx);
   });
+  if (deletes) await publishDeletes(ctx, deletes);
   return (await ctx.repos.statuses.getById(status.id)) ?? status;
 }
 

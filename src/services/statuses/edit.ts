@@ -1,12 +1,15 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
+import { enqueueDelivery, queueDelivery } from "../../federation/deliveries.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { prepareStatusMedia } from "../media/status-media.ts";
 import { enqueuePollExpiry } from "../polls/expiry.ts";
 import { cleanOptions, type PollInput, validatePoll } from "../polls/poll-input.ts";
+import { addPreviewCardJob } from "../preview-cards/fetch-card.ts";
+import { publishStatusUpdate } from "../streaming/publish.ts";
 import { checkLength, composeText } from "./compose.ts";
 import { MEDIA_WITH_POLL } from "./create.ts";
 
@@ -148,19 +151,25 @@ export async function editStatus(
     // Newly mentioned accounts are notified (the job notifies each account once per post).
     if (added.some((a) => a.id !== account.id))
       jobs.add("notifications.create", { type: "mention", statusId: status.id });
+    // The card follows the first link: fetched again when the text changed (or dropped with the link).
+    if (text !== status.text && /https?:\/\//i.test(text + status.text)) addPreviewCardJob(jobs, status.id);
     const tags = await repo.findOrCreateTags(composed.tags, () => ctx.ids.next(), iso, trx);
     await repo.setStatusTags(
       status.id,
       tags.map((t) => t.id),
       trx,
     );
+    // With new media, the Update waits until they are attached (below).
+    if (!media) queueDelivery(jobs, { type: "status.update", statusId: status.id });
   });
   if (media) {
     const keep = media.map((m) => m.id);
     await ctx.repos.media.detachFromStatus(status.id, keep);
     await ctx.repos.media.attachToStatus(keep, status.id, account.id);
+    await enqueueDelivery(ctx, { type: "status.update", statusId: status.id });
   }
   const updated = await ctx.repos.statuses.getById(status.id);
   if (!updated) throw new Error("the edited status vanished");
+  await publishStatusUpdate(ctx, status.id);
   return updated;
 }

@@ -35,7 +35,7 @@ import { ownBytes as bytes, JsonBytes, ownParts } from "./views-text.ts";
 const unique = <T>(xs: Iterable<T>): T[] => [...new Set(xs)];
 
 /** The statuses (and the posts they boost) of `ids`, kept or read now. */
-async function statusEntries(ctx: AppContext, k: Kept, snap: number, ids: readonly string[]) {
+export async function statusEntries(ctx: AppContext, k: Kept, snap: number, ids: readonly string[]) {
   const out = new Map<string, StatusEntry>();
   const missing: string[] = [];
   const take = (id: string) => {
@@ -54,7 +54,7 @@ async function statusEntries(ctx: AppContext, k: Kept, snap: number, ids: readon
   for (const id of originals) take(id);
   if (missing.length > 0) rows.push(...(await ctx.repos.statuses.getByIds(missing)));
   if (rows.length === 0) return out;
-  const opts: StatusSerializeOptions = { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
+  const opts = serializeOptions(ctx);
   for (const v of await loadStatusViews(ctx, rows, undefined)) {
     const [head, content, application, tail] = ownParts(JSON.stringify(serializeStatusOwn(v, opts)));
     const entry: StatusEntry = {
@@ -74,7 +74,7 @@ async function statusEntries(ctx: AppContext, k: Kept, snap: number, ids: readon
 }
 
 /** The authors' Account JSON and searchability, kept or read now. */
-async function accountEntries(ctx: AppContext, k: Kept, snap: number, ids: readonly string[]) {
+export async function accountEntries(ctx: AppContext, k: Kept, snap: number, ids: readonly string[]) {
   const out = new Map<string, AccountEntry>();
   const missing: string[] = [];
   for (const id of ids) {
@@ -198,7 +198,7 @@ async function viewerFilters(
  * `filtered` (JSON text) of a status (a boost: by its boosted post), and whether a filter hides it;
  * kept per status while both entries are (a change to either makes new entries).
  */
-function filteredOf(f: ViewerFilters, s: StatusEntry, original: StatusEntry | undefined) {
+export function filteredOf(f: ViewerFilters, s: StatusEntry, original: StatusEntry | undefined) {
   if (f.compiled.length === 0) return { filtered: "[]", hide: false };
   const hit = f.matches.get(s.status.id);
   if (hit !== undefined && hit.of === s && hit.original === original) return hit;
@@ -271,52 +271,12 @@ export async function keptStatusesText(
     pollIds.length > 0 ? loadPollViews(ctx, pollIds, viewerId) : new Map<string, PollView>(),
   ]);
 
-  const opts: StatusSerializeOptions = { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
   const out = new JsonBytes();
-  const write = (e: StatusEntry, original: StatusEntry | undefined, filtered: string): void => {
-    const s = e.status;
-    out.bytes(e.head);
-    if (flags) {
-      const muted = s.conversationId !== null && flags.mutedConversations.has(s.conversationId);
-      const pinned = canPin(s, viewerId) ? `,"pinned":${flags.pinned.has(s.id)}` : "";
-      out.add(
-        `,"favourited":${flags.favourited.has(s.id)},"reblogged":${flags.reblogged.has(s.id)},"muted":${muted},"bookmarked":${flags.bookmarked.has(s.id)}${pinned}`,
-      );
-    }
-    out.bytes(e.content);
-    out.add(`,"filtered":${filtered},"reblog":`);
-    if (original !== undefined) write(original, undefined, filtered);
-    else out.add("null");
-    out.bytes(e.application);
-    out.add(`,"account":`);
-    const account = accounts.get(s.accountId);
-    if (account !== undefined) out.bytes(account.text);
-    else out.add("{}");
-    out.bytes(e.tail);
-    const poll = s.pollId === null ? undefined : polls.get(s.pollId);
-    const pollJson =
-      poll === undefined
-        ? null
-        : serializeStatusPoll(
-            {
-              status: s,
-              account: {},
-              reblog: null,
-              mentions: [],
-              tags: [],
-              application: null,
-              media: [],
-              emojis: e.emojis,
-              poll,
-            },
-            opts,
-          );
-    out.add(`,"poll":${JSON.stringify(pollJson)}}`);
-  };
+  const parts: WriteParts = { accounts, flags, polls, viewerId, opts: serializeOptions(ctx) };
   out.add("[");
   shown.forEach((x, i) => {
     if (i > 0) out.add(",");
-    write(x.entry, x.original, x.filtered);
+    writeStatus(out, parts, x.entry, x.original, x.filtered);
   });
   out.add("]");
   const body = out.finish();
@@ -338,6 +298,72 @@ export async function keptStatusesText(
     });
   }
   return body;
+}
+
+/** What `writeStatus` writes a status with, besides its own kept parts. */
+export interface WriteParts {
+  accounts: ReadonlyMap<string, AccountEntry>;
+  /** The viewer's flags; without, none are written (no viewer). */
+  flags: Pick<ViewerFlags, "favourited" | "reblogged" | "bookmarked" | "pinned" | "mutedConversations"> | undefined;
+  polls: ReadonlyMap<string, PollView>;
+  viewerId: string;
+  opts: StatusSerializeOptions;
+}
+
+export function serializeOptions(ctx: AppContext): StatusSerializeOptions {
+  return { baseUrl: ctx.config.baseUrl, blobUrl: (key) => ctx.blobs.url(key) };
+}
+
+/**
+ * Writes one status's JSON for the viewer of `p` from its kept parts (a boost with its boosted
+ * post `original`): the same bytes `statusesText` gives. Also used by streaming (services/streaming).
+ */
+export function writeStatus(
+  out: JsonBytes,
+  p: WriteParts,
+  e: StatusEntry,
+  original: StatusEntry | undefined,
+  filtered: string,
+): void {
+  const s = e.status;
+  const flags = p.flags;
+  out.bytes(e.head);
+  if (flags) {
+    const muted = s.conversationId !== null && flags.mutedConversations.has(s.conversationId);
+    const pinned = canPin(s, p.viewerId) ? `,"pinned":${flags.pinned.has(s.id)}` : "";
+    out.add(
+      `,"favourited":${flags.favourited.has(s.id)},"reblogged":${flags.reblogged.has(s.id)},"muted":${muted},"bookmarked":${flags.bookmarked.has(s.id)}${pinned}`,
+    );
+  }
+  out.bytes(e.content);
+  out.add(`,"filtered":${filtered},"reblog":`);
+  if (original !== undefined) writeStatus(out, p, original, undefined, filtered);
+  else out.add("null");
+  out.bytes(e.application);
+  out.add(`,"account":`);
+  const account = p.accounts.get(s.accountId);
+  if (account !== undefined) out.bytes(account.text);
+  else out.add("{}");
+  out.bytes(e.tail);
+  const poll = s.pollId === null ? undefined : p.polls.get(s.pollId);
+  const pollJson =
+    poll === undefined
+      ? null
+      : serializeStatusPoll(
+          {
+            status: s,
+            account: {},
+            reblog: null,
+            mentions: [],
+            tags: [],
+            application: null,
+            media: [],
+            emojis: e.emojis,
+            poll,
+          },
+          p.opts,
+        );
+  out.add(`,"poll":${JSON.stringify(pollJson)}}`);
 }
 
 /**

@@ -72,6 +72,7 @@ function writeStatus(
       application: view.application,
       media: view.media,
       emojis: view.emojis,
+      card: view.card,
     },
     (v) => ownParts(JSON.stringify(serializeStatusOwn(v, opts))),
   );

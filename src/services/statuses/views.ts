@@ -98,12 +98,13 @@ export async function loadStatusViews(
     if (o !== undefined) all.push(o);
   }
   const allIds = unique(all.map((s) => s.id));
-  const [mentions, tags, apps, media, polls] = await Promise.all([
+  const [mentions, tags, apps, media, polls, cards] = await Promise.all([
     mentionsOf(ctx, loaded, allIds),
     ctx.repos.statuses.tagsOf(allIds),
     ctx.repos.statuses.applicationsOf(unique(all.map((s) => s.applicationId))),
     ctx.repos.media.listByStatuses(allIds),
     loadPollViews(ctx, unique(all.map((s) => s.pollId)), viewerId),
+    ctx.repos.previewCards.byStatuses(allIds),
   ]);
   const authorIds = unique(all.map((s) => s.accountId));
   const mentionedIds = unique(allIds.flatMap((id) => mentions.get(id) ?? []));
@@ -164,6 +165,7 @@ export async function loadStatusViews(
     media: mediaOf.get(s.id) ?? [],
     emojis: emojisOf.get(s.id),
     poll: s.pollId === null ? null : (polls.get(s.pollId) ?? null),
+    card: cards.get(s.id) ?? null,
     viewer: flags?.(s),
   });
   return statuses.map((s) => view(s, s.reblogOfId ? originals.get(s.reblogOfId) : undefined));

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { TagLinkRow, TagRef } from "../../db/repositories/tag-curation.ts";
+import { enqueueDelivery } from "../../federation/deliveries.ts";
 import { ApiError, notFound, unprocessable } from "../../lib/errors.ts";
 import { ACCOUNT_LIMITS } from "../../lib/limits.ts";
 import { serializeFeaturedTag } from "../../serializers/featured-tag.ts";
@@ -90,6 +91,8 @@ async function feature(ctx: AppContext, account: Account, tag: TagRef): Promise<
     ACCOUNT_LIMITS.maxFeaturedTags,
   );
   if (id === undefined) throw unprocessable(LIMIT_REACHED);
+  // Featuring again sends the Add again, which remote servers take as a no-op.
+  await enqueueDelivery(ctx, { type: "featured-tag.add", accountId: account.id, tag: tag.displayName });
   return id;
 }
 
@@ -117,7 +120,9 @@ export async function createFeaturedTag(
 
 /** `DELETE /api/v1/featured_tags/:id`: 404 unless it is one of the caller's. */
 export async function deleteFeaturedTag(ctx: AppContext, account: Account, id: string): Promise<void> {
-  if (!(await ctx.repos.tagCuration.unfeatureById(account.id, id))) throw notFound();
+  const row = await ctx.repos.tagCuration.featuredById(account.id, id);
+  if (!row || !(await ctx.repos.tagCuration.unfeatureById(account.id, id))) throw notFound();
+  await enqueueDelivery(ctx, { type: "featured-tag.remove", accountId: account.id, tag: row.tag.displayName });
 }
 
 /** `POST /api/v1/tags/:name/feature`: the Tag, with `featuring`; featuring again changes nothing. */
@@ -131,7 +136,11 @@ export async function featureTag(ctx: AppContext, account: Account, name: string
 export async function unfeatureTag(ctx: AppContext, account: Account, name: string): Promise<Record<string, unknown>> {
   const tag = await ctx.repos.statuses.getTag(checkedName(name));
   if (!tag) return unusedTagJson(ctx, name, true);
+  const featured = (await ctx.repos.tagCuration.featured(account.id)).some((r) => r.tag.id === tag.id);
   await ctx.repos.tagCuration.unfeatureTag(account.id, tag.id);
+  if (featured) {
+    await enqueueDelivery(ctx, { type: "featured-tag.remove", accountId: account.id, tag: tag.displayName });
+  }
   return tagJson(ctx, tag, account.id);
 }
 

@@ -105,8 +105,8 @@ for it.
 Notes on guards: \`public\` endpoints ignore a sent token, as Mastodon does; \`public\` with a
 scope (the census' \`public*\`) checks a token when one is sent. Where upstream's code accepts
 more than the census row (suggestions accept \`read:accounts\`, dismissing one accepts
-\`write:accounts\`), both are accepted. Streaming stays with the streaming work: only
-\`GET /api/v1/streaming/health\` answers now.
+\`write:accounts\`), both are accepted. The streaming API (WebSocket and server-sent events)
+is built; see "Using it from clients".
 `;
 
 /** The whole document. */
@@ -124,9 +124,9 @@ export function compatibilityMarkdown(): string {
   out.push("## Not served on purpose", "", "| Method | Path | Status | Note |", "|---|---|---|---|");
   out.push(...otherRows(NOT_SERVED, "not yet built (no placeholder)"), "");
   out.push(
-    "Endpoints Mastodon removed (section 8 of the API census: the v1 search, the direct timeline, status cards,",
+    "Endpoints Mastodon removed (section 8 of the API census: the v1 search, the direct timeline,",
     "`POST /api/v1/notifications/dismiss`, the E2EE crypto API, the `/api/v2_alpha` notifications, Keybase proofs)",
-    "are not served: they answer 404, as on Mastodon 4.x.",
+    "are not served: they answer 404, as on Mastodon 4.x. `GET /api/v1/statuses/:id/card` is the exception (above).",
     "",
   );
   return out.join("\n");

@@ -17,7 +17,7 @@ export const AREAS: readonly Area[] = [
   { title: "Statuses, polls, scheduled statuses", rows: statusRows },
   { title: "Timelines, favourites, bookmarks, markers, conversations", rows: timelineRows },
   { title: "Search, trends, announcements, misc", rows: discoveryRows },
-  { title: "Web Push, collections, experimental", rows: pushCollectionRows },
+  { title: "Collections, experimental", rows: pushCollectionRows },
   { title: "Admin API", rows: adminRows },
 ];
 
@@ -32,6 +32,16 @@ export interface OtherEndpoint {
 
 /** Endpoints that other work builds for real; no placeholder is registered for them. */
 export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
+  {
+    method: "GET",
+    path: "/api/v1/streaming",
+    note: "WebSocket streaming (the HTTP server's upgrade): `stream`, `subscribe`/`unsubscribe`, every stream",
+  },
+  {
+    method: "GET",
+    path: "/api/v1/streaming/*",
+    note: "`health`, and server-sent events for `user`, `user/notification`, `public` (`local`, `remote`, `media`), `hashtag`, `list`, `direct`",
+  },
   { method: "POST", path: "/api/v1/apps", note: "app registration" },
   { method: "GET", path: "/api/v1/apps/verify_credentials", note: "the token's application" },
   { method: "*", path: "/oauth/*", note: "authorize, token, revoke, userinfo" },
@@ -43,7 +53,11 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "PUT", path: "/api/v1/accounts/update_credentials", note: "profile and settings" },
   { method: "GET", path: "/api/v1/accounts/:id", note: "one account" },
   { method: "GET", path: "/api/v1/accounts", note: "accounts by `id[]`" },
-  { method: "GET", path: "/api/v1/accounts/lookup", note: "account by `acct`" },
+  {
+    method: "GET",
+    path: "/api/v1/accounts/lookup",
+    note: "account by `acct`; an unknown remote one is resolved by WebFinger",
+  },
   { method: "DELETE", path: "/api/v1/profile/avatar", note: "remove avatar" },
   { method: "DELETE", path: "/api/v1/profile/header", note: "remove header" },
   { method: "GET", path: "/api/v1/preferences", note: "posting and reading preferences" },
@@ -62,7 +76,17 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/api/v1/statuses/:id", note: "one status, visibility enforced; 410 when deleted" },
   { method: "PUT", path: "/api/v1/statuses/:id", note: "edit" },
   { method: "DELETE", path: "/api/v1/statuses/:id", note: "delete, with `text` for redraft" },
-  { method: "GET", path: "/api/v1/statuses/:id/context", note: "visible ancestors and descendants" },
+  {
+    method: "GET",
+    path: "/api/v1/statuses/:id/context",
+    note: "visible ancestors and descendants; a remote thread's missing replies are fetched in the background",
+  },
+  {
+    method: "GET",
+    path: "/api/v1/statuses/:id/card",
+    note: "the PreviewCard or `{}` (removed in Mastodon 3.0, kept for old clients)",
+  },
+  { method: "GET", path: "/media_proxy/:id/*", note: "remote media of public posts, cached on demand (a redirect)" },
   { method: "GET", path: "/api/v1/statuses/:id/history", note: "StatusEdit[]" },
   { method: "GET", path: "/api/v1/statuses/:id/source", note: "StatusSource" },
   { method: "GET", path: "/api/v1/statuses/:id/favourited_by", note: "accounts, Link" },
@@ -133,6 +157,26 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "POST", path: "/api/v1/conversations/:id/unread", note: "mark unread" },
   { method: "GET", path: "/api/v1/markers", note: "home and notifications positions" },
   { method: "POST", path: "/api/v1/markers", note: "save positions; 409 on a concurrent update" },
+  {
+    method: "POST",
+    path: "/api/v1/push/subscription",
+    note: "Web Push subscription for the token (replaces its old one): endpoint, keys, `standard`, alerts, policy",
+  },
+  { method: "GET", path: "/api/v1/push/subscription", note: "the token's WebPushSubscription; 404 when none" },
+  { method: "PUT", path: "/api/v1/push/subscription", note: "change alerts and policy; 404 when none" },
+  { method: "DELETE", path: "/api/v1/push/subscription", note: "remove; `{}`" },
+  {
+    method: "GET",
+    path: "/api/v1/announcements",
+    note: "published announcements with `read`; `with_dismissed=false` leaves dismissed ones out",
+  },
+  { method: "POST", path: "/api/v1/announcements/:id/dismiss", note: "mark read" },
+  {
+    method: "PUT",
+    path: "/api/v1/announcements/:id/reactions/:name",
+    note: "unicode or local custom emoji, 8 different at most",
+  },
+  { method: "DELETE", path: "/api/v1/announcements/:id/reactions/:name", note: "remove one's reaction" },
   { method: "GET", path: "/api/v1/timelines/home", note: "materialised home feed, Link" },
   { method: "GET", path: "/api/v1/timelines/public", note: "`local`, `remote`, `only_media`, Link" },
   {
@@ -166,7 +210,11 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
     path: "/api/v1/domain_blocks/preview",
     note: "`{following_count, followers_count}` a block would end",
   },
-  { method: "GET", path: "/api/v2/search", note: "accounts, hashtags, full-text statuses (signed in)" },
+  {
+    method: "GET",
+    path: "/api/v2/search",
+    note: "accounts, hashtags, full-text statuses (signed in); `resolve` finds remote `user@domain`, profile and post URLs",
+  },
   { method: "GET", path: "/api/v1/accounts/search", note: "accounts by name, `following`" },
   { method: "GET", path: "/api/v1/lists", note: "own lists" },
   { method: "POST", path: "/api/v1/lists", note: "create: `title`, `replies_policy`, `exclusive` (50 at most)" },
@@ -259,15 +307,5 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
 
 /** Census endpoints that get no placeholder on purpose. */
 export const NOT_SERVED: readonly OtherEndpoint[] = [
-  {
-    method: "GET",
-    path: "/api/v1/streaming",
-    note: "WebSocket streaming: left to the streaming work (a placeholder would break the upgrade)",
-  },
-  {
-    method: "GET",
-    path: "/api/v1/streaming/*",
-    note: "server-sent event streams: left to the streaming work (only `/api/v1/streaming/health` answers now)",
-  },
   { method: "*", path: "/api/web/*", note: "internal to Mastodon's own web UI, not used by clients" },
 ];

@@ -1,15 +1,10 @@
-import { del, empty, get, none, offset, opt, patch, post, put, unavailable, user } from "./dsl.ts";
+import { del, get, none, offset, opt, patch, post, unavailable, user } from "./dsl.ts";
 import type { Placeholder } from "./types.ts";
 
 const COLLECTIONS = { collections: [] };
 
-/** 1.23 Web Push subscription, 1.25 Collections (4.6), 1.26 Experimental. */
+/** 1.25 Collections (4.6), 1.26 Experimental (Web Push, 1.23, is built: api/v1/push). */
 export const pushCollectionRows: Placeholder[] = [
-  post("/api/v1/push/subscription", user("push"), unavailable()),
-  get("/api/v1/push/subscription", user("push"), none(), { note: "404 (no subscription exists)" }),
-  put("/api/v1/push/subscription", user("push"), none(), { note: "404 (no subscription exists)" }),
-  del("/api/v1/push/subscription", user("push"), empty(), { note: "`{}` (no subscription to remove)" }),
-
   post("/api/v1/collections", user("write:collections"), unavailable()),
   get("/api/v1/collections/:id", opt("read:collections"), none()),
   patch("/api/v1/collections/:id", user("write:collections"), none()),

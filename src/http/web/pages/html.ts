@@ -61,6 +61,8 @@ export interface PageOptions {
   formAction?: string[];
   /** Inline script allowed on this page (auto-submitted form_post responses only). */
   script?: string;
+  /** Extra elements for `<head>` (a profile's ActivityPub `alternate` link). */
+  head?: SafeHtml;
 }
 
 /**
@@ -89,6 +91,7 @@ export function sendPage(c: Context<HonoEnv>, opts: PageOptions): Response {
 <meta name="referrer" content="same-origin">
 <title>${opts.title} - ${siteTitle}</title>
 <style nonce="${nonce}">${new SafeHtml(STYLE)}</style>
+${opts.head ?? ""}
 </head>
 <body>
 <main>

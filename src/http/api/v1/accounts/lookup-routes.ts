@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import { refreshIfStale } from "../../../../federation/resolve/queue.ts";
 import { ApiError } from "../../../../lib/errors.ts";
 import { getVisibleAccount, getVisibleAccounts, lookupAccount } from "../../../../services/accounts/find-accounts.ts";
 import { accountJson, accountsJson } from "../../../../services/accounts/views.ts";
@@ -28,6 +29,9 @@ export function lookupRoutes(app: Hono<HonoEnv>): void {
   });
 
   app.get("/api/v1/accounts/:id{[0-9]+}", optionalToken("read", "read:accounts"), async (c) => {
-    return c.json(await accountJson(c.env.ctx, await getVisibleAccount(c.env.ctx, c.req.param("id"))));
+    const account = await getVisibleAccount(c.env.ctx, c.req.param("id"));
+    // A remote account older than a day is fetched again in the background.
+    await refreshIfStale(c.env.ctx, [account]);
+    return c.json(await accountJson(c.env.ctx, account));
   });
 }

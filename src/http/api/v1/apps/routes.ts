@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { notFound } from "../../../../lib/errors.ts";
+import { getVapidKeys } from "../../../../services/instance/vapid.ts";
 import { applicationJson, credentialApplicationJson, registerApplication } from "../../../../services/oauth/apps.ts";
 import { requireToken } from "../../../middleware/auth.ts";
 import { throttle } from "../../../middleware/rate-limit.ts";
@@ -14,7 +15,7 @@ export function appsRoutes(app: Hono<HonoEnv>): void {
   app.post("/api/v1/apps", throttle("apps", 5, TEN_MIN, "ip"), async (c) => {
     const params = await readParams(c);
     const { application, clientSecret } = await registerApplication(c.env.ctx, params);
-    return c.json(credentialApplicationJson(application, clientSecret));
+    return c.json(credentialApplicationJson(application, clientSecret, (await getVapidKeys(c.env.ctx)).publicKey));
   });
 
   // Any valid token will do, app or user, whatever its scopes (Mastodon 4.3).
@@ -22,6 +23,6 @@ export function appsRoutes(app: Hono<HonoEnv>): void {
     const appId = c.get("auth")?.token.applicationId;
     const application = appId ? await c.env.ctx.repos.oauth.getApplicationById(appId) : undefined;
     if (!application) throw notFound();
-    return c.json(applicationJson(application));
+    return c.json(applicationJson(application, (await getVapidKeys(c.env.ctx)).publicKey));
   });
 }

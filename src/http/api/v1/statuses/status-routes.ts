@@ -1,7 +1,9 @@
 import type { Hono } from "hono";
 import type { Visibility } from "../../../../db/repositories/statuses.ts";
+import { queueRepliesBackfill } from "../../../../federation/resolve/queue.ts";
 import { ApiError } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
+import { serializePreviewCard } from "../../../../serializers/preview-card.ts";
 import { serializeStatusEdit, serializeStatusSource } from "../../../../serializers/status.ts";
 import { accountJson } from "../../../../services/accounts/views.ts";
 import { loadEmojis } from "../../../../services/custom-emojis/views.ts";
@@ -113,6 +115,8 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const viewerId = viewerAccount(c)?.id;
     const status = await findVisibleStatus(ctx, c.req.param("id"), viewerId);
+    // Replies the remote server knows and this one does not are fetched in the background.
+    if (!status.local) await queueRepliesBackfill(ctx, status.id);
     const { ancestors, descendants } = await statusContext(ctx, status, viewerId);
     const json = await statusesJson(ctx, [...ancestors, ...descendants], viewerId, { filterContext: "thread" });
     // A `hide` filter may have left some out.
@@ -121,6 +125,15 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
       ancestors: json.filter((s) => above.has(s.id as string)),
       descendants: json.filter((s) => !above.has(s.id as string)),
     });
+  });
+
+  // Removed from Mastodon in 3.0 (the card is inlined in the Status); kept for old clients: the
+  // card, or `{}` without one, as Mastodon 2.x answered.
+  app.get("/api/v1/statuses/:id{[0-9]+}/card", optionalToken("read", "read:statuses"), async (c) => {
+    const ctx = c.env.ctx;
+    const status = await findVisibleStatus(ctx, c.req.param("id"), viewerAccount(c)?.id);
+    const card = (await ctx.repos.previewCards.byStatuses([status.id])).get(status.id);
+    return c.json(card ? serializePreviewCard(card, (key) => ctx.blobs.url(key)) : {});
   });
 
   app.get("/api/v1/statuses/:id{[0-9]+}/history", optionalToken("read", "read:statuses"), async (c) => {

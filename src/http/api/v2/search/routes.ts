@@ -51,6 +51,7 @@ export function searchRoutes(app: Hono<HonoEnv>): void {
       minId: page.minId,
       maxId: page.maxId,
       excludeUnreviewed: truthy(c.req.query("exclude_unreviewed")),
+      resolve: signedIn && truthy(c.req.query("resolve")),
     });
     const [accounts, statuses, hashtags] = await Promise.all([
       accountsJson(ctx, results.accounts),

@@ -1,0 +1,181 @@
+// `npm run bench:delivery` (also run by `npm run bench`): delivery of one status to 1,000 remote
+// followers spread over 100 fake remote servers on loopback (bench/lib/fake-inboxes.ts, a process
+// of its own; every follower has its server's shared inbox, so each server should get one copy).
+// The server runs as `npm start` runs it, on SQLite or PostgreSQL (--postgres[=URL]). One post
+// warms up (Fedify loads, keys are made), then BENCH_DELIVERY_SAMPLES posts (default 5) are timed
+// one at a time: from sending POST /api/v1/statuses to the last of the 100 servers receiving the
+// Create. Prints a Markdown table and writes bench/results/delivery[-postgres].json.
+//   BENCH_DELIVERY_FOLLOWERS=1000  BENCH_DELIVERY_SERVERS=100  BENCH_DELIVERY_SAMPLES=5
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type Child,
+  freePort,
+  killAllChildren,
+  NODE,
+  REPO_ROOT,
+  runChild,
+  sleep,
+  startChild,
+  stopChild,
+} from "./lib/children.ts";
+import { type BenchDatabase, postgresDatabase, sqliteDatabase } from "./lib/database.ts";
+import { get, send, waitUntilAnswering } from "./lib/http.ts";
+import { parseOptions } from "./lib/options.ts";
+
+const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
+const START_SCRIPT: string = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).scripts.start;
+const START_COMMANDS = START_SCRIPT.split("&&").map((part) => part.trim().split(/\s+/));
+const SERVER_ARGS = (START_COMMANDS.at(-1) ?? []).slice(1);
+const BUILD_COMMANDS = START_COMMANDS.slice(0, -1).map((cmd) => cmd.slice(1));
+const TARGET_MS = 2000;
+
+const num = (name: string, fallback: number) => {
+  const v = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a whole number ≥ 1`);
+  return v;
+};
+const FOLLOWERS = num("BENCH_DELIVERY_FOLLOWERS", 1000);
+const SERVERS = num("BENCH_DELIVERY_SERVERS", 100);
+const SAMPLES = num("BENCH_DELIVERY_SAMPLES", 5);
+
+const children: Child[] = [];
+let dataDir: string | undefined;
+let benchDb: BenchDatabase | undefined;
+
+function log(msg: string): void {
+  process.stderr.write(`bench delivery: ${msg}\n`);
+}
+
+/** Waits until `servers` fake servers got the Create of `uri`; the time the last one did (ms). */
+async function arrival(control: string, uri: string, servers: number, limitMs: number): Promise<number | null> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const r = JSON.parse((await get(`${control}/arrivals?object=${encodeURIComponent(uri)}`)).body.toString("utf8"));
+    if (r.servers >= servers) return r.lastMs as number;
+    if (Date.now() > end) return null;
+    await sleep(5);
+  }
+}
+
+async function main(): Promise<void> {
+  const opts = parseOptions(
+    process.argv.slice(2).filter((a) => a !== "--quick"),
+    process.env,
+  );
+  const dir = mkdtempSync(join(tmpdir(), "gannet-bench-delivery-"));
+  dataDir = dir;
+  const database = opts.postgresUrl ? await postgresDatabase(opts.postgresUrl) : sqliteDatabase();
+  benchDb = database;
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dir,
+    DATABASE_URL: database.serverUrl,
+    REDIS_URL: "",
+    RATE_LIMITS: "off",
+    LOG_LEVEL: "warning",
+    BIND: "127.0.0.1",
+    ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1,::1",
+  };
+  log(`starting ${SERVERS} fake remote servers`);
+  const inboxes = startChild(NODE, [join(BENCH_DIR, "lib/fake-inboxes.ts"), String(SERVERS)]);
+  children.push(inboxes);
+  let fake: { control: number; ports: number[] } | undefined;
+  for (let i = 0; i < 200 && !fake; i++) {
+    const m = /^FAKE_INBOXES=(.+)$/m.exec(inboxes.output());
+    if (m) fake = JSON.parse(m[1]);
+    else await sleep(50);
+  }
+  if (!fake) throw new Error(`the fake inboxes did not start:\n${inboxes.output()}`);
+  const control = `http://127.0.0.1:${fake.control}`;
+
+  log(`setting up ${dir} on ${database.label}: ${FOLLOWERS} remote followers over ${SERVERS} servers`);
+  for (const args of BUILD_COMMANDS) await runChild(NODE, args, { env }, 120_000);
+  const seeded = await runChild(
+    NODE,
+    [join(BENCH_DIR, "lib/seed-remote-followers.ts"), ...fake.ports.map(String)],
+    { env: { ...env, FOLLOWERS: String(FOLLOWERS) } },
+    300_000,
+  );
+  const token = /^AUTHOR_TOKEN=(\S+)$/m.exec(seeded)?.[1];
+  if (!token) throw new Error(`the seed printed no token:\n${seeded}`);
+
+  const t0 = performance.now();
+  const server = startChild(NODE, SERVER_ARGS, { env });
+  children.push(server);
+  await waitUntilAnswering(`${origin}/health`, server, t0);
+  const headers = { Authorization: `Bearer ${token}` };
+
+  const samples: { postMs: number; deliveredMs: number | null }[] = [];
+  for (let i = 0; i <= SAMPLES; i++) {
+    const sentAt = Date.now();
+    const t = performance.now();
+    const res = await send(`${origin}/api/v1/statuses`, "POST", headers, JSON.stringify({ status: `Delivery ${i}` }));
+    const postMs = performance.now() - t;
+    if (res.status !== 200) throw new Error(`POST /api/v1/statuses answered ${res.status}: ${res.body}`);
+    const uri = JSON.parse(res.body.toString("utf8")).uri as string;
+    const last = await arrival(control, uri, SERVERS, 60_000);
+    const deliveredMs = last === null ? null : last - sentAt;
+    if (i === 0) {
+      log(`warm-up post: in all ${SERVERS} inboxes after ${deliveredMs ?? "more than 60 000"} ms`);
+    } else {
+      samples.push({ postMs, deliveredMs });
+      log(`post ${i}: answered in ${postMs.toFixed(1)} ms, in all ${SERVERS} inboxes after ${deliveredMs} ms`);
+    }
+    await sleep(500);
+  }
+  const stats = JSON.parse((await get(`${control}/arrivals?object=`)).body.toString("utf8"));
+  const delivered = samples.map((s) => s.deliveredMs ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
+  const medianMs = delivered[Math.floor(delivered.length / 2)];
+  const worstMs = delivered.at(-1) ?? Number.POSITIVE_INFINITY;
+  const report = {
+    database: database.label,
+    date: new Date().toISOString(),
+    followers: FOLLOWERS,
+    servers: SERVERS,
+    samples,
+    medianMs,
+    worstMs,
+    postsReceived: stats.posts,
+    target: { goalMs: TARGET_MS, pass: worstMs < TARGET_MS },
+  };
+  const line = (ms: number) => (Number.isFinite(ms) ? `${ms.toFixed(0)} ms` : "not delivered");
+  process.stdout.write(
+    [
+      "",
+      `| delivery of one status (${database.label}) | figure | goal | |`,
+      "|---|---|---|---|",
+      `| ${FOLLOWERS} followers on ${SERVERS} servers: all inboxes have it, median of ${SAMPLES} | ${line(medianMs)} | < 2 s | ${medianMs < TARGET_MS ? "✔" : "✘"} |`,
+      `| the slowest of the ${SAMPLES} posts | ${line(worstMs)} | < 2 s | ${worstMs < TARGET_MS ? "✔" : "✘"} |`,
+      `| POSTs received by the fake servers (all posts, warm-up included) | ${stats.posts} | ${(SAMPLES + 1) * SERVERS} (one per server per post) | ${stats.posts === (SAMPLES + 1) * SERVERS ? "✔" : "✘"} |`,
+      "",
+    ].join("\n"),
+  );
+  const resultsDir = join(BENCH_DIR, "results");
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, opts.postgresUrl ? "delivery-postgres.json" : "delivery.json");
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  log(`wrote ${file}`);
+}
+
+async function cleanUp(): Promise<void> {
+  for (const c of children) await stopChild(c);
+  killAllChildren();
+  await benchDb?.close().catch((e) => log(`could not drop the benchmark database: ${e}`));
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+
+process.once("exit", killAllChildren);
+try {
+  await main();
+} catch (e) {
+  process.stderr.write(`bench delivery: failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}

@@ -1,0 +1,72 @@
+import type { InboxContext, InboxListener } from "@fedify/fedify";
+import type { Activity } from "@fedify/vocab";
+import { getLogger } from "@logtape/logtape";
+import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
+import { accountForActor } from "../persist/actor.ts";
+import { hostOf } from "../persist/origin.ts";
+
+export type Ctx = InboxContext<AppContext>;
+
+const logger = getLogger(["gannet", "federation", "inbox"]);
+
+/**
+ * The account an activity comes from: its actor (whose key signed it: Fedify checked that before
+ * any listener runs), stored or fetched; null when its domain is suspended or not allowed, or the
+ * account is suspended.
+ */
+export async function senderOf(ctx: Ctx, activity: Activity): Promise<Account | null> {
+  const actorId = activity.actorId;
+  if (!actorId || !/^https?:$/.test(actorId.protocol)) return null;
+  if (activity.actorIds.length !== 1) return null;
+  if (!(await ctx.data.repos.instanceDomainBlocks.isDeliveryAllowed(hostOf(actorId)))) return null;
+  const account = await accountForActor(ctx, actorId);
+  if (!account || account.domain === null || account.suspendedAt !== null) return null;
+  return account;
+}
+
+/** Errors of the remote's data (bad vocabulary, bad values): retrying cannot fix them. */
+function isDataError(error: unknown): boolean {
+  if (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError) return true;
+  const name = (error as { name?: unknown })?.name;
+  return typeof name === "string" && /jsonld/i.test(name);
+}
+
+/**
+ * Wraps a listener: it runs only for an activity whose sender may act here (`senderOf`), and
+ * an error in the remote's data is logged and dropped (answered 202, never retried), while a
+ * failure of ours (the database) is thrown so that Fedify answers 500 (the sender retries) or,
+ * with a queue, retries the job.
+ */
+export function listener<T extends Activity>(
+  type: string,
+  handle: (ctx: Ctx, activity: T, sender: Account) => Promise<void>,
+): InboxListener<AppContext, T> {
+  return async (ctx, activity) => {
+    const sender = await senderOf(ctx, activity);
+    if (!sender) {
+      logger.info("{type} {id} dropped: its sender may not act here", { type, id: activity.id?.href });
+      return;
+    }
+    try {
+      await handle(ctx, activity, sender);
+    } catch (error) {
+      if (!isDataError(error)) throw error;
+      logger.warn("{type} {id} from {actor} dropped: {error}", {
+        type,
+        id: activity.id?.href,
+        actor: sender.uri,
+        error: String(error),
+      });
+    }
+  };
+}
+
+/** The local account an actor URI of ours names (`/users/{identifier}`), if it exists. */
+export async function localAccountOf(ctx: Ctx, uri: URL | null): Promise<Account | undefined> {
+  if (!uri) return undefined;
+  const parsed = ctx.parseUri(uri);
+  if (parsed?.type !== "actor") return undefined;
+  const account = await ctx.data.repos.accounts.getByUsername(parsed.identifier, null);
+  return account && account.suspendedAt === null ? account : undefined;
+}

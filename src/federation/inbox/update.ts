@@ -1,0 +1,28 @@
+import { isActor, type Update } from "@fedify/vocab";
+import { publishStatusUpdate } from "../../services/streaming/publish.ts";
+import { persistActor } from "../persist/actor.ts";
+import { isNoteLike } from "../persist/note.ts";
+import { updateNote } from "../persist/note-update.ts";
+import { loaderOptions, sameOrigin } from "../persist/origin.ts";
+import { listener } from "./common.ts";
+
+/**
+ * Update of a Note or Question (an edit, with history; a Question's new counts) or of the sender's
+ * own actor (the profile refreshed). Only objects of the sender's origin are changed, and a post
+ * only by its author; an Update of a post not stored here is ignored, as Mastodon does.
+ */
+export const onUpdate = listener<Update>("Update", async (ctx, activity, sender) => {
+  const objectId = activity.objectId;
+  if (!objectId || !sameOrigin(objectId, new URL(sender.uri))) return;
+  const object = await activity.getObject(loaderOptions(ctx));
+  if (isActor(object)) {
+    if (object.id?.href !== sender.uri) return;
+    await persistActor(ctx, object);
+    return;
+  }
+  if (!isNoteLike(object) || object.id?.href !== objectId.href) return;
+  const status = await ctx.data.repos.statuses.getByUri(objectId.href);
+  if (!status || status.deletedAt !== null) return;
+  // Streaming clients that may show it get the edit (`status.update`), as for a local edit.
+  if (await updateNote(ctx, object, status, sender)) await publishStatusUpdate(ctx.data, status.id);
+});

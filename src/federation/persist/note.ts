@@ -1,0 +1,211 @@
+import type { Context } from "@fedify/fedify";
+import { Article, Note, Question } from "@fedify/vocab";
+import type { Kysely } from "kysely";
+import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+import type { DB } from "../../db/schema.ts";
+import { type JobBatch, transactionWithJobs } from "../../infra/queue/after-commit.ts";
+import { enqueueFanOut } from "../../services/feeds/fan-out.ts";
+import { addRemoteMediaJob } from "../../services/media/remote-cache.ts";
+import { enqueuePollExpiry } from "../../services/polls/expiry.ts";
+import { addPreviewCardJob, mayHaveCard } from "../../services/preview-cards/fetch-card.ts";
+import { accountForActor } from "./actor.ts";
+import { persistEmojis } from "./emoji.ts";
+import { type NoteLike, type ReadNote, readNote } from "./note-read.ts";
+import { hostOf, isLocalUrl, loaderOptions, sameOrigin } from "./origin.ts";
+
+export type { NoteLike } from "./note-read.ts";
+
+export interface PersistNoteOptions {
+  /**
+   * The account the activity came from. The note must be attributed to it: an actor cannot
+   * create posts in someone else's name.
+   */
+  actor?: Account;
+  /** How many unknown posts up the thread may be fetched to thread this one (default 0). */
+  fetchParents?: number;
+}
+
+export function isNoteLike(object: unknown): object is NoteLike {
+  return object instanceof Note || object instanceof Question || object instanceof Article;
+}
+
+/** The author of a note: its `attributedTo`, of the note's own origin, and `opts.actor` when given. */
+async function authorOf(ctx: Context<AppContext>, object: NoteLike, opts: PersistNoteOptions): Promise<Account | null> {
+  const id = object.id;
+  const attribution = object.attributionId;
+  if (!id || !attribution || !sameOrigin(id, attribution)) return null;
+  if (opts.actor) return opts.actor.uri === attribution.href ? opts.actor : null;
+  return accountForActor(ctx, attribution);
+}
+
+/** The post replied to: known here, or fetched (at most `depth` levels up) when allowed. */
+async function parentOf(ctx: Context<AppContext>, object: NoteLike, depth: number): Promise<Status | undefined> {
+  const target = object.replyTargetId;
+  if (!target) return undefined;
+  const known = await ctx.data.repos.statuses.getByUri(target.href);
+  if (known || depth <= 0 || isLocalUrl(ctx, target)) return known;
+  try {
+    const fetched = await ctx.lookupObject(target.href, loaderOptions(ctx));
+    if (!isNoteLike(fetched) || fetched.id?.href !== target.href) return undefined;
+    return (await persistNote(ctx, fetched, { fetchParents: depth - 1 })) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores the mentions, tags and media of a new or edited status (the mentions only the new ones). */
+export async function storeParts(
+  ctx: AppContext,
+  trx: Kysely<DB>,
+  jobs: JobBatch,
+  status: { id: string; accountId: string },
+  read: ReadNote,
+  iso: string,
+  alreadyMentioned: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  const added = read.mentions.filter((m) => !alreadyMentioned.has(m.account.id));
+  await ctx.repos.statuses.insertMentions(
+    added.map((m) => ({
+      id: ctx.ids.next(),
+      status_id: status.id,
+      account_id: m.account.id,
+      silent: m.silent,
+      created_at: iso,
+    })),
+    trx,
+  );
+  // The job notifies only local accounts, once per post.
+  if (added.some((m) => m.account.domain === null)) {
+    jobs.add("notifications.create", { type: "mention", statusId: status.id });
+  }
+  const tags = await ctx.repos.statuses.findOrCreateTags(read.tags, () => ctx.ids.next(), iso, trx);
+  await ctx.repos.statuses.setStatusTags(
+    status.id,
+    tags.map((t) => t.id),
+    trx,
+  );
+  for (const m of read.media) {
+    await ctx.repos.media.insert(
+      {
+        id: ctx.ids.next(),
+        account_id: status.accountId,
+        status_id: status.id,
+        type: m.type,
+        remote_url: m.remoteUrl,
+        file_content_type: m.contentType,
+        description: m.description,
+        meta: JSON.stringify(m.meta),
+        processing: "complete",
+        created_at: iso,
+        updated_at: iso,
+      },
+      trx,
+    );
+  }
+  // After the commit: copies of its media cached here, and the preview card of its first link.
+  if (read.media.length > 0) addRemoteMediaJob(jobs, status.id);
+  if (mayHaveCard(ctx, read.content)) addPreviewCardJob(jobs, status.id);
+}
+
+/**
+ * Stores a remote status from a Fedify Note, Question or Article and answers it; the stored one
+ * when its URI is known already (idempotent across deliveries), null when it cannot be stored:
+ * no id, of our own origin, attributed to another origin or (with `opts.actor`) to someone other
+ * than the sender, or its author is suspended or of a suspended domain. Threads onto the post it
+ * replies to when known (or fetched, with `fetchParents`); mentions of local and known remote
+ * accounts (an addressed account without a Mention tag is a silent mention, which is how direct
+ * messages reach their recipients); hashtags; attachments as media rows with their remote URL;
+ * a Question's poll with its counts; custom emojis; visibility from to/cc as Mastodon derives it.
+ * After the commit: fan-out to local followers' home feeds, and mention notifications.
+ */
+export async function persistNote(
+  ctx: Context<AppContext>,
+  object: NoteLike,
+  opts: PersistNoteOptions = {},
+): Promise<Status | null> {
+  const app = ctx.data;
+  const id = object.id;
+  if (!id || !/^https?:$/.test(id.protocol) || isLocalUrl(ctx, id)) return null;
+  const existing = await app.repos.statuses.getByUri(id.href);
+  if (existing) return existing.deletedAt === null ? existing : null;
+  const author = await authorOf(ctx, object, opts);
+  if (!author || author.domain === null || author.suspendedAt !== null) return null;
+  const domain = hostOf(id);
+  const { allowed, rule } = await app.repos.instanceDomainBlocks.policyFor(domain);
+  if (!allowed) return null;
+  const info = await app.repos.accounts.remoteInfo(author.id);
+  const read = await readNote(ctx, object, {
+    followersUrl: info?.followersUrl ?? null,
+    rejectMedia: rule?.rejectMedia === true,
+  });
+  const parent = await parentOf(ctx, object, opts.fetchParents ?? 0);
+  const now = new Date();
+  const iso = now.toISOString();
+  const publishedMs = object.published?.epochMilliseconds;
+  const createdAt = publishedMs !== undefined && publishedMs <= now.getTime() ? new Date(publishedMs) : now;
+  if (read.emojis.length > 0 && rule?.rejectMedia !== true) await persistEmojis(ctx, domain, read.emojis, iso);
+  const statusId = app.ids.next(createdAt);
+  const pollId = read.poll ? app.ids.next(createdAt) : null;
+  try {
+    await transactionWithJobs(app, async (trx, jobs) => {
+      await app.repos.statuses.insert(
+        {
+          id: statusId,
+          uri: id.href,
+          url: read.url,
+          account_id: author.id,
+          in_reply_to_id: parent?.id ?? null,
+          in_reply_to_account_id: parent?.accountId ?? null,
+          conversation_id: parent ? (parent.conversationId ?? parent.id) : statusId,
+          text: read.text,
+          content: read.content,
+          spoiler_text: read.spoilerText,
+          visibility: read.visibility,
+          sensitive: read.sensitive,
+          language: read.language,
+          local: false,
+          poll_id: pollId,
+          created_at: createdAt.toISOString(),
+          updated_at: iso,
+        },
+        trx,
+      );
+      if (read.poll && pollId) {
+        await app.repos.polls.insert(
+          {
+            id: pollId,
+            account_id: author.id,
+            status_id: statusId,
+            expires_at: read.poll.expiresAt,
+            options: read.poll.options,
+            multiple: read.poll.multiple,
+            hide_totals: false,
+            created_at: iso,
+          },
+          trx,
+        );
+        await app.repos.polls.setRemoteCounts(pollId, read.poll.counts, read.poll.voters, trx);
+        // Local voters are told when it ends, as for local polls.
+        if (read.poll.expiresAt !== null && Date.parse(read.poll.expiresAt) > now.getTime()) {
+          enqueuePollExpiry(jobs, pollId, new Date(read.poll.expiresAt));
+        }
+      }
+      await storeParts(app, trx, jobs, { id: statusId, accountId: author.id }, read, iso);
+      if (parent && (read.visibility === "public" || read.visibility === "unlisted")) {
+        await app.repos.statuses.addToCounter(parent.id, "replies_count", 1, trx);
+      }
+      if (read.visibility !== "direct") {
+        await app.repos.statuses.addToAccountCount(author.id, 1, createdAt.toISOString(), trx);
+      }
+      enqueueFanOut(jobs, statusId);
+    });
+  } catch (error) {
+    // Another delivery of the same post won the race: the URI is unique.
+    const raced = await app.repos.statuses.getByUri(id.href);
+    if (raced) return raced.deletedAt === null ? raced : null;
+    throw error;
+  }
+  return (await app.repos.statuses.getById(statusId)) ?? null;
+}

@@ -1,0 +1,120 @@
+import type { AppContext } from "../../context.ts";
+import { sha256 } from "../../lib/crypto.ts";
+import { isId } from "../../lib/ids.ts";
+import { grantsAny } from "../../lib/scopes.ts";
+import { userLoginProblem } from "../../policies/accounts.ts";
+import { ANNOUNCEMENTS_CHANNEL } from "../../services/announcements/events.ts";
+import {
+  directChannel,
+  hashtagChannel,
+  listChannel,
+  notificationsChannel,
+  publicChannel,
+  userChannel,
+} from "../../services/streaming/channels.ts";
+
+/** Who is streaming: a user token's account and scopes. */
+export interface StreamingAuth {
+  accountId: string;
+  scopes: readonly string[];
+  tokenId: string;
+}
+
+/** An error as Mastodon's streaming server sends it (an HTTP status and a message). */
+export class StreamError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export const MISSING_TOKEN = "Missing access token";
+export const INVALID_TOKEN = "Invalid access token";
+
+/**
+ * A user's token as streaming accepts it (Mastodon 4.2+: a token is always needed, and it must be
+ * a user's: an app token is as invalid as an unknown one). A disabled, unconfirmed or unapproved
+ * user cannot stream either.
+ */
+export async function streamingAuth(ctx: AppContext, raw: string | undefined): Promise<StreamingAuth> {
+  if (raw === undefined || raw === "") throw new StreamError(401, MISSING_TOKEN);
+  if (raw.length > 200) throw new StreamError(401, INVALID_TOKEN);
+  const owner = await ctx.repos.auth.getTokenOwner(sha256(raw));
+  if (!owner || owner.token.revokedAt !== null || !owner.user || !owner.account) {
+    throw new StreamError(401, INVALID_TOKEN);
+  }
+  if (userLoginProblem(owner.user, owner.account) !== null) throw new StreamError(401, INVALID_TOKEN);
+  return { accountId: owner.account.id, scopes: owner.token.scopes, tokenId: owner.token.id };
+}
+
+/** What a client asks to stream: a stream name and its `tag` or `list`. */
+export interface StreamRequest {
+  stream: string;
+  tag?: string;
+  list?: string;
+}
+
+export interface ResolvedStream {
+  /** As WebSocket messages name it: `["user"]`, `["hashtag", "cats"]`, `["list", "123"]`. */
+  stream: string[];
+  channels: string[];
+}
+
+const PUBLIC = new Map<string, string>([
+  ["public", publicChannel("all", false)],
+  ["public:media", publicChannel("all", true)],
+  ["public:local", publicChannel("local", false)],
+  ["public:local:media", publicChannel("local", true)],
+  ["public:remote", publicChannel("remote", false)],
+  ["public:remote:media", publicChannel("remote", true)],
+]);
+
+/** Mastodon's checkScopes: public and hashtag streams need no scope; the others `read:statuses`, notifications `read:notifications`. */
+function checkScopes(auth: StreamingAuth, name: string): void {
+  const wanted = name === "user:notification" ? "read:notifications" : "read:statuses";
+  if (!grantsAny(auth.scopes, [wanted])) throw new StreamError(401, "Access token does not have the required scopes");
+}
+
+/**
+ * The bus channels of a stream (services/streaming/channels.ts), after Mastodon's checks and
+ * with its error messages: an unknown stream is a 400, a missing `tag` or `list` too, a list
+ * that is not the caller's a 401.
+ */
+export async function resolveStream(ctx: AppContext, auth: StreamingAuth, req: StreamRequest): Promise<ResolvedStream> {
+  const name = req.stream;
+  const publicChannelName = PUBLIC.get(name);
+  if (publicChannelName !== undefined) return { stream: [name], channels: [publicChannelName] };
+  switch (name) {
+    case "hashtag":
+    case "hashtag:local": {
+      const tag = req.tag?.trim();
+      if (!tag) throw new StreamError(400, "Missing tag name parameter");
+      return { stream: [name, tag], channels: [hashtagChannel(tag, name === "hashtag:local")] };
+    }
+    case "user": {
+      checkScopes(auth, name);
+      // Announcements travel on one channel for everyone (services/announcements/events.ts).
+      const channels = [userChannel(auth.accountId), ANNOUNCEMENTS_CHANNEL];
+      // The user stream carries notifications only for a token that may read them.
+      if (grantsAny(auth.scopes, ["read:notifications"])) channels.push(notificationsChannel(auth.accountId));
+      return { stream: [name], channels };
+    }
+    case "user:notification":
+      checkScopes(auth, name);
+      return { stream: [name], channels: [notificationsChannel(auth.accountId)] };
+    case "direct":
+      checkScopes(auth, name);
+      return { stream: [name], channels: [directChannel(auth.accountId)] };
+    case "list": {
+      checkScopes(auth, name);
+      const list = req.list?.trim();
+      if (!list) throw new StreamError(400, "Missing list name parameter");
+      const owner = isId(list) ? await ctx.repos.streaming.listOwner(list) : undefined;
+      if (owner !== auth.accountId) throw new StreamError(401, "Not authorized to stream this list");
+      return { stream: [name, list], channels: [listChannel(list)] };
+    }
+    default:
+      throw new StreamError(400, "Unknown stream type");
+  }
+}

@@ -1,0 +1,81 @@
+import type { AppContext } from "../../context.ts";
+import type { Announcement } from "../../db/repositories/announcements.ts";
+import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { ANNOUNCEMENT_PUBLISH_JOB, ANNOUNCEMENT_UNPUBLISH_JOB } from "./events.ts";
+
+/** Mastodon has no REST API for these: the `gannet announcements` command calls them. */
+
+export interface NewAnnouncement {
+  text: string;
+  startsAt: string | null;
+  endsAt: string | null;
+  allDay: boolean;
+  /** false: kept as a draft until `publishAnnouncement`. */
+  publish: boolean;
+}
+
+/** Mastodon's rules: a text, and a start and an end together or neither. */
+function check(a: Pick<NewAnnouncement, "text" | "startsAt" | "endsAt">): void {
+  if (a.text.trim() === "") throw new ApiError(422, "Validation failed: Text can't be blank");
+  if ((a.startsAt === null) !== (a.endsAt === null)) {
+    throw new ApiError(
+      422,
+      a.startsAt === null ? "Validation failed: Starts at can't be blank" : "Validation failed: Ends at can't be blank",
+    );
+  }
+  if (a.startsAt !== null && a.endsAt !== null && a.endsAt < a.startsAt) {
+    throw new ApiError(422, "Validation failed: Ends at must not be before starts at");
+  }
+}
+
+export async function createAnnouncement(ctx: AppContext, input: NewAnnouncement): Promise<Announcement> {
+  check(input);
+  const id = ctx.ids.next();
+  await transactionWithJobs(ctx, async (trx, jobs) => {
+    await ctx.repos.announcements.insert({ id, ...input }, input.publish, new Date().toISOString(), trx);
+    if (input.publish) jobs.add(ANNOUNCEMENT_PUBLISH_JOB, { id });
+  });
+  return (await ctx.repos.announcements.get(id)) as Announcement;
+}
+
+/** Publishes a draft (or sends a published one to streaming clients again). */
+export async function publishAnnouncement(ctx: AppContext, id: string): Promise<Announcement | undefined> {
+  return transactionWithJobs(ctx, async (trx, jobs) => {
+    const a = await ctx.repos.announcements.get(id, trx);
+    if (!a) return undefined;
+    const at = new Date().toISOString();
+    if (!a.published)
+      await ctx.repos.announcements.update(id, { published: true, publishedAt: at, scheduledAt: null }, at, trx);
+    jobs.add(ANNOUNCEMENT_PUBLISH_JOB, { id });
+    return ctx.repos.announcements.get(id, trx);
+  });
+}
+
+/** Takes an announcement back to a draft: clients are told it is gone. */
+export async function unpublishAnnouncement(ctx: AppContext, id: string): Promise<Announcement | undefined> {
+  return transactionWithJobs(ctx, async (trx, jobs) => {
+    const a = await ctx.repos.announcements.get(id, trx);
+    if (!a) return undefined;
+    if (a.published) {
+      const at = new Date().toISOString();
+      await ctx.repos.announcements.update(id, { published: false, scheduledAt: null }, at, trx);
+      jobs.add(ANNOUNCEMENT_UNPUBLISH_JOB, { id });
+    }
+    return ctx.repos.announcements.get(id, trx);
+  });
+}
+
+/**
+ * Deletes an announcement with its reactions and dismissals. Streaming clients get
+ * `announcement.delete` only, never a reaction event for the reactions that went with it.
+ */
+export async function deleteAnnouncement(ctx: AppContext, id: string): Promise<boolean> {
+  return transactionWithJobs(ctx, async (trx, jobs) => {
+    const a = await ctx.repos.announcements.get(id, trx);
+    if (!a) return false;
+    await ctx.repos.announcements.delete(id, trx);
+    if (a.published) jobs.add(ANNOUNCEMENT_UNPUBLISH_JOB, { id });
+    return true;
+  });
+}

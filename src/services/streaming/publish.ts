@@ -1,0 +1,123 @@
+import type { Kysely } from "kysely";
+import type { AppContext } from "../../context.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+import type { DB } from "../../db/schema.ts";
+import {
+  directChannel,
+  hashtagChannel,
+  listChannel,
+  notificationsChannel,
+  publicChannel,
+  publishAll,
+  userChannel,
+} from "./channels.ts";
+
+/**
+ * What services publish for the streaming API (channels.ts names the channels), always after the
+ * writing transaction committed. Only ids travel; each streaming process renders them per
+ * subscriber, so nothing here depends on who listens.
+ */
+
+/**
+ * The public and hashtag channels of a status (Mastodon's broadcastable: public, not a boost).
+ * Replies to others stay off the public streams (as off the public timeline) but reach hashtags.
+ */
+async function broadcastChannels(ctx: AppContext, status: Status, db?: Kysely<DB>): Promise<string[]> {
+  if (status.visibility !== "public" || status.reblogOfId !== null) return [];
+  const out: string[] = [];
+  for (const tag of await ctx.repos.streaming.tagNames(status.id, db)) {
+    out.push(hashtagChannel(tag, false));
+    if (status.local) out.push(hashtagChannel(tag, true));
+  }
+  const replyToOther = status.inReplyToId !== null && status.inReplyToAccountId !== status.accountId;
+  if (!replyToOther) {
+    const where = status.local ? "local" : "remote";
+    out.push(publicChannel("all", false), publicChannel(where, false));
+    if (await ctx.repos.streaming.hasMedia(status.id, db))
+      out.push(publicChannel("all", true), publicChannel(where, true));
+  }
+  return out;
+}
+
+/** The home and list channels of the feeds holding the status. */
+async function feedChannels(ctx: AppContext, statusId: string, db?: Kysely<DB>): Promise<string[]> {
+  const [homes, lists] = await Promise.all([
+    ctx.repos.streaming.homesHolding(statusId, db),
+    ctx.repos.streaming.listsHolding(statusId, db),
+  ]);
+  return [...homes.map(userChannel), ...lists.map(listChannel)];
+}
+
+const liveStatus = async (ctx: AppContext, statusId: string) => {
+  const s = await ctx.repos.statuses.getById(statusId);
+  return s && s.deletedAt === null ? s : undefined;
+};
+
+/** A new status on the public and hashtag streams (the fan-out job, before it writes any feed). */
+export async function publishBroadcast(ctx: AppContext, statusId: string): Promise<void> {
+  const status = await liveStatus(ctx, statusId);
+  if (status) await publishAll(ctx, await broadcastChannels(ctx, status), "update", { id: statusId });
+}
+
+/** A new status on the home and list streams of the feeds it went into (the fan-out job, once they are written). */
+export async function publishToFeeds(ctx: AppContext, statusId: string): Promise<void> {
+  if (!(await liveStatus(ctx, statusId))) return;
+  await publishAll(ctx, await feedChannels(ctx, statusId), "update", { id: statusId });
+}
+
+/** An edited status, wherever a new one would have gone (`status.update`). */
+export async function publishStatusUpdate(ctx: AppContext, statusId: string): Promise<void> {
+  const status = await liveStatus(ctx, statusId);
+  if (!status) return;
+  const channels = [...(await feedChannels(ctx, statusId)), ...(await broadcastChannels(ctx, status))];
+  await publishAll(ctx, new Set(channels), "status.update", { id: statusId });
+}
+
+/**
+ * Where the `delete` of each status must go, read in the deleting transaction before the feeds
+ * forget it: the homes and lists holding it, its author's and mentioned accounts' homes, the
+ * public and hashtag streams, and the participants' direct streams.
+ */
+export async function deletionChannels(
+  ctx: AppContext,
+  statuses: readonly Status[],
+  db: Kysely<DB>,
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const mentions = await ctx.repos.streaming.mentioned(
+    statuses.map((s) => s.id),
+    db,
+  );
+  for (const s of statuses) {
+    const mentioned = mentions.get(s.id) ?? [];
+    const channels = new Set([
+      ...(await feedChannels(ctx, s.id, db)),
+      userChannel(s.accountId),
+      ...mentioned.map(userChannel),
+      ...(await broadcastChannels(ctx, s, db)),
+    ]);
+    if (s.visibility === "direct") for (const id of [s.accountId, ...mentioned]) channels.add(directChannel(id));
+    out.set(s.id, [...channels]);
+  }
+  return out;
+}
+
+/** Publishes the deletes `deletionChannels` found, once the delete committed. */
+export async function publishDeletes(ctx: AppContext, channels: ReadonlyMap<string, readonly string[]>) {
+  for (const [statusId, list] of channels) await publishAll(ctx, list, "delete", statusId);
+}
+
+/** A new notification (not a filtered one: those wait in their request). */
+export async function publishNotification(ctx: AppContext, accountId: string, notificationId: string) {
+  await publishAll(ctx, [notificationsChannel(accountId)], "notification", { id: notificationId });
+}
+
+/** A conversation that got a new status. */
+export async function publishConversation(ctx: AppContext, accountId: string, conversationId: string) {
+  await publishAll(ctx, [directChannel(accountId)], "conversation", { id: conversationId });
+}
+
+/** Accepted notification requests have joined the list (Mastodon 4.3: clients fetch again). */
+export async function publishNotificationsMerged(ctx: AppContext, accountId: string) {
+  await publishAll(ctx, [userChannel(accountId)], "notifications_merged", null);
+}

@@ -1,0 +1,102 @@
+import { generateKeyPairSync } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { signRequest } from "@fedify/fedify";
+
+/** One request a fake actor's inbox received. */
+export interface ReceivedPost {
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A tiny ActivityPub actor on loopback with its own RSA key: a remote server in tests. */
+export interface FakeActor {
+  origin: string;
+  actorId: string;
+  inbox: string;
+  keyId: string;
+  received: ReceivedPost[];
+  /** GET requests, in order (paths and headers). */
+  gets: ReceivedPost[];
+  /** Status codes the inbox answers with, in turn (then 202). */
+  failNext: number[];
+  /** A request signed with this actor's key (cavage draft, as Mastodon signs). */
+  signedGet(url: string, accept?: string): Promise<Request>;
+  close(): Promise<void>;
+}
+
+export async function startFakeActor(): Promise<FakeActor> {
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }).toString();
+  const signingKey = await crypto.subtle.importKey(
+    "pkcs8",
+    privateKey.export({ type: "pkcs8", format: "der" }),
+    { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+    true,
+    ["sign"],
+  );
+  const received: ReceivedPost[] = [];
+  const gets: ReceivedPost[] = [];
+  const failNext: number[] = [];
+  let origin = "";
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      if (req.method === "POST" && req.url === "/inbox") {
+        received.push({ url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() });
+        res.writeHead(failNext.shift() ?? 202).end();
+        return;
+      }
+      if (req.method === "GET") gets.push({ url: req.url ?? "", headers: req.headers, body: "" });
+      if (req.method === "GET" && req.url === "/redirect") {
+        res.writeHead(302, { location: "/users/remote" }).end();
+        return;
+      }
+      if (req.method === "GET" && req.url === "/big") {
+        // 3 MiB of JSON: more than a document may be.
+        res.writeHead(200, { "content-type": "application/activity+json" });
+        res.end(JSON.stringify({ id: `${origin}/big`, type: "Note", content: "x".repeat(3 * 1024 * 1024) }));
+        return;
+      }
+      if (req.method === "GET" && req.url?.startsWith("/users/remote")) {
+        res.writeHead(200, { "content-type": "application/activity+json" }).end(
+          JSON.stringify({
+            "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
+            id: `${origin}/users/remote`,
+            type: "Person",
+            preferredUsername: "remote",
+            inbox: `${origin}/inbox`,
+            outbox: `${origin}/users/remote/outbox`,
+            publicKey: { id: `${origin}/users/remote#main-key`, owner: `${origin}/users/remote`, publicKeyPem },
+          }),
+        );
+        return;
+      }
+      res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  origin = `http://localhost:${port}`;
+  return {
+    origin,
+    actorId: `${origin}/users/remote`,
+    inbox: `${origin}/inbox`,
+    keyId: `${origin}/users/remote#main-key`,
+    received,
+    gets,
+    failNext,
+    signedGet(url, accept = "application/activity+json") {
+      return signRequest(
+        new Request(url, { headers: { accept } }),
+        signingKey,
+        new URL(`${origin}/users/remote#main-key`),
+        {
+          spec: "draft-cavage-http-signatures-12",
+        },
+      );
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
