@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { inOneWindow } from "../helpers/rate-limits.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { CALLBACK, countRows, OOB } from "./oauth-browser.ts";
 
@@ -171,6 +172,7 @@ describe("POST /api/v1/apps", () => {
   });
 
   it("throttles registrations to 5 per 10 minutes per IP", async () => {
+    await inOneWindow(10 * 60_000);
     const headers = { "x-forwarded-for": "203.0.113.77" };
     for (let i = 0; i < 5; i++) {
       const r = await s.request("/api/v1/apps", { json: { client_name: `t${i}`, redirect_uris: OOB }, headers });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { inOneWindow } from "../helpers/rate-limits.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import {
   authorizePath,
@@ -233,6 +234,7 @@ describe("browser sign-in", () => {
   });
 
   it("throttles sign-in attempts to 25 per 5 minutes per IP", async () => {
+    await inOneWindow(5 * 60_000);
     const b = new Browser(s);
     const fields = formFields((await b.request("/auth/sign_in")).body, "/auth/sign_in");
     const headers = { "x-forwarded-for": "198.51.100.9" };

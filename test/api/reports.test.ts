@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { notifyAdminReport } from "../../src/services/notifications/admin-report.ts";
+import { inOneWindow } from "../helpers/rate-limits.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 /** Waits until every queued job has run, none having died. */
@@ -181,6 +182,7 @@ describe("POST /api/v1/reports and admin.report notifications", () => {
   });
 
   it("is throttled to 400 reports a day per user, as Mastodon's `reports` family", async () => {
+    await inOneWindow(86_400_000);
     const busy = await s.createUser("busy");
     const headers = { "x-forwarded-for": "203.0.113.77" };
     const first = await s.request("/api/v1/reports", {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { inOneWindow } from "../helpers/rate-limits.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 describe("statuses: favourite, boost, bookmark, mute, pin", () => {
@@ -166,6 +167,7 @@ describe("statuses: favourite, boost, bookmark, mute, pin", () => {
   });
 
   it("throttles deletes and unboosts to 30 per 30 minutes per user", async () => {
+    await inOneWindow(30 * 60_000);
     const dave = await s.createUser("dave");
     const headers = { "x-forwarded-for": "203.0.113.90" };
     const ids: string[] = [];
