@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";
 
@@ -102,9 +102,12 @@ export class JobsRepository {
   }
 
   /**
-   * Takes up to `limit` jobs named in `names` that are due, or running under an expired lock (their worker died),
-   * in one statement: on PostgreSQL rows locked by another worker's claim are skipped; on SQLite
-   * the single statement is atomic by itself.
+   * Takes up to `limit` jobs named in `names` that are due, oldest first, then (when fewer were
+   * due) jobs running under an expired lock (their worker died). Each is one statement: on
+   * PostgreSQL rows locked by another worker's claim are skipped; on SQLite a statement is atomic
+   * by itself. Two statements rather than one with OR: the due ones are then read in the order of
+   * the index (state, run_at, id) and the read stops at `limit`, where the OR had the database
+   * sort every due job at each claim.
    */
   async claim(
     workerId: string,
@@ -117,28 +120,26 @@ export class JobsRepository {
     let due = this.#db
       .selectFrom("jobs")
       .select("id")
+      .where("state", "=", "pending")
+      .where("run_at", "<=", nowIso)
       .where("name", "in", names)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb("state", "=", "pending"), eb("run_at", "<=", nowIso)]),
-          eb.and([eb("state", "=", "running"), eb("locked_until", "<=", nowIso)]),
-        ]),
-      )
       .orderBy("run_at")
       .orderBy("id")
       .limit(limit);
     if (this.#dialect === "postgres") due = due.forUpdate().skipLocked();
-    const rows = await this.#db
-      .updateTable("jobs")
-      .set({
-        state: "running",
-        locked_by: workerId,
-        locked_until: lockedUntilIso,
-        attempts: sql<number>`attempts + 1`,
-      })
-      .where("id", "in", due)
-      .returning(["id", "name", "payload", "attempts", "max_attempts", "dedupe_key", "run_at"])
-      .execute();
+    const rows = await this.#take(workerId, due, lockedUntilIso);
+    if (rows.length < limit) {
+      let lost = this.#db
+        .selectFrom("jobs")
+        .select("id")
+        .where("state", "=", "running")
+        .where("locked_until", "<=", nowIso)
+        .where("name", "in", names)
+        .orderBy("locked_until")
+        .limit(limit - rows.length);
+      if (this.#dialect === "postgres") lost = lost.forUpdate().skipLocked();
+      rows.push(...(await this.#take(workerId, lost, lockedUntilIso)));
+    }
     return rows
       .sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : 0))
       .map((r) => ({
@@ -149,6 +150,21 @@ export class JobsRepository {
         maxAttempts: Number(r.max_attempts),
         dedupeKey: r.dedupe_key,
       }));
+  }
+
+  /** Marks the jobs `ids` selects as running under this worker's lock; answers them. */
+  #take(workerId: string, ids: SelectQueryBuilder<DB, "jobs", { id: string }>, lockedUntilIso: string) {
+    return this.#db
+      .updateTable("jobs")
+      .set({
+        state: "running",
+        locked_by: workerId,
+        locked_until: lockedUntilIso,
+        attempts: sql<number>`attempts + 1`,
+      })
+      .where("id", "in", ids)
+      .returning(["id", "name", "payload", "attempts", "max_attempts", "dedupe_key", "run_at"])
+      .execute();
   }
 
   /** Keeps the locks of jobs still running in this worker. */
