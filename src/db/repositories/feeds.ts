@@ -60,10 +60,10 @@ export class FeedsRepository {
    * thousands of feeds would hold every request behind it (measured: a post by an author with
    * 1,000 followers answered after 1.2 s while its fan-out ran).
    */
-  async fanOut(statusId: string, db: Kysely<DB> = this.#db): Promise<number> {
+  async fanOut(statusId: string, db: Kysely<DB> = this.#db, firstPauseMs = FIRST_PAUSE_MS): Promise<number> {
     // The job starts as soon as the post commits, while its request still renders the answer:
     // the recipients query alone takes a few ms on 1,000 followers, so it waits too.
-    await pause(FIRST_PAUSE_MS);
+    if (firstPauseMs > 0) await pause(firstPauseMs);
     const own = await sql<{ account_id: string | number }>`
       SELECT a.account_id FROM statuses a WHERE a.id = ${statusId}
       UNION

@@ -62,7 +62,7 @@ export const onAnnounce = listener<Announce>("Announce", async (ctx, activity, s
       await app.repos.statuses.addToCounter(original.id, "reblogs_count", 1, trx);
       await app.repos.statuses.addToAccountCount(sender.id, 1, createdAt.toISOString(), trx);
       if (original.accountId !== sender.id) jobs.add("notifications.create", { type: "reblog", statusId: boostId });
-      enqueueFanOut(jobs, boostId);
+      enqueueFanOut(jobs, boostId, { immediate: true });
     });
   } catch (error) {
     // Another delivery of the same Announce stored it first (the URI is unique).

@@ -199,7 +199,7 @@ export async function persistNote(
       if (read.visibility !== "direct") {
         await app.repos.statuses.addToAccountCount(author.id, 1, createdAt.toISOString(), trx);
       }
-      enqueueFanOut(jobs, statusId);
+      enqueueFanOut(jobs, statusId, { immediate: true });
     });
   } catch (error) {
     // Another delivery of the same post won the race: the URI is unique.

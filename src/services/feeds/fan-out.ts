@@ -14,11 +14,17 @@ export const FAN_OUT_JOB = "feeds.fan-out";
 
 export interface FanOutPayload {
   statusId: string;
+  /**
+   * Start at once (a status from another server): no local request is still rendering it, so the
+   * fan-out need not leave the connection to one first (FeedsRepository.fanOut's first pause).
+   */
+  immediate?: boolean;
 }
 
 /** Adds the fan-out of a new status (post or boost) to the jobs run after its transaction commits. */
-export function enqueueFanOut(jobs: JobBatch, statusId: string): void {
-  jobs.add(FAN_OUT_JOB, { statusId } satisfies FanOutPayload, { dedupeKey: `${FAN_OUT_JOB}:${statusId}` });
+export function enqueueFanOut(jobs: JobBatch, statusId: string, opts: { immediate?: boolean } = {}): void {
+  const payload: FanOutPayload = opts.immediate ? { statusId, immediate: true } : { statusId };
+  jobs.add(FAN_OUT_JOB, payload, { dedupeKey: `${FAN_OUT_JOB}:${statusId}` });
 }
 
 /**
@@ -34,7 +40,7 @@ export function enqueueFanOut(jobs: JobBatch, statusId: string): void {
 export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Promise<void> {
   if (typeof payload?.statusId !== "string") return;
   await publishBroadcast(ctx, payload.statusId);
-  await ctx.repos.feeds.fanOut(payload.statusId);
+  await ctx.repos.feeds.fanOut(payload.statusId, undefined, payload.immediate === true ? 0 : undefined);
   await fanOutToTagFollowers(ctx, payload.statusId);
   await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP, undefined, FEED_TRIM_EVERY);
   await fanOutToLists(ctx, payload.statusId);
