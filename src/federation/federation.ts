@@ -5,7 +5,7 @@ import { registerCollectionDispatchers } from "./dispatchers/collections.ts";
 import { registerObjectDispatchers } from "./dispatchers/objects.ts";
 import { registerInboxListeners } from "./inbox/index.ts";
 import { createLoaders } from "./loader.ts";
-import { federationQueueOf } from "./queue.ts";
+import { federationQueues } from "./queue.ts";
 
 /**
  * The Fedify federation object. Dispatchers (actors, keys, collections, objects) live in
@@ -17,8 +17,9 @@ export function createGannetFederation(app: AppContext, kv: KvStore): Federation
   const { config } = app;
   const federation = createFederation<AppContext>({
     kv,
-    // Deliveries and inbox processing are jobs on Gannet's queue, run by workers (queue.ts).
-    queue: federationQueueOf(app),
+    // Deliveries are jobs on Gannet's queue, run by workers; inbox activities are processed in
+    // the request that brings them (queue.ts says why).
+    queue: federationQueues(app),
     manuallyStartQueue: true,
     origin: { handleHost: config.localDomain, webOrigin: config.baseUrl },
     trailingSlashInsensitive: true,

@@ -23,8 +23,8 @@ const delayMs = (options?: MessageQueueEnqueueOptions): number =>
   options?.delay ? Math.max(0, options.delay.total({ unit: "millisecond" })) : 0;
 
 /**
- * Fedify's `MessageQueue` over Gannet's durable job queue: deliveries, fan-outs and inbox
- * processing are jobs like any other (database table or Redis), run by worker processes, shown
+ * Fedify's `MessageQueue` over Gannet's durable job queue: deliveries and fan-outs are jobs like
+ * any other (database table or Redis), run by worker processes, shown
  * by `gannet jobs list` and waited for by the tests' `settle()`. Retries are the job queue's
  * (`nativeRetrial`: Fedify throws a failed delivery back, the job runs again with backoff and
  * dies after its attempts; permanent failures, 404 and 410, end it at once). Fedify's ordering
@@ -68,6 +68,20 @@ export class JobMessageQueue implements MessageQueue {
     if (!this.#handler) throw new Error("the federation queue is not listening in this process");
     await this.#handler(message);
   }
+}
+
+/**
+ * The queues Fedify is given: outgoing deliveries and their fan-out. Inbox activities are not
+ * queued: Fedify hands each one to its listener in the request that brought it, after the
+ * signature checks, and answers 202 once it is stored (500 when storing fails, so that the
+ * sender retries, as it would a queue's failure). Queued, each activity was parsed from JSON-LD
+ * again in its job and cost three more statements on the job table, and on SQLite the jobs
+ * waited behind every inbox request still arriving (requests go first on the connection): under
+ * a stream of activities they fell behind while the server sat half idle (bench:inbox, README).
+ */
+export function federationQueues(ctx: AppContext): { outbox: JobMessageQueue; fanout: JobMessageQueue } {
+  const q = federationQueueOf(ctx);
+  return { outbox: q, fanout: q };
 }
 
 // One adapter per context (test servers in one process keep apart).

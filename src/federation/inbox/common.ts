@@ -35,8 +35,8 @@ function isDataError(error: unknown): boolean {
 /**
  * Wraps a listener: it runs only for an activity whose sender may act here (`senderOf`), and
  * an error in the remote's data is logged and dropped (answered 202, never retried), while a
- * failure of ours (the database) is thrown so that Fedify answers 500 (the sender retries) or,
- * with a queue, retries the job.
+ * failure of ours (the database) is thrown so that Fedify answers 500 and the sender retries
+ * (activities are processed in the request that brings them: federation/queue.ts).
  */
 export function listener<T extends Activity>(
   type: string,
