@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { inboxPrecheck } from "../federation/inbox/precheck.ts";
+import { inboxPrecheck, isInboxPost } from "../federation/inbox/precheck.ts";
 import type { HonoEnv } from "./types.ts";
 
 /**
@@ -13,11 +13,18 @@ export function federationBridge(): MiddlewareHandler<HonoEnv> {
       await next();
       return c.res;
     };
-    // Activities from blocked domains are refused before Fedify verifies (and fetches) anything.
-    const refused = await inboxPrecheck(ctx, c.req.raw, () => ctx.federation());
-    if (refused) return refused;
+    let request = c.req.raw;
+    if (isInboxPost(request)) {
+      // The body is read once here and the request handed on with it (a clone would copy the
+      // stream into two); activities from blocked domains are refused before Fedify verifies
+      // (and fetches) anything.
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      request = new Request(request.url, { method: "POST", headers: request.headers, body: bytes });
+      const refused = await inboxPrecheck(ctx, request, new TextDecoder().decode(bytes), () => ctx.federation());
+      if (refused) return refused;
+    }
     const federation = await ctx.federation();
-    return federation.fetch(c.req.raw, {
+    return federation.fetch(request, {
       contextData: ctx,
       onNotFound: fallThrough,
       onNotAcceptable: fallThrough,

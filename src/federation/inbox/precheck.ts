@@ -32,23 +32,32 @@ function actorHost(body: unknown): string | undefined {
   }
 }
 
+/** An inbox POST (personal or shared), which `inboxPrecheck` looks at before Fedify. */
+export function isInboxPost(request: Request): boolean {
+  return request.method === "POST" && INBOX_PATH.test(new URL(request.url).pathname);
+}
+
+type HashtagActivityModule = typeof import("./hashtag-activity.ts");
+let hashtagActivityModule: Promise<HashtagActivityModule> | undefined;
+
 /**
- * Runs before Fedify on inbox POSTs: an activity whose actor or signing key is of a suspended
- * domain (or, in limited-federation mode, of a domain not allowed) is refused with 403 before
- * anything is verified, so that no key or actor is fetched from such a domain; a featured-tag Add
- * or Remove, which Fedify cannot parse, is handled here (hashtag-activity.ts). null lets the
- * request through (a body that is not JSON is left for Fedify to answer 400).
+ * Runs before Fedify on inbox POSTs (`isInboxPost`), given the body the request carries: an
+ * activity whose actor or signing key is of a suspended domain (or, in limited-federation mode,
+ * of a domain not allowed) is refused with 403 before anything is verified, so that no key or
+ * actor is fetched from such a domain; a featured-tag Add or Remove, which Fedify cannot parse,
+ * is handled here (hashtag-activity.ts). null lets the request through (a body that is not JSON
+ * is left for Fedify to answer 400).
  */
 export async function inboxPrecheck(
   ctx: AppContext,
   request: Request,
+  body: string,
   federation: () => Promise<Federation<AppContext>>,
 ): Promise<Response | null> {
-  if (request.method !== "POST" || !INBOX_PATH.test(new URL(request.url).pathname)) return null;
   const hosts = new Set(keyHosts(request));
   let json: unknown;
   try {
-    json = JSON.parse(await request.clone().text());
+    json = JSON.parse(body);
   } catch {
     return null;
   }
@@ -59,8 +68,11 @@ export async function inboxPrecheck(
       return new Response("Forbidden", { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     }
   }
-  // Loaded here, not imported: it brings Fedify's vocabulary, which a server loads only once it
-  // federates (this module is on every request's path through the federation bridge).
-  const { featuredTagActivity } = await import("./hashtag-activity.ts");
+  const type = (json as { type?: unknown } | null)?.type;
+  if (type !== "Add" && type !== "Remove") return null;
+  // Loaded when first needed, not imported: it brings Fedify's vocabulary, which a server loads
+  // only once it federates (this module is on every request's path through the bridge).
+  hashtagActivityModule ??= import("./hashtag-activity.ts");
+  const { featuredTagActivity } = await hashtagActivityModule;
   return featuredTagActivity(ctx, await federation(), request, json);
 }
