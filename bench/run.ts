@@ -15,8 +15,9 @@
 //   BENCH_ONLY=home,post    only the workloads whose name contains one of these words (also
 //                           relationships, /followers, filters, delivery; the filtered home
 //                           timeline brings the unfiltered one along, for its target)
-// Last, bench/delivery.ts measures federation delivery on a server of its own, and
-// bench/streaming.ts 10,000 WebSocket clients on another (BENCH_ONLY=delivery or streaming).
+// Last, each on a server of its own: bench/delivery.ts measures federation delivery,
+// bench/inbox.ts inbox ingestion and bench/streaming.ts 10,000 WebSocket clients
+// (BENCH_ONLY=delivery, inbox or streaming).
 //   SEED_*                  smaller seed shapes, for development (see bench/seed.ts)
 // Prints a Markdown table and writes bench/results/latest.json. Exits 0 when a target fails (the
 // table says so) and 1 only when the harness itself breaks.
@@ -444,27 +445,20 @@ async function main(): Promise<void> {
   const file = join(resultsDir, opts.postgresUrl ? "latest-postgres.json" : "latest.json");
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   log(`wrote ${file}`);
-  // Federation delivery runs on a server of its own (bench/delivery.ts: its seed and fake servers).
-  if (chosen("delivery")) {
-    const args = [join(BENCH_DIR, "delivery.ts"), ...(opts.postgresUrl ? [`--postgres=${opts.postgresUrl}`] : [])];
-    const out = await runChild(NODE, args, { env: process.env }, 600_000);
-    process.stdout.write(
-      `${out
-        .split("\n")
-        .filter((l) => l.startsWith("|"))
-        .join("\n")}\n`,
-    );
-  }
-  // 10,000 WebSocket clients on one server of its own (bench/streaming.ts: memory and delivery).
-  if (chosen("streaming")) {
-    const args = [join(BENCH_DIR, "streaming.ts"), ...(opts.postgresUrl ? [`--postgres=${opts.postgresUrl}`] : [])];
-    const out = await runChild(NODE, args, { env: process.env }, 1_200_000);
-    process.stdout.write(
-      `${out
-        .split("\n")
-        .filter((l) => l.startsWith("|"))
-        .join("\n")}\n`,
-    );
+  // Each on a server of its own: federation delivery (bench/delivery.ts: its seed and fake
+  // servers), inbox ingestion (bench/inbox.ts: signed activities from fake servers) and 10,000
+  // WebSocket clients (bench/streaming.ts: memory and delivery). Their table rows are printed.
+  const separate: [name: string, script: string, limitMs: number][] = [
+    ["delivery", "delivery.ts", 600_000],
+    ["inbox", "inbox.ts", 600_000],
+    ["streaming", "streaming.ts", 1_200_000],
+  ];
+  for (const [name, script, limitMs] of separate) {
+    if (!chosen(name)) continue;
+    const args = [join(BENCH_DIR, script), ...(opts.postgresUrl ? [`--postgres=${opts.postgresUrl}`] : [])];
+    const out = await runChild(NODE, args, { env: process.env }, limitMs);
+    const rows = out.split("\n").filter((l) => l.startsWith("|") || l.startsWith("## "));
+    process.stdout.write(`${rows.join("\n")}\n`);
   }
 }
 
