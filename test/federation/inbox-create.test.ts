@@ -55,6 +55,22 @@ describe("inbox: Create from a Mastodon-shaped remote server", () => {
     assert.equal(mention.status.mentions[0].acct, "alice");
   });
 
+  it("has stored the post when it answers 202: activities are processed in their request, not queued", async () => {
+    const note = remote.note(bob, "stored-before-202", { content: "<p>already here</p>" });
+    const res = await remote.send(`${s.url}/inbox`, remote.create(bob, note));
+    assert.equal(res.status, 202, await res.text());
+    // No settle(): the status is there as the answer arrives, and no inbox job waits.
+    const stored = await s.ctx.repos.statuses.getByUri(note.id);
+    assert.ok(stored, "the status is stored before the answer");
+    assert.equal(stored.content, "<p>already here</p>");
+    const state = await s.ctx.queue.state();
+    assert.equal(
+      state.counts.some((c) => c.name === "federation.inbox"),
+      false,
+      JSON.stringify(state.counts),
+    );
+  });
+
   it("puts a followed remote account's post in the follower's home timeline, once", async () => {
     const account = await s.ctx.repos.accounts.getByUri(bob.id);
     assert.ok(account);
