@@ -15,6 +15,7 @@ import { DiscoveryRepository } from "./db/repositories/discovery.ts";
 import { DomainBlocksRepository } from "./db/repositories/domain-blocks.ts";
 import { FeedsRepository } from "./db/repositories/feeds.ts";
 import { FiltersRepository } from "./db/repositories/filters.ts";
+import { FollowPagesRepository } from "./db/repositories/follow-pages.ts";
 import { FollowsRepository } from "./db/repositories/follows.ts";
 import { InstanceRepository } from "./db/repositories/instance.ts";
 import { InstanceDomainBlocksRepository } from "./db/repositories/instance-domain-blocks.ts";
@@ -39,6 +40,7 @@ import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuse
 import { SearchRepository } from "./db/repositories/search.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
+import { StatusPagesRepository } from "./db/repositories/status-pages.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
 import { StreamingRepository } from "./db/repositories/streaming.ts";
 import { TagCurationRepository } from "./db/repositories/tag-curation.ts";
@@ -69,8 +71,10 @@ export interface Repositories {
   kv: KvRepository;
   instance: InstanceRepository;
   statuses: StatusesRepository;
+  statusPages: StatusPagesRepository;
   statusInteractions: StatusInteractionsRepository;
   follows: FollowsRepository;
+  followPages: FollowPagesRepository;
   feeds: FeedsRepository;
   media: MediaRepository;
   jobs: JobsRepository;
@@ -161,8 +165,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     kv: new KvRepository(db),
     instance: new InstanceRepository(db),
     statuses: new StatusesRepository(db),
+    statusPages: new StatusPagesRepository(db),
     statusInteractions: new StatusInteractionsRepository(db),
     follows: new FollowsRepository(db, database.dialect),
+    followPages: new FollowPagesRepository(db),
     feeds: new FeedsRepository(db, database.dialect),
     media: new MediaRepository(db),
     jobs: new JobsRepository(db, database.dialect),

@@ -77,7 +77,7 @@ export function registerCollectionDispatchers(federation: Federation<AppContext>
       const owner = await ownerOf(ctx, identifier);
       if (!owner) return null;
       if (cursor === null) return { items: [] };
-      const page = await ctx.repos.statuses.accountStatusesPage(
+      const page = await ctx.repos.statusPages.accountStatusesPage(
         owner.id,
         {},
         { excludeReplies: false, excludeReblogs: false, onlyMedia: false },
@@ -116,7 +116,7 @@ export function registerCollectionDispatchers(federation: Federation<AppContext>
         return { items };
       }
       if (owner.hideCollections) return { items: [] };
-      const page = await ctx.repos.follows.page(
+      const page = await ctx.repos.followPages.page(
         "followers",
         owner.id,
         { maxId: maxIdOf(cursor), limit: FOLLOWS_PAGE },
@@ -142,7 +142,7 @@ export function registerCollectionDispatchers(federation: Federation<AppContext>
       const owner = await ownerOf(ctx, identifier);
       if (!owner) return null;
       if (cursor === null || owner.hideCollections) return { items: [] };
-      const page = await ctx.repos.follows.page(
+      const page = await ctx.repos.followPages.page(
         "following",
         owner.id,
         { maxId: maxIdOf(cursor), limit: FOLLOWS_PAGE },
@@ -165,7 +165,7 @@ export function registerCollectionDispatchers(federation: Federation<AppContext>
     if (identifier === instanceActorId(ctx)) return { items: [] };
     const owner = await ownerOf(ctx, identifier);
     if (!owner) return null;
-    const pinned = await ctx.repos.statuses.pinnedOf(owner.id, {});
+    const pinned = await ctx.repos.statusPages.pinnedOf(owner.id, {});
     const sources = await loadNoteSources(ctx, pinned);
     return { items: sources.map((src) => toNote(fctx, src)) };
   });

@@ -26,7 +26,7 @@ export async function publicTimeline(
   opts: PublicTimelineOptions,
   window: IdWindow,
 ): Promise<TimelinePage> {
-  const rows = await ctx.repos.statuses.publicTimelinePage({ ...opts, reader: { accountId: viewerId } }, window);
+  const rows = await ctx.repos.statusPages.publicTimelinePage({ ...opts, reader: { accountId: viewerId } }, window);
   return { rows, visible: await filterVisible(ctx, rows, viewerId) };
 }
 
@@ -47,11 +47,11 @@ export async function tagTimeline(
   const any = [tagName(tag), ...tags.any.slice(0, TAGS_PER_MODE).map(tagName)];
   const all = tags.all.slice(0, TAGS_PER_MODE).map(tagName);
   const none = tags.none.slice(0, TAGS_PER_MODE).map(tagName);
-  const ids = await ctx.repos.statuses.tagIdsByName([...any, ...all, ...none]);
+  const ids = await ctx.repos.statusPages.tagIdsByName([...any, ...all, ...none]);
   const main = ids.get(any[0]);
   if (main === undefined || all.some((n) => !ids.has(n))) return { rows: [], visible: [] };
   const pick = (names: string[]) => [...new Set(names.flatMap((n) => ids.get(n) ?? []))];
-  const rows = await ctx.repos.statuses.publicTimelinePage(
+  const rows = await ctx.repos.statusPages.publicTimelinePage(
     {
       ...opts,
       tags: { anyTagIds: pick(any), allTagIds: pick(all), noneTagIds: pick(none) },

@@ -186,7 +186,7 @@ export async function authorizeAllFollowRequests(ctx: AppContext, payload: { acc
   const account = await ctx.repos.accounts.getById(payload.accountId);
   if (!account || account.locked) return;
   for (;;) {
-    const rows = await ctx.repos.follows.requestsPage(account.id, { limit: 100 });
+    const rows = await ctx.repos.followPages.requestsPage(account.id, { limit: 100 });
     if (rows.length === 0) return;
     const requesters = await ctx.repos.accounts.getByIds(rows.map((r) => r.accountId));
     for (const requester of requesters) await acceptRequest(ctx, account.id, requester);

@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
-import type { AccountPageRow } from "../../db/repositories/follows.ts";
+import type { AccountPageRow } from "../../db/repositories/follow-pages.ts";
 import type { IdWindow } from "../../http/pagination.ts";
 import { isId } from "../../lib/ids.ts";
 import { getVisibleAccount } from "../accounts/find-accounts.ts";
@@ -40,13 +40,13 @@ export async function followAccountsPage(
   if (viewer && !own && (await blockMuteRelations(ctx, viewer.id, [account.id])).blockedBy.has(account.id)) {
     return empty;
   }
-  const rows = await ctx.repos.follows.page(side, account.id, window, viewer && !own ? viewer.id : undefined);
+  const rows = await ctx.repos.followPages.page(side, account.id, window, viewer && !own ? viewer.id : undefined);
   return pageJson(ctx, rows);
 }
 
 /** `GET /api/v1/follow_requests`: the requests the account received, paged by request id. */
 export async function followRequestsPage(ctx: AppContext, account: Account, window: IdWindow): Promise<AccountsPage> {
-  return pageJson(ctx, await ctx.repos.follows.requestsPage(account.id, window));
+  return pageJson(ctx, await ctx.repos.followPages.requestsPage(account.id, window));
 }
 
 /**
@@ -64,7 +64,7 @@ export async function familiarFollowersJson(
   );
   const targets = wanted.flatMap((id) => found.get(id) ?? []);
   const open = targets.filter((a) => a.hideCollections !== true);
-  const familiar = await ctx.repos.follows.familiarFollowers(
+  const familiar = await ctx.repos.followPages.familiarFollowers(
     viewerId,
     open.map((a) => a.id),
   );

@@ -21,7 +21,7 @@ export async function profilePage(
 ): Promise<{ account: Account; statuses: Status[] } | undefined> {
   const account = await publicLocalAccount(ctx, username);
   if (!account) return undefined;
-  const statuses = await ctx.repos.statuses.accountStatusesPage(
+  const statuses = await ctx.repos.statusPages.accountStatusesPage(
     account.id,
     {},
     { excludeReplies: true, excludeReblogs: true, onlyMedia: false },

@@ -22,9 +22,9 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     const reader = { accountId: viewerId };
     let rows: Status[] = [];
     if (p.pinned) {
-      rows = page.maxId || page.minId || page.sinceId ? [] : await ctx.repos.statuses.pinnedOf(account.id, reader);
+      rows = page.maxId || page.minId || page.sinceId ? [] : await ctx.repos.statusPages.pinnedOf(account.id, reader);
     } else {
-      rows = await ctx.repos.statuses.accountStatusesPage(
+      rows = await ctx.repos.statusPages.accountStatusesPage(
         account.id,
         reader,
         {
