@@ -46,12 +46,6 @@ async function deliverable(ctx: AppContext, inboxes: RemoteInbox[]): Promise<Rem
 }
 
 /**
- * The `federation.deliver` job: plans the delivery from the database and, when some remote
- * actors are to get it, builds the activities and hands them to Fedify, which signs them once
- * and queues one delivery per inbox (shared inboxes preferred) with its own retries. A server
- * nobody remote follows never loads Fedify here.
- */
-/**
  * The job starts as soon as the change commits, while its request still renders the answer; on
  * SQLite's one connection, planning (the author's followers read to find the remote ones) then ran
  * between the request's own statements (measured: posting p50 at 5 posts/s, 22 ms with the job
@@ -59,6 +53,12 @@ async function deliverable(ctx: AppContext, inboxes: RemoteInbox[]): Promise<Rem
  */
 const FIRST_PAUSE_MS = 25;
 
+/**
+ * The `federation.deliver` job: plans the delivery from the database and, when some remote
+ * actors are to get it, builds the activities and hands them to Fedify, which signs them once
+ * and queues one delivery per inbox (shared inboxes preferred) with its own retries. A server
+ * nobody remote follows never loads Fedify here.
+ */
 export async function deliver(ctx: AppContext, payload: Delivery, _job: JobInfo): Promise<void> {
   await new Promise<void>((resolve) => setTimeout(resolve, FIRST_PAUSE_MS));
   const plan = await planDelivery(ctx, payload);

@@ -23,7 +23,9 @@ export type Delivery =
   | { type: "actor.update"; accountId: string }
   | { type: "featured.add" | "featured.remove"; accountId: string; statusId: string }
   | { type: "featured-tag.add" | "featured-tag.remove"; accountId: string; tag: string }
-  | { type: "move"; accountId: string; targetUri: string };
+  | { type: "move"; accountId: string; targetUri: string }
+  /** A local account was deleted: `Delete` of the actor to every server known here. */
+  | { type: "actor.delete"; accountId: string };
 
 export const DELIVER_JOB = "federation.deliver";
 

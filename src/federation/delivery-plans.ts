@@ -196,6 +196,17 @@ const accountPlan: Planner<
   };
 };
 
+/** A deleted local account's `Delete` of itself, to every server known here. */
+const actorDeletePlan: Planner<Extract<Delivery, { type: "actor.delete" }>> = async (ctx, d) => {
+  const sender = await localAccount(ctx, d.accountId);
+  if (sender?.suspensionOrigin !== "deleted") return undefined;
+  return {
+    sender,
+    recipients: await ctx.repos.delivery.knownInboxes(),
+    build: async (fctx, out) => [out.deleteActor(fctx, sender)],
+  };
+};
+
 /** The plan of one delivery, or undefined when there is nothing to send (gone, or not ours). */
 export function planDelivery(ctx: AppContext, d: Delivery): Promise<DeliveryPlan | undefined> {
   switch (d.type) {
@@ -228,5 +239,7 @@ export function planDelivery(ctx: AppContext, d: Delivery): Promise<DeliveryPlan
     case "featured-tag.remove":
     case "move":
       return accountPlan(ctx, d);
+    case "actor.delete":
+      return actorDeletePlan(ctx, d);
   }
 }

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { verifyRequest } from "@fedify/fedify";
+import { deleteLocalAccount } from "../../src/services/admin/delete-local-account.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { type FakeActor, type FakeRemote, startFakeRemote } from "./fake-remote.ts";
 
@@ -214,5 +216,33 @@ describe("delivery of interactions, relationships and profile changes", () => {
     const unforwarded = await call("/api/v1/reports", { json: { account_id: carol.accountId, comment: "again" } });
     assert.equal(unforwarded.forwarded, false);
     assert.equal(fake.received.length, 0, "not forwarded unless asked");
+  });
+
+  test("deleting an account sends Delete of the actor, signed with its key, to every known server", async () => {
+    const dora = await server.createUser("dora");
+    const doraUri = `${server.ctx.config.baseUrl}/users/dora`;
+    // The actor as remote servers cached it: once deleted it is a Tombstone without keys.
+    const actorDoc = await (await fetch(doraUri, { headers: { accept: "application/activity+json" } })).json();
+    fake.clear();
+    await deleteLocalAccount(server.ctx, { account: dora.account, user: dora.user });
+    await server.settle();
+    const deletes = fake.activities("Delete");
+    // bob has no shared inbox, carol has: both servers' inboxes, once each.
+    assert.deepEqual(deletes.map((r) => r.path).sort(), ["/inbox", "/users/bob/inbox"]);
+    for (const d of deletes) {
+      assert.equal(d.body.actor, doraUri);
+      assert.equal(d.body.object, doraUri);
+      assert.deepEqual([d.body.to].flat(), [PUBLIC]);
+      const request = new Request(`${fake.base}${d.path}`, { method: "POST", headers: d.headers, body: d.raw });
+      const key = await verifyRequest(request, {
+        documentLoader: async (url) => ({ contextUrl: null, documentUrl: url, document: actorDoc }),
+      });
+      assert.equal(key?.ownerId?.href, doraUri, "signed with dora's key");
+    }
+    // Nothing for an account that is not deleted: the job plans nothing.
+    fake.clear();
+    await server.ctx.queue.enqueue("federation.deliver", { type: "actor.delete", accountId: alice.account.id });
+    await server.settle();
+    assert.equal(fake.activities("Delete").length, 0);
   });
 });

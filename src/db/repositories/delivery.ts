@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
 
 /** A remote actor an activity is delivered to. */
@@ -54,6 +54,29 @@ export class DeliveryRepository {
       .where("a.suspended_at", "is", null)
       .execute();
     return inboxes(rows);
+  }
+
+  /**
+   * One remote actor for each inbox this server knows, the shared one where an actor has it:
+   * where the deletion of a local account goes (Mastodon's `Account.inboxes`). Suspended
+   * accounts are left out; so are their domains when delivering.
+   */
+  async knownInboxes(): Promise<RemoteInbox[]> {
+    const rows = await this.#db
+      .selectFrom("accounts as a")
+      .select((eb) => [
+        eb.fn.min("a.id").as("id"),
+        eb.fn.min("a.uri").as("uri"),
+        eb.fn.min("a.domain").as("domain"),
+        eb.fn.min("a.inbox_url").as("inbox_url"),
+        eb.fn.min("a.shared_inbox_url").as("shared_inbox_url"),
+      ])
+      .where("a.domain", "is not", null)
+      .where("a.inbox_url", "is not", null)
+      .where("a.suspended_at", "is", null)
+      .groupBy(sql`COALESCE(a.shared_inbox_url, a.inbox_url)`)
+      .execute();
+    return inboxes(rows as Row[]);
   }
 
   /** The remote accounts among `accountIds` (mentioned, replied to, a follow's target, ...). */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Context } from "@fedify/fedify";
-import { Add, Move, PUBLIC_COLLECTION, Remove, Update } from "@fedify/vocab";
+import { Add, Delete, Move, PUBLIC_COLLECTION, Remove, Update } from "@fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
@@ -77,4 +77,13 @@ export function move(fctx: Context<AppContext>, account: Account, targetUri: str
     object: actor,
     target: new URL(targetUri),
   });
+}
+
+/**
+ * `Delete` of the actor itself, when its account was deleted here (Mastodon's delete_actor):
+ * signed with the keys the deleted account keeps for this, addressed to the public.
+ */
+export function deleteActor(fctx: Context<AppContext>, account: Account): Delete {
+  const actor = fctx.getActorUri(account.username);
+  return new Delete({ id: new URL(`${actor.href}#delete`), actor, to: PUBLIC_COLLECTION, object: actor });
 }

@@ -1,4 +1,4 @@
 // The activity builders the delivery job loads (with Fedify) only when it has recipients.
-export { featuredChange, featuredTagChange, move, updateActor } from "./account.ts";
+export { deleteActor, featuredChange, featuredTagChange, move, updateActor } from "./account.ts";
 export { answerFollow, block, flag, follow, instanceSender, like, undo } from "./relationships.ts";
 export { announce, pollVote, statusActivity } from "./statuses.ts";

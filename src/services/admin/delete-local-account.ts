@@ -1,5 +1,7 @@
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
+import { queueDelivery } from "../../federation/deliveries.ts";
+import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import type { LocalUser } from "./local-user.ts";
 
 const logger = getLogger(["gannet", "admin"]);
@@ -8,12 +10,13 @@ const logger = getLogger(["gannet", "admin"]);
  * Deletes a local account the way Mastodon does: the user row goes (its OAuth grants and tokens
  * cascade with it), while the account row stays, emptied and marked deleted, so the username can
  * never be handed to someone else and the API answers 410 for it. The keys stay so that the
- * deletion can still be signed when it is federated.
+ * deletion can be signed: after the commit, a `Delete` of the actor goes to every server known
+ * here (a delivery job), as Mastodon's.
  */
 export async function deleteLocalAccount(ctx: AppContext, target: LocalUser): Promise<void> {
   const { account, user } = target;
   const now = new Date().toISOString();
-  await ctx.db.transaction().execute(async (trx) => {
+  await transactionWithJobs(ctx, async (trx, jobs) => {
     await ctx.repos.users.delete(user.id, trx);
     // Its follows end both ways, so the other accounts' counters stay right.
     await ctx.repos.follows.removeAllOf(account.id, trx);
@@ -47,6 +50,7 @@ export async function deleteLocalAccount(ctx: AppContext, target: LocalUser): Pr
       },
       trx,
     );
+    queueDelivery(jobs, { type: "actor.delete", accountId: account.id });
   });
   // Files go after the commit: a failed removal leaves an orphan file, never a half-deleted account.
   for (const key of [account.avatarPath, account.headerPath]) {
