@@ -245,4 +245,59 @@ describe("delivery of interactions, relationships and profile changes", () => {
     await server.settle();
     assert.equal(fake.activities("Delete").length, 0);
   });
+
+  test("blocking a domain sends Undo of the caller's follows there and Reject of its follows of the caller", async () => {
+    const erin = await server.createUser("erin");
+    const now = new Date().toISOString();
+    // Two accounts of blocked.example whose inboxes are the fake server's (one shared inbox).
+    const remote = async (name: string) => {
+      const id = server.ctx.ids.next();
+      const uri = `${fake.base}/users/${name}`;
+      await server.ctx.repos.accounts.insert({
+        id,
+        username: name,
+        domain: "blocked.example",
+        uri,
+        url: uri,
+        inbox_url: `${uri}/inbox`,
+        shared_inbox_url: null,
+        created_at: now,
+        updated_at: now,
+      });
+      return { id, uri };
+    };
+    const frank = await remote("frank");
+    const gina = await remote("gina");
+    const follow = (from: string, to: string, uri: string) =>
+      server.ctx.repos.follows.insert({
+        id: server.ctx.ids.next(),
+        account_id: from,
+        target_account_id: to,
+        uri,
+        created_at: now,
+      });
+    await follow(erin.account.id, frank.id, `${server.ctx.config.baseUrl}/follows/erin-frank`);
+    await follow(gina.id, erin.account.id, `${gina.uri}#follows/erin`);
+    fake.clear();
+    const res = await server.request("/api/v1/domain_blocks", {
+      method: "POST",
+      token: erin.token,
+      json: { domain: "blocked.example" },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    await server.settle();
+    const [undo] = fake.activities("Undo", "/users/frank/inbox");
+    assert.ok(undo, JSON.stringify(fake.received.map((r) => [r.path, r.body?.type])));
+    assert.equal(undo.body.actor, `${server.ctx.config.baseUrl}/users/erin`);
+    assert.equal(undo.body.object.type, "Follow");
+    assert.equal(undo.body.object.id, `${server.ctx.config.baseUrl}/follows/erin-frank`);
+    const [reject] = fake.activities("Reject", "/users/gina/inbox");
+    assert.ok(reject, JSON.stringify(fake.received.map((r) => [r.path, r.body?.type])));
+    assert.equal(reject.body.object.type, "Follow");
+    assert.equal(reject.body.object.id, `${gina.uri}#follows/erin`);
+    assert.equal(reject.body.object.actor, gina.uri);
+    // The follows are gone both ways.
+    assert.equal(await server.ctx.repos.follows.getFollow(erin.account.id, frank.id), undefined);
+    assert.equal(await server.ctx.repos.follows.getFollow(gina.id, erin.account.id), undefined);
+  });
 });

@@ -269,6 +269,37 @@ export class FollowsRepository {
   }
 
   /**
+   * The follows and follow requests between `accountId` and accounts of `domain`, each way, with
+   * their `Follow` ids: what `severWithDomain` is about to end, for the activities that tell the
+   * other servers (Undo of our follows, Reject of theirs).
+   */
+  async pairsWithDomain(
+    accountId: string,
+    domain: string,
+    db: Kysely<DB> = this.#db,
+  ): Promise<{
+    outgoing: { otherId: string; uri: string | null }[];
+    incoming: { otherId: string; uri: string | null }[];
+  }> {
+    const onDomain = sql`(SELECT da.id FROM accounts da WHERE da.domain = ${domain})`;
+    const out = {
+      outgoing: [] as { otherId: string; uri: string | null }[],
+      incoming: [] as { otherId: string; uri: string | null }[],
+    };
+    for (const table of ["follows", "follow_requests"] as const) {
+      const rows = await sql<{ account_id: string | number; target_account_id: string | number; uri: string | null }>`
+        SELECT f.account_id, f.target_account_id, f.uri FROM ${sql.table(table)} f
+        WHERE (f.account_id = ${accountId} AND f.target_account_id IN ${onDomain})
+          OR (f.target_account_id = ${accountId} AND f.account_id IN ${onDomain})`.execute(db);
+      for (const r of rows.rows) {
+        if (String(r.account_id) === accountId) out.outgoing.push({ otherId: String(r.target_account_id), uri: r.uri });
+        else out.incoming.push({ otherId: String(r.account_id), uri: r.uri });
+      }
+    }
+    return out;
+  }
+
+  /**
    * Ends every follow and follow request between `accountId` and the accounts of `domain`, both
    * ways (a domain block), uncounting them on every account, in a fixed number of statements
    * however many there are. (Remote accounts have no notifications to clean up; the caller

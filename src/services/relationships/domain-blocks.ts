@@ -1,7 +1,9 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { DomainBlockRow } from "../../db/repositories/domain-blocks.ts";
+import { queueDelivery } from "../../federation/deliveries.ts";
 import type { IdWindow } from "../../http/pagination.ts";
+import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { normalizeDomain } from "../../lib/domains.ts";
 import { unprocessable } from "../../lib/errors.ts";
 
@@ -31,13 +33,22 @@ function ownDomains(ctx: AppContext): Set<string> {
  * on every account), follow requests either way are withdrawn, the domain's accounts leave the
  * caller's lists, posts and boosts of the domain leave the caller's home and list timelines, and
  * the notifications its accounts caused the caller are deleted. From then on `domainHiddenCondition` hides the domain.
+ * After the commit the domain's servers are told, as Mastodon's service does: `Undo` of each of
+ * the caller's follows (and requests) there, `Reject` of each of their follows of the caller.
  */
 export async function blockDomain(ctx: AppContext, account: Account, domain: string): Promise<void> {
   if (ownDomains(ctx).has(domain)) throw unprocessable("Validation failed: Domain cannot be your own server");
   const repo = ctx.repos.domainBlocks;
   const now = new Date();
-  await ctx.db.transaction().execute(async (trx) => {
+  await transactionWithJobs(ctx, async (trx, jobs) => {
     await repo.insert({ id: ctx.ids.next(now), account_id: account.id, domain, created_at: now.toISOString() }, trx);
+    const pairs = await ctx.repos.follows.pairsWithDomain(account.id, domain, trx);
+    for (const { otherId, uri } of pairs.outgoing) {
+      if (uri) queueDelivery(jobs, { type: "follow.undo", accountId: account.id, targetId: otherId, uri });
+    }
+    for (const { otherId, uri } of pairs.incoming) {
+      queueDelivery(jobs, { type: "follow.reject", accountId: account.id, followerId: otherId, uri });
+    }
     await ctx.repos.follows.severWithDomain(account.id, domain, trx);
     await repo.clearFromFeeds(account.id, domain, trx);
     await repo.deleteNotificationsFrom(account.id, domain, trx);
