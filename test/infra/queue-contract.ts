@@ -293,6 +293,26 @@ export function queueContract(label: string, open: () => Promise<QueueBackend>):
       assert.equal(by.a + by.b, 200);
     });
 
+    it("takes only the jobs it has handlers for, even behind older ones it has none for", async () => {
+      const q = await make();
+      const ran: number[] = [];
+      q.register("t9b.mine", async (_c, n: number) => {
+        ran.push(n);
+      });
+      await q.enqueueMany([
+        { name: "t9b.theirs", payload: 0 },
+        { name: "t9b.theirs", payload: 1 },
+        { name: "t9b.mine", payload: 2 },
+      ]);
+      q.start({ concurrency: 1 });
+      await waitFor(() => ran.length === 1, 3000, "the job it has a handler for");
+      await sleep(100);
+      assert.deepEqual(ran, [2]);
+      const theirs = (await q.state()).counts.find((c) => c.name === "t9b.theirs");
+      assert.equal(theirs?.state, "waiting");
+      assert.equal(theirs?.count, 2);
+    });
+
     it("stop() waits for running jobs, within its bound", async () => {
       const q = await make();
       let finished = false;

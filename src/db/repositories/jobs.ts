@@ -58,8 +58,21 @@ const toJobRow = (r: {
 });
 
 /** Rows of the `jobs` table: the database job queue. */
+/** A job row as a claim takes it. */
+interface TakenRow {
+  id: string | number;
+  name: string;
+  payload: string;
+  attempts: number;
+  max_attempts: number;
+  dedupe_key: string | null;
+  run_at: string;
+}
+
 export class JobsRepository {
   readonly #db: Kysely<DB>;
+  /** When `claim` last looked for jobs under expired locks (ms since the epoch). */
+  #lastExpiredCheck = Number.NEGATIVE_INFINITY;
   readonly #dialect: DialectName;
   constructor(db: Kysely<DB>, dialect: DialectName) {
     this.#db = db;
@@ -103,11 +116,14 @@ export class JobsRepository {
 
   /**
    * Takes up to `limit` jobs named in `names` that are due, oldest first, then (when fewer were
-   * due) jobs running under an expired lock (their worker died). Each is one statement: on
-   * PostgreSQL rows locked by another worker's claim are skipped; on SQLite a statement is atomic
-   * by itself. Two statements rather than one with OR: the due ones are then read in the order of
-   * the index (state, run_at, id) and the read stops at `limit`, where the OR had the database
-   * sort every due job at each claim.
+   * due) jobs running under an expired lock (their worker died). The due ones are read in the
+   * order of the index (state, run_at, id), the read stopping at `limit` (one query with an OR
+   * had the database sort every due job at each claim). On PostgreSQL each is one statement
+   * whose rows locked by another worker's claim are skipped. On SQLite the due ones are read
+   * first and updated only when there are some (most claims, woken by each enqueue and each
+   * finished job, find none), the update taking only those still pending. Expired locks are
+   * looked for at most once a second (or ten times per lock period when shorter): a dead worker's
+   * jobs wait that much longer.
    */
   async claim(
     workerId: string,
@@ -117,7 +133,7 @@ export class JobsRepository {
     lockedUntilIso: string,
   ): Promise<ClaimedJobRow[]> {
     if (names.length === 0 || limit <= 0) return [];
-    let due = this.#db
+    const due = this.#db
       .selectFrom("jobs")
       .select("id")
       .where("state", "=", "pending")
@@ -126,9 +142,32 @@ export class JobsRepository {
       .orderBy("run_at")
       .orderBy("id")
       .limit(limit);
-    if (this.#dialect === "postgres") due = due.forUpdate().skipLocked();
-    const rows = await this.#take(workerId, due, lockedUntilIso);
-    if (rows.length < limit) {
+    let rows: TakenRow[];
+    if (this.#dialect === "postgres") {
+      rows = await this.#take(workerId, due.forUpdate().skipLocked(), lockedUntilIso);
+    } else {
+      // The oldest due jobs whatever their names first: SQLite builds the `IN` list of names
+      // into a temporary index at each run (70 µs of a claim's 120); asked again with it only
+      // when one of those jobs is not this worker's.
+      const head = await this.#db
+        .selectFrom("jobs")
+        .select(["id", "name"])
+        .where("state", "=", "pending")
+        .where("run_at", "<=", nowIso)
+        .orderBy("run_at")
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+      const handled = new Set(names);
+      const ids = head.every((r) => handled.has(r.name))
+        ? head.map((r) => String(r.id))
+        : (await due.execute()).map((r) => String(r.id));
+      rows = ids.length > 0 ? await this.#take(workerId, ids, lockedUntilIso, "pending") : [];
+    }
+    const now = Date.parse(nowIso);
+    const lockMs = Date.parse(lockedUntilIso) - now;
+    if (rows.length < limit && now - this.#lastExpiredCheck >= Math.min(1000, lockMs / 10)) {
+      this.#lastExpiredCheck = now;
       let lost = this.#db
         .selectFrom("jobs")
         .select("id")
@@ -152,9 +191,17 @@ export class JobsRepository {
       }));
   }
 
-  /** Marks the jobs `ids` selects as running under this worker's lock; answers them. */
-  #take(workerId: string, ids: SelectQueryBuilder<DB, "jobs", { id: string }>, lockedUntilIso: string) {
-    return this.#db
+  /**
+   * Marks the jobs `ids` (or those the query selects) as running under this worker's lock, only
+   * those still in `state` when given; answers them.
+   */
+  async #take(
+    workerId: string,
+    ids: readonly string[] | SelectQueryBuilder<DB, "jobs", { id: string }>,
+    lockedUntilIso: string,
+    state?: "pending",
+  ): Promise<TakenRow[]> {
+    let q = this.#db
       .updateTable("jobs")
       .set({
         state: "running",
@@ -162,9 +209,14 @@ export class JobsRepository {
         locked_until: lockedUntilIso,
         attempts: sql<number>`attempts + 1`,
       })
-      .where("id", "in", ids)
+      .where("id", "in", ids);
+    // `+state`: SQLite would otherwise look the ids up through the (state, run_at, id) index,
+    // walking every pending job, rather than through the primary key (PostgreSQL never gets here).
+    if (state) q = q.where(sql<string>`+state`, "=", state);
+    const rows = await q
       .returning(["id", "name", "payload", "attempts", "max_attempts", "dedupe_key", "run_at"])
       .execute();
+    return rows as TakenRow[];
   }
 
   /** Keeps the locks of jobs still running in this worker. */
