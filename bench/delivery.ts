@@ -6,7 +6,7 @@
 // one at a time: from sending POST /api/v1/statuses to the last of the 100 servers receiving the
 // Create. Prints a Markdown table and writes bench/results/delivery[-postgres].json.
 //   BENCH_DELIVERY_FOLLOWERS=1000  BENCH_DELIVERY_SERVERS=100  BENCH_DELIVERY_SAMPLES=5
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,28 +15,23 @@ import {
   freePort,
   killAllChildren,
   NODE,
-  REPO_ROOT,
   runChild,
   sleep,
   startChild,
+  startCommand,
   stopChild,
 } from "./lib/children.ts";
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from "./lib/database.ts";
 import { get, send, waitUntilAnswering } from "./lib/http.ts";
-import { parseOptions } from "./lib/options.ts";
+import { parseOptions, wholeNumber } from "./lib/options.ts";
 
 const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
-const START_SCRIPT: string = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).scripts.start;
-const START_COMMANDS = START_SCRIPT.split("&&").map((part) => part.trim().split(/\s+/));
-const SERVER_ARGS = (START_COMMANDS.at(-1) ?? []).slice(1);
-const BUILD_COMMANDS = START_COMMANDS.slice(0, -1).map((cmd) => cmd.slice(1));
+const START = startCommand();
+const SERVER_ARGS = START.serverArgs;
+const BUILD_COMMANDS = START.buildCommands;
 const TARGET_MS = 2000;
 
-const num = (name: string, fallback: number) => {
-  const v = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a whole number ≥ 1`);
-  return v;
-};
+const num = (name: string, fallback: number) => wholeNumber(process.env, name, fallback);
 const FOLLOWERS = num("BENCH_DELIVERY_FOLLOWERS", 1000);
 const SERVERS = num("BENCH_DELIVERY_SERVERS", 100);
 const SAMPLES = num("BENCH_DELIVERY_SAMPLES", 5);

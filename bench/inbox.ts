@@ -21,22 +21,21 @@ import { type FakeActor, FakeRemote, postSigned, type SignedRequest } from "../t
 import { freePort, killAllChildren, NODE, sleep, startChild, stopChild } from "./lib/children.ts";
 import { postgresDatabase, sqliteDatabase } from "./lib/database.ts";
 import { waitUntilAnswering } from "./lib/http.ts";
+import { parseOptions, wholeNumber } from "./lib/options.ts";
 import { clockTicksPerSecond, cpuTicks, memory } from "./lib/proc.ts";
 
-const int = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const int = (name: string, fallback: number, min = 1) => wholeNumber(process.env, name, fallback, min);
 const ACTIVITIES = int("BENCH_INBOX_ACTIVITIES", 3000);
 const SERVERS = int("BENCH_INBOX_SERVERS", 10);
 const ACTORS = int("BENCH_INBOX_ACTORS", 5);
-const FOLLOWERS = int("BENCH_INBOX_FOLLOWERS", 20);
+const FOLLOWERS = int("BENCH_INBOX_FOLLOWERS", 20, 0);
 const CONCURRENCY = int("BENCH_INBOX_CONCURRENCY", 32);
 const TARGET = 300;
 
-const pgArg = process.argv.find((a) => a.startsWith("--postgres"));
-const postgresUrl = pgArg
-  ? pgArg.includes("=")
-    ? pgArg.slice(pgArg.indexOf("=") + 1)
-    : (process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres")
-  : undefined;
+const { postgresUrl } = parseOptions(
+  process.argv.slice(2).filter((a) => a !== "--quick"),
+  process.env,
+);
 
 /** Sends the requests with `CONCURRENCY` in flight; answers the statuses seen. */
 async function fire(requests: SignedRequest[]): Promise<Map<number, number>> {

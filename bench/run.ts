@@ -22,7 +22,7 @@
 // Prints a Markdown table and writes bench/results/latest.json. Exits 0 when a target fails (the
 // table says so) and 1 only when the harness itself breaks.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +35,7 @@ import {
   runChild,
   sleep,
   startChild,
+  startCommand,
   stopChild,
 } from "./lib/children.ts";
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from "./lib/database.ts";
@@ -65,10 +66,9 @@ import {
  * The server is started the way `npm start` starts it: the same Node flags and entry point,
  * read from package.json's `start` script (its last `node ...` command), after the same build.
  */
-const START_SCRIPT: string = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).scripts.start;
-const START_COMMANDS = START_SCRIPT.split("&&").map((part) => part.trim().split(/\s+/));
-const SERVER_ARGS = process.env.BENCH_SERVER_ARGS?.split(/\s+/) ?? (START_COMMANDS.at(-1) ?? []).slice(1);
-const BUILD_COMMANDS = START_COMMANDS.slice(0, -1).map((cmd) => cmd.slice(1));
+const START = startCommand();
+const SERVER_ARGS = process.env.BENCH_SERVER_ARGS?.split(/\s+/) ?? START.serverArgs;
+const BUILD_COMMANDS = START.buildCommands;
 
 const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
 const STARTS = 3;

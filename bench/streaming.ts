@@ -7,7 +7,7 @@
 // taken in turn), as on a real server; BENCH_STREAM_CLIENT_PROCESSES (2) client processes share them. On SQLite by default (the in-process bus), or PostgreSQL
 // (--postgres[=URL]). Prints a Markdown table and writes bench/results/streaming[-postgres].json.
 //   BENCH_STREAM_CLIENTS=10000  BENCH_STREAM_USERS=10000  BENCH_STREAM_POSTS=5
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,30 +16,25 @@ import {
   freePort,
   killAllChildren,
   NODE,
-  REPO_ROOT,
   runChild,
   sleep,
   startChild,
+  startCommand,
   stopChild,
 } from "./lib/children.ts";
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from "./lib/database.ts";
 import { send, waitUntilAnswering } from "./lib/http.ts";
-import { parseOptions } from "./lib/options.ts";
+import { parseOptions, wholeNumber } from "./lib/options.ts";
 import { memory } from "./lib/proc.ts";
 
 const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
-const START_SCRIPT: string = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).scripts.start;
-const START_COMMANDS = START_SCRIPT.split("&&").map((part) => part.trim().split(/\s+/));
-const SERVER_ARGS = (START_COMMANDS.at(-1) ?? []).slice(1);
-const BUILD_COMMANDS = START_COMMANDS.slice(0, -1).map((cmd) => cmd.slice(1));
+const START = startCommand();
+const SERVER_ARGS = START.serverArgs;
+const BUILD_COMMANDS = START.buildCommands;
 const RSS_GOAL_MIB = 250;
 const P99_GOAL_MS = 300;
 
-const num = (name: string, fallback: number) => {
-  const v = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a whole number ≥ 1`);
-  return v;
-};
+const num = (name: string, fallback: number) => wholeNumber(process.env, name, fallback);
 const CLIENTS = num("BENCH_STREAM_CLIENTS", 10_000);
 const USERS = num("BENCH_STREAM_USERS", 10_000);
 const POSTS = num("BENCH_STREAM_POSTS", 5);

@@ -1,10 +1,25 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Node 24 from the project's devDependency, whatever `node` is on PATH. */
 export const NODE = fileURLToPath(new URL("../../node_modules/.bin/node", import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/**
+ * What `npm start` runs (package.json's `start` script, `node ... && node ...`): the build
+ * steps' arguments, then the server's, so benchmarks start the server as users do.
+ */
+export function startCommand(): { buildCommands: string[][]; serverArgs: string[] } {
+  const script: string = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).scripts.start;
+  const commands = script.split("&&").map((part) => part.trim().split(/\s+/));
+  return {
+    buildCommands: commands.slice(0, -1).map((cmd) => cmd.slice(1)),
+    serverArgs: (commands.at(-1) ?? []).slice(1),
+  };
+}
 
 const live = new Set<ChildProcess>();
 const OUTPUT_TAIL = 16 * 1024;

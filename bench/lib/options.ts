@@ -15,6 +15,15 @@ export interface Options {
 
 const DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres";
 
+/** A whole-number setting from the environment (`fallback` when unset), at least `min`. */
+export function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const v = env[name];
+  if (v === undefined || v === "") return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}, got "${v}"`);
+  return n;
+}
+
 /**
  * `--quick` picks short defaults; BENCH_* variables override either set. `--postgres[=URL]` (or
  * DATABASE_URL in the environment) runs on PostgreSQL.
@@ -25,13 +34,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   const quick = argv.includes("--quick");
   const pgFlag = argv.find((a) => a.startsWith("--postgres"));
   const postgresUrl = pgFlag ? pgFlag.split("=")[1] || env.DATABASE_URL || DEFAULT_PG : env.DATABASE_URL || undefined;
-  const num = (name: string, fallback: number, min: number) => {
-    const v = env[name];
-    if (v === undefined || v === "") return fallback;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}, got "${v}"`);
-    return n;
-  };
+  const num = (name: string, fallback: number, min: number) => wholeNumber(env, name, fallback, min);
   return {
     connections: num("BENCH_CONNECTIONS", 50, 1),
     warmupSeconds: num("BENCH_WARMUP", quick ? 1 : 3, 0),
