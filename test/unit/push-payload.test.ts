@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { htmlToText } from "../../src/services/push/payload.ts";
+import { htmlToText } from "../../src/lib/text/html-text.ts";
 import { openToken, sealToken } from "../../src/services/push/token-box.ts";
 
 describe("Web Push payload text", () => {

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { ActiveFilter, FilterContext, FilterKeyword } from "../../db/repositories/filters.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
+import { htmlToText } from "../../lib/text/html-text.ts";
 import { serializeFilter, serializeFilterResult } from "../../serializers/filter.ts";
 import type { StatusView } from "../../serializers/status.ts";
 
@@ -83,23 +84,6 @@ export async function activeFilters(
 /** The viewer's filters in force for `scope`, compiled: one query. */
 export async function loadFilters(ctx: AppContext, viewerId: string, scope: FilterScope): Promise<CompiledFilter[]> {
   return (await activeFilters(ctx, viewerId, scope)).compiled;
-}
-
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
-
-/** The text of an HTML fragment (a remote status's content), lines kept. */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, "\n")
-    .replace(/<\/p>\s*<p[^>]*>/gi, "\n\n")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
-      if (e[0] === "#") {
-        const n = e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
-        return Number.isInteger(n) && n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : m;
-      }
-      return ENTITIES[e.toLowerCase()] ?? m;
-    });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Notification } from "../../db/repositories/notifications.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
+import { htmlToText } from "../../lib/text/html-text.ts";
 
 /** What Mastodon's web push payload holds (its Web::NotificationSerializer), keys as it sends them. */
 export interface PushPayload {
@@ -26,24 +27,6 @@ const TITLES: Record<string, (name: string) => string> = {
   "admin.sign_up": (n) => `${n} signed up`,
   "admin.report": (n) => `New report from ${n}`,
 };
-
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
-
-/** The text of HTML: line and paragraph breaks as newlines, tags dropped, entities decoded. */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, "\n")
-    .replace(/<\/p>\s*<p[^>]*>/gi, "\n\n")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
-      if (code[0] === "#") {
-        const n = code[1] === "x" || code[1] === "X" ? Number.parseInt(code.slice(2), 16) : Number(code.slice(1));
-        return Number.isFinite(n) && n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : whole;
-      }
-      return ENTITIES[code.toLowerCase()] ?? whole;
-    })
-    .trim();
-}
 
 /** Rails' `truncate(length: 140)`: at most 140 characters, the last three `...` when cut. */
 function truncate(text: string, length = 140): string {
