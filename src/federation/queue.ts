@@ -5,10 +5,12 @@ import type { JobInfo, JobQueue, JobToEnqueue } from "../infra/queue/interface.t
 // Only types from Fedify here: the job handlers are registered in every worker at start-up, and
 // Fedify loads only when a federation job first runs.
 
-/** Job names of Fedify's messages, by their `type` (so `gannet jobs list` tells them apart). */
+/**
+ * Job names of Fedify's messages, by their `type` (so `gannet jobs list` tells them apart). Its
+ * inbox messages never come: activities are processed in their request (`federationQueues`).
+ */
 export const FEDERATION_JOBS = {
   outbox: "federation.outbox",
-  inbox: "federation.inbox",
   fanout: "federation.fanout",
 } as const;
 
@@ -16,7 +18,7 @@ type MessageHandler = (message: unknown) => Promise<void> | void;
 
 function jobNameOf(message: unknown): string {
   const type = (message as { type?: unknown } | null)?.type;
-  return type === "inbox" || type === "fanout" ? FEDERATION_JOBS[type] : FEDERATION_JOBS.outbox;
+  return type === "fanout" ? FEDERATION_JOBS.fanout : FEDERATION_JOBS.outbox;
 }
 
 const delayMs = (options?: MessageQueueEnqueueOptions): number =>
