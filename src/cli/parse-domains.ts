@@ -1,20 +1,11 @@
-import type { DomainBlockSeverity } from "../db/repositories/instance-domain-blocks.ts";
+import type { DomainBlockInput, DomainBlockSeverity } from "../db/repositories/instance-domain-blocks.ts";
 import { normalizeDomain } from "../lib/domains.ts";
 import { type Command, parseStrict } from "./parse-command.ts";
 import { UsageError } from "./usage.ts";
 
 /** `gannet domains ...`: instance-level domain blocks and allows until the admin API comes. */
 export type DomainsCommand =
-  | {
-      kind: "domains-block";
-      domain: string;
-      severity: DomainBlockSeverity;
-      rejectMedia: boolean;
-      rejectReports: boolean;
-      privateComment: string | null;
-      publicComment: string | null;
-      obfuscate: boolean;
-    }
+  | ({ kind: "domains-block" } & DomainBlockInput)
   | { kind: "domains-unblock" | "domains-allow" | "domains-disallow"; domain: string }
   | { kind: "domains-list" };
 

@@ -17,15 +17,8 @@ export interface InstanceDomainBlock {
   updatedAt: string;
 }
 
-export interface DomainBlockInput {
-  domain: string;
-  severity: DomainBlockSeverity;
-  rejectMedia: boolean;
-  rejectReports: boolean;
-  privateComment: string | null;
-  publicComment: string | null;
-  obfuscate: boolean;
-}
+/** What a moderator sets on a domain block (the rest is the row's own). */
+export type DomainBlockInput = Omit<InstanceDomainBlock, "id" | "createdAt" | "updatedAt">;
 
 /**
  * The domains a block on any of them covers for `domain` (`a.b.example:8443`): the host with its

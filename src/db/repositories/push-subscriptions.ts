@@ -17,17 +17,8 @@ export interface PushSubscription {
   tokenBox: string;
 }
 
-export interface NewPushSubscription {
-  id: string;
-  accessTokenId: string;
-  accountId: string;
-  endpoint: string;
-  keyP256dh: string;
-  keyAuth: string;
-  standard: boolean;
-  alerts: string[];
-  policy: PushPolicy;
-  tokenBox: string;
+/** A subscription to store, with when it is made. */
+export interface NewPushSubscription extends PushSubscription {
   at: string;
 }
 
