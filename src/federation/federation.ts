@@ -3,6 +3,7 @@ import type { AppContext } from "../context.ts";
 import { instanceActorId, registerActorDispatchers } from "./dispatchers/actor.ts";
 import { registerCollectionDispatchers } from "./dispatchers/collections.ts";
 import { registerObjectDispatchers } from "./dispatchers/objects.ts";
+import { installExpansionCache } from "./expansion-cache.ts";
 import { registerInboxListeners } from "./inbox/index.ts";
 import { createLoaders } from "./loader.ts";
 import { federationQueues } from "./queue.ts";
@@ -15,6 +16,7 @@ import { federationQueues } from "./queue.ts";
  */
 export function createGannetFederation(app: AppContext, kv: KvStore): Federation<AppContext> {
   const { config } = app;
+  installExpansionCache();
   const federation = createFederation<AppContext>({
     kv,
     // Deliveries are jobs on Gannet's queue, run by workers; inbox activities are processed in
