@@ -94,6 +94,34 @@ describe("inbox: Create from a Mastodon-shaped remote server", () => {
     );
   });
 
+  it("has fanned the post out to its followers' home feeds when it answers 202, with no job queued", async () => {
+    // The names of the jobs queued meanwhile.
+    const queued: string[] = [];
+    const { queue } = s.ctx;
+    const enqueueMany = queue.enqueueMany.bind(queue);
+    const enqueue = queue.enqueue.bind(queue);
+    queue.enqueueMany = (jobs) => {
+      queued.push(...jobs.map((j) => j.name));
+      return enqueueMany(jobs);
+    };
+    queue.enqueue = (name, payload, options) => {
+      queued.push(name);
+      return enqueue(name, payload, options);
+    };
+    try {
+      const note = remote.note(bob, "fanned-before-202", { content: "<p>straight to the feeds</p>" });
+      const res = await remote.send(`${s.url}/inbox`, remote.create(bob, note));
+      assert.equal(res.status, 202, await res.text());
+      // No settle(): carol (who follows bob) has it in her home as the answer arrives.
+      const home = await s.request("/api/v1/timelines/home", { token: carol.token });
+      assert.equal(home.body[0]?.uri, note.id, JSON.stringify(home.body.map((x: any) => x.uri)));
+      assert.equal(queued.includes("feeds.fan-out"), false, JSON.stringify(queued));
+    } finally {
+      queue.enqueueMany = enqueueMany;
+      queue.enqueue = enqueue;
+    }
+  });
+
   it("derives visibility from the audience: followers-only and direct", async () => {
     const priv = remote.note(bob, "3", { to: [bob.followers], cc: [] });
     const direct = remote.note(bob, "4", { to: [aliceUri], cc: [], tag: [mentionOf(aliceUri, "alice")] });

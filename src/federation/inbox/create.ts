@@ -10,7 +10,7 @@ const FETCH_PARENTS = 3;
 /**
  * Create of a Note, Question or Article: the post is stored (its author must be the sender, on the
  * sender's origin), mentioned local users are notified and local followers get it in their home
- * feeds (persistNote queues both). A vote in a local poll is counted instead (vote.ts). Other
+ * feeds before the 202 (persistNote). A vote in a local poll is counted instead (vote.ts). Other
  * objects are ignored.
  */
 export const onCreate = listener<Create>("Create", async (ctx, activity, sender) => {
@@ -20,5 +20,5 @@ export const onCreate = listener<Create>("Create", async (ctx, activity, sender)
   const object = await activity.getObject(loaderOptions(ctx));
   if (!isNoteLike(object)) return;
   if (await receiveVote(ctx, object, sender)) return;
-  await persistNote(ctx, object, { actor: sender, fetchParents: FETCH_PARENTS });
+  await persistNote(ctx, object, { actor: sender, fetchParents: FETCH_PARENTS, fanOutNow: true });
 });

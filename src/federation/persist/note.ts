@@ -6,7 +6,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { DB } from "../../db/schema.ts";
 import { type JobBatch, transactionWithJobs } from "../../infra/queue/after-commit.ts";
-import { enqueueFanOut } from "../../services/feeds/fan-out.ts";
+import { enqueueFanOut, fanOutNow } from "../../services/feeds/fan-out.ts";
 import { addRemoteMediaJob } from "../../services/media/remote-cache.ts";
 import { enqueuePollExpiry } from "../../services/polls/expiry.ts";
 import { addPreviewCardJob, mayHaveCard } from "../../services/preview-cards/fetch-card.ts";
@@ -25,6 +25,11 @@ export interface PersistNoteOptions {
   actor?: Account;
   /** How many unknown posts up the thread may be fetched to thread this one (default 0). */
   fetchParents?: number;
+  /**
+   * Fan the status out to home feeds before answering (a post that came to the inbox:
+   * `fanOutNow`), instead of queueing the fan-out (fetched posts: backfill, search).
+   */
+  fanOutNow?: boolean;
 }
 
 export function isNoteLike(object: unknown): object is NoteLike {
@@ -118,7 +123,8 @@ export async function storeParts(
  * accounts (an addressed account without a Mention tag is a silent mention, which is how direct
  * messages reach their recipients); hashtags; attachments as media rows with their remote URL;
  * a Question's poll with its counts; custom emojis; visibility from to/cc as Mastodon derives it.
- * After the commit: fan-out to local followers' home feeds, and mention notifications.
+ * After the commit: fan-out to local followers' home feeds (queued, or at once with
+ * `opts.fanOutNow`), and mention notifications.
  */
 export async function persistNote(
   ctx: Context<AppContext>,
@@ -199,7 +205,7 @@ export async function persistNote(
       if (read.visibility !== "direct") {
         await app.repos.statuses.addToAccountCount(author.id, 1, createdAt.toISOString(), trx);
       }
-      enqueueFanOut(jobs, statusId, { immediate: true });
+      if (!opts.fanOutNow) enqueueFanOut(jobs, statusId, { immediate: true });
     });
   } catch (error) {
     // Another delivery of the same post won the race: the URI is unique.
@@ -207,5 +213,6 @@ export async function persistNote(
     if (raced) return raced.deletedAt === null ? raced : null;
     throw error;
   }
+  if (opts.fanOutNow) await fanOutNow(app, statusId);
   return (await app.repos.statuses.getById(statusId)) ?? null;
 }

@@ -1,3 +1,4 @@
+import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
 import type { JobBatch } from "../../infra/queue/after-commit.ts";
 import { addToConversations } from "../conversations/update.ts";
@@ -20,6 +21,8 @@ export interface FanOutPayload {
    */
   immediate?: boolean;
 }
+
+const logger = getLogger(["gannet", "feeds"]);
 
 /** Adds the fan-out of a new status (post or boost) to the jobs run after its transaction commits. */
 export function enqueueFanOut(jobs: JobBatch, statusId: string, opts: { immediate?: boolean } = {}): void {
@@ -54,5 +57,22 @@ export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Pro
         dedupeKey: `notifications.create:status:${payload.statusId}`,
       },
     );
+  }
+}
+
+/**
+ * The fan-out of a status that came to the inbox, run by the request that brought it (its sender
+ * waits for the 202, as it waits for the status to be stored) rather than queued: a job costs four
+ * statements on the jobs table, more than the fan-out itself for a status with few local
+ * followers. It is run after the status's transaction committed, as a queued job would be; if it
+ * fails, it is queued after all, and retried like any job.
+ */
+export async function fanOutNow(ctx: AppContext, statusId: string): Promise<void> {
+  const payload: FanOutPayload = { statusId, immediate: true };
+  try {
+    await fanOutStatus(ctx, payload);
+  } catch (error) {
+    logger.warn("Fan-out of {statusId} failed, queued to be retried: {error}", { statusId, error });
+    await ctx.queue.enqueue(FAN_OUT_JOB, payload, { dedupeKey: `${FAN_OUT_JOB}:${statusId}` });
   }
 }
