@@ -180,7 +180,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     scheduledStatuses: new ScheduledStatusesRepository(db),
     relationships: new RelationshipsRepository(db),
     domainBlocks: new DomainBlocksRepository(db),
-    instanceDomainBlocks: new InstanceDomainBlocksRepository(db, { limitedFederation: config.limitedFederationMode }),
+    instanceDomainBlocks: new InstanceDomainBlocksRepository(db, {
+      limitedFederation: config.limitedFederationMode,
+      stamp: () => database.domainPolicyStamp(),
+    }),
     search: new SearchRepository(db, database.dialect),
     conversations: new ConversationsRepository(db),
     lists: new ListsRepository(db, database.dialect),

@@ -22,6 +22,8 @@ export interface Database {
    * 0024): while it stays the same, the log has no new rows.
    */
   renderChangeStamp(): number | undefined;
+  /** As `changeStamp`, for the instance's domain blocks and allows (its federation policy). */
+  domainPolicyStamp(): number | undefined;
   /** Runs pending migrations; throws with the failing migration's name. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +44,9 @@ export interface DatabaseOptions {
  * users, roles, tokens) and the kept CredentialAccount texts (also follow requests and emojis).
  */
 const CACHED_TABLES = ["accounts", "users", "user_roles", "oauth_access_tokens", "follow_requests", "custom_emojis"];
+
+/** The tables of the instance's federation policy (InstanceDomainBlocksRepository caches it). */
+const DOMAIN_POLICY_TABLES = ["domain_blocks", "domain_allows"];
 
 /** Tables with triggers that write `render_changes` (migrations 0024 and 0027). */
 const RENDER_TABLES = [
@@ -75,6 +80,8 @@ export function createDatabase(opts: DatabaseOptions): Database {
   let dialect: DialectName;
   const tracker = new ChangeTracker(CACHED_TABLES);
   const renderTracker = new ChangeTracker(RENDER_TABLES);
+  const domainPolicyTracker = new ChangeTracker(DOMAIN_POLICY_TABLES);
+  const plugins = [tracker, renderTracker, domainPolicyTracker];
   let sqliteDialect: NodeSqliteDialect | undefined;
   if (opts.databaseUrl) {
     dialect = "postgres";
@@ -89,12 +96,12 @@ export function createDatabase(opts: DatabaseOptions): Database {
         options: schema ? `-c search_path=${schema}` : undefined,
       });
     };
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [tracker, renderTracker] });
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins });
   } else {
     dialect = "sqlite";
     const file = opts.sqliteFile ?? "gannet.sqlite3";
     sqliteDialect = new NodeSqliteDialect(file === ":memory:" ? file : join(opts.dataDir, file));
-    db = new Kysely<DB>({ dialect: sqliteDialect, plugins: [tracker, renderTracker] });
+    db = new Kysely<DB>({ dialect: sqliteDialect, plugins });
   }
 
   return {
@@ -110,6 +117,11 @@ export function createDatabase(opts: DatabaseOptions): Database {
       if (!sqliteDialect) return undefined;
       const external = sqliteDialect.dataVersion();
       return external === undefined ? undefined : renderTracker.generation + external;
+    },
+    domainPolicyStamp() {
+      if (!sqliteDialect) return undefined;
+      const external = sqliteDialect.dataVersion();
+      return external === undefined ? undefined : domainPolicyTracker.generation + external;
     },
     async migrate() {
       if (dialect === "postgres" && opts.pgSchema) {

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { sql } from "kysely";
-import pg from "pg";
 import sharp from "sharp";
 import { addCustomEmoji } from "../../src/services/custom-emojis/manage.ts";
+import { runElsewhere } from "../helpers/elsewhere.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 /**
@@ -20,37 +19,7 @@ describe("verify_credentials after changes", () => {
     return r.body;
   };
 
-  /**
-   * Runs one statement on a connection of its own, as another process would (`?` parameters).
-   * Another process's SQLite commits are noticed within 2 ms: the wait covers that.
-   */
-  const elsewhere = async (text: string, params: unknown[]) => {
-    const url = process.env.DATABASE_URL;
-    if (url) {
-      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(s.ctx.db);
-      const client = new pg.Client({ connectionString: url, options: `-c search_path=${rows[0]?.schema}` });
-      await client.connect();
-      try {
-        let i = 0;
-        await client.query(
-          text.replace(/\?/g, () => `$${++i}`),
-          params,
-        );
-      } finally {
-        await client.end();
-      }
-    } else {
-      const { DatabaseSync } = await import("node:sqlite");
-      const other = new DatabaseSync(`${s.ctx.config.dataDir}/gannet.sqlite3`);
-      try {
-        other.exec("PRAGMA busy_timeout = 5000");
-        other.prepare(text).run(...(params as (string | number | null)[]));
-      } finally {
-        other.close();
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
+  const elsewhere = (text: string, params: unknown[]) => runElsewhere(s, text, params);
 
   before(async () => {
     s = await startTestServer();

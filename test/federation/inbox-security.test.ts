@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { runElsewhere } from "../helpers/elsewhere.ts";
 import { type FakeActor, FakeRemote } from "../helpers/fake-remote.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -181,6 +182,42 @@ describe("inbox: signatures, origins and domain blocks", () => {
       assert.equal(media[0]?.type, "unknown");
     } finally {
       await third.close();
+    }
+  });
+
+  it("applies a domain block or its lifting to the next activity, made here or by another process", async () => {
+    const fourth = await FakeRemote.start();
+    try {
+      const yan = await fourth.addActor("yan");
+      const send = async (name: string) =>
+        (await fourth.send(inbox, fourth.create(yan, fourth.note(yan, name)))).status;
+      assert.equal(await send("before"), 202);
+      const now = new Date().toISOString();
+      const block = {
+        domain: fourth.domain,
+        severity: "suspend" as const,
+        rejectMedia: false,
+        rejectReports: false,
+        privateComment: null,
+        publicComment: null,
+        obfuscate: false,
+      };
+      await s.ctx.repos.instanceDomainBlocks.upsert(block, s.ctx.ids.next(), now);
+      assert.equal(await send("blocked-here"), 403);
+      assert.equal(await s.ctx.repos.instanceDomainBlocks.delete(fourth.domain), true);
+      assert.equal(await send("lifted-here"), 202);
+      // The same by another connection to the database, as the `gannet domains` command does.
+      await runElsewhere(
+        s,
+        `INSERT INTO domain_blocks (id, domain, severity, reject_media, reject_reports, obfuscate, created_at, updated_at)
+          VALUES (?, ?, 'suspend', FALSE, FALSE, FALSE, ?, ?)`,
+        [s.ctx.ids.next(), fourth.domain, now, now],
+      );
+      assert.equal(await send("blocked-elsewhere"), 403);
+      await runElsewhere(s, "DELETE FROM domain_blocks WHERE domain = ?", [fourth.domain]);
+      assert.equal(await send("lifted-elsewhere"), 202);
+    } finally {
+      await fourth.close();
     }
   });
 

@@ -37,12 +37,30 @@ export function coveringDomains(domain: string): string[] {
  * All SQL on `domain_blocks` and `domain_allows` (migration 0026), and the federation policy they
  * make: whether activities from a domain are accepted and whether anything is delivered to it.
  */
+export interface DomainPolicy {
+  allowed: boolean;
+  rule: InstanceDomainBlock | undefined;
+}
+
+/** Domains whose policy is kept (beyond it, the cache starts over). */
+const POLICY_CACHE_SIZE = 10_000;
+
 export class InstanceDomainBlocksRepository {
   readonly #db: Kysely<DB>;
   readonly #limitedFederation: boolean;
-  constructor(db: Kysely<DB>, opts: { limitedFederation: boolean }) {
+  readonly #stamp: () => number | undefined;
+  /** `policyFor` by domain while the stamp stays the same (every inbox activity asks twice or more). */
+  readonly #policies = new Map<string, Readonly<DomainPolicy>>();
+  #policiesStamp: number | undefined;
+
+  /**
+   * `stamp` grows whenever the blocks or allows may have changed (`Database.domainPolicyStamp`);
+   * while it returns undefined (PostgreSQL), nothing is cached.
+   */
+  constructor(db: Kysely<DB>, opts: { limitedFederation: boolean; stamp?: () => number | undefined }) {
     this.#db = db;
     this.#limitedFederation = opts.limitedFederation;
+    this.#stamp = opts.stamp ?? (() => undefined);
   }
 
   /** The most specific block covering `domain` (a parent domain's block covers its subdomains). */
@@ -72,11 +90,30 @@ export class InstanceDomainBlocksRepository {
     return (await this.policyFor(domain)).allowed;
   }
 
-  /** `isDeliveryAllowed` and `ruleFor` in one go (a stored post or account needs both). */
-  async policyFor(domain: string): Promise<{ allowed: boolean; rule: InstanceDomainBlock | undefined }> {
+  /**
+   * `isDeliveryAllowed` and `ruleFor` in one go (a stored post or account needs both). Kept in
+   * memory while the blocks and allows are unchanged (on SQLite, whose change stamp sees every
+   * process's writes); read each time on PostgreSQL.
+   */
+  async policyFor(domain: string): Promise<Readonly<DomainPolicy>> {
+    const stamp = this.#stamp();
+    if (stamp !== undefined) {
+      if (stamp !== this.#policiesStamp) {
+        this.#policies.clear();
+        this.#policiesStamp = stamp;
+      }
+      const known = this.#policies.get(domain);
+      if (known) return known;
+    }
     const rule = await this.ruleFor(domain);
     const allowed = rule?.severity !== "suspend" && (!this.#limitedFederation || (await this.isAllowed(domain)));
-    return { allowed, rule };
+    const policy = Object.freeze({ allowed, rule: rule && Object.freeze(rule) });
+    // Kept only if nothing changed while it was read (a change meanwhile moved the stamp on).
+    if (stamp !== undefined && stamp === this.#policiesStamp && this.#stamp() === stamp) {
+      if (this.#policies.size >= POLICY_CACHE_SIZE) this.#policies.clear();
+      this.#policies.set(domain, policy);
+    }
+    return policy;
   }
 
   /** Adds or replaces the block of `domain`; the stored row. */
