@@ -290,7 +290,9 @@ export class AccountsRepository {
   }
 
   async getByUri(uri: string): Promise<Account | undefined> {
-    const r = await this.#db.selectFrom("accounts").selectAll().where("uri", "=", uri).executeTakeFirst();
+    const [r] = await selectShaped(this.#db, "accounts.getByUri", [uri], () =>
+      this.#db.selectFrom("accounts").selectAll().where("uri", "=", uri),
+    );
     return r && toAccount(r);
   }
 
@@ -316,23 +318,24 @@ export class AccountsRepository {
   }
 
   async remoteInfo(id: string): Promise<RemoteActorInfo | undefined> {
-    const r = await this.#db
-      .selectFrom("accounts")
-      .select([
-        "id",
-        "uri",
-        "domain",
-        "outbox_url",
-        "followers_url",
-        "following_url",
-        "featured_url",
-        "featured_tags_url",
-        "public_key_pem",
-        "fetched_at",
-        "last_webfingered_at",
-      ])
-      .where("id", "=", id)
-      .executeTakeFirst();
+    const [r] = await selectShaped(this.#db, "accounts.remoteInfo", [id], () =>
+      this.#db
+        .selectFrom("accounts")
+        .select([
+          "id",
+          "uri",
+          "domain",
+          "outbox_url",
+          "followers_url",
+          "following_url",
+          "featured_url",
+          "featured_tags_url",
+          "public_key_pem",
+          "fetched_at",
+          "last_webfingered_at",
+        ])
+        .where("id", "=", id),
+    );
     return (
       r && {
         id: String(r.id),

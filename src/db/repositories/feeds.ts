@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB } from "../schema.ts";
 import { idWindowOrder } from "./id-window.ts";
+import { selectShaped } from "./query-shapes.ts";
 import { homeFilterAllows } from "./relationships.ts";
 
 /**
@@ -136,7 +137,9 @@ export class FeedsRepository {
    */
   async trimFeedsOf(statusId: string, cap: number, db: Kysely<DB> = this.#db, every = 1): Promise<void> {
     const slack = Math.floor(cap / 20);
-    const holders = await db.selectFrom("feeds").select("account_id").where("status_id", "=", statusId).execute();
+    const query = () => db.selectFrom("feeds").select("account_id").where("status_id", "=", statusId);
+    const holders =
+      db === this.#db ? await selectShaped(db, "feeds.holders", [statusId], query) : await query().execute();
     const status = BigInt(statusId);
     const step = BigInt(every);
     const ids = holders

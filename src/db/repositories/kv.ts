@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.ts";
+import { selectShaped } from "./query-shapes.ts";
 
 /** Rows of the generic key-value table (Fedify's KvStore and Gannet's own small state). */
 export class KvRepository {
@@ -9,11 +10,9 @@ export class KvRepository {
   }
 
   async get(key: string, nowIso: string): Promise<string | undefined> {
-    const r = await this.#db
-      .selectFrom("kv_store")
-      .select(["value", "expires_at"])
-      .where("key", "=", key)
-      .executeTakeFirst();
+    const [r] = await selectShaped(this.#db, "kv.get", [key], () =>
+      this.#db.selectFrom("kv_store").select(["value", "expires_at"]).where("key", "=", key),
+    );
     if (!r) return undefined;
     if (r.expires_at !== null && r.expires_at <= nowIso) {
       await this.delete(key);

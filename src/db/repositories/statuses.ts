@@ -89,7 +89,8 @@ export class StatusesRepository {
 
   /** The status (a tombstone too) at `uri`: statuses are idempotent by URI across deliveries. */
   async getByUri(uri: string, db: Kysely<DB> = this.#db): Promise<Status | undefined> {
-    const r = await db.selectFrom("statuses").selectAll().where("uri", "=", uri).executeTakeFirst();
+    const query = () => db.selectFrom("statuses").selectAll().where("uri", "=", uri);
+    const [r] = db === this.#db ? await selectShaped(db, "statuses.getByUri", [uri], query) : await query().execute();
     return r && toStatus(r);
   }
 
@@ -106,7 +107,8 @@ export class StatusesRepository {
   }
 
   async getById(id: string, db: Kysely<DB> = this.#db): Promise<Status | undefined> {
-    const r = await db.selectFrom("statuses").selectAll().where("id", "=", id).executeTakeFirst();
+    const query = () => db.selectFrom("statuses").selectAll().where("id", "=", id);
+    const [r] = db === this.#db ? await selectShaped(db, "statuses.getById", [id], query) : await query().execute();
     return r && toStatus(r);
   }
 

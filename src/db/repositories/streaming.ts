@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
+import { selectShaped } from "./query-shapes.ts";
 
 /** Who did what to a status, whoever they are: what streaming needs to render it for many viewers at once. */
 export interface StatusInteractions {
@@ -122,7 +123,8 @@ export class StreamingRepository {
 
   /** The accounts whose home feed holds the status. */
   async homesHolding(statusId: string, db: Kysely<DB> = this.#db): Promise<string[]> {
-    const rows = await db.selectFrom("feeds").select("account_id").where("status_id", "=", statusId).execute();
+    const query = () => db.selectFrom("feeds").select("account_id").where("status_id", "=", statusId);
+    const rows = db === this.#db ? await selectShaped(db, "streaming.homesHolding", [statusId], query) : await query().execute();
     return rows.map((r) => str(r.account_id));
   }
 
