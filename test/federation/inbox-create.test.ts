@@ -86,6 +86,13 @@ describe("inbox: Create from a Mastodon-shaped remote server", () => {
     assert.equal(found.length, 1, JSON.stringify(home.body.map((x: any) => x.uri)));
     assert.equal(found[0].content, "<p>for my followers</p>");
     assert.equal(found[0].account.acct, `bob@${remote.domain}`);
+    // Only local accounts have home feeds: none is kept for bob here.
+    const bobsFeed = await s.ctx.db
+      .selectFrom("feeds")
+      .select("status_id")
+      .where("account_id", "=", account.id)
+      .execute();
+    assert.deepEqual(bobsFeed, []);
     // Alice does not follow bob: not in her home.
     const aliceHome = await s.request("/api/v1/timelines/home", { token: alice.token });
     assert.equal(

@@ -45,15 +45,16 @@ export class FeedsRepository {
   }
 
   /**
-   * Puts a live status into the home feeds that should get it: its author's; for public, unlisted
-   * and private posts the author's local followers (a boost only for those whose follow shows
-   * boosts and whose `languages` let it through, and a reply to someone else only for those who
-   * follow them too, or are them, as Mastodon's home filter does); for direct posts the mentioned
-   * local accounts that follow the author (Mastodon's deliver_to_mentioned_followers: a stranger's
-   * direct message is not pushed into a home). A boost is left out of a feed that already holds
-   * the boosted post or another boost of it. As Mastodon's home filter, no other feed gets it whose
-   * owner blocks or mutes its author, the boosted post's author or an account either mentions, nor
-   * whose owner the author or boosted author blocks. Running it twice
+   * Puts a live status into the home feeds that should get it: its author's (a local author's);
+   * for public, unlisted and private posts the author's local followers (a boost only for those
+   * whose follow shows boosts and whose `languages` let it through, and a reply to someone else
+   * only for those who follow them too, or are them, as Mastodon's home filter does); for direct
+   * posts the mentioned local accounts that follow the author (Mastodon's
+   * deliver_to_mentioned_followers: a stranger's direct message is not pushed into a home). A
+   * boost is left out of a feed that already holds the boosted post or another boost of it. As
+   * Mastodon's home filter, no other feed gets it whose owner blocks or mutes its author, the
+   * boosted post's author or an account either mentions, nor whose owner the author or boosted
+   * author blocks. Running it twice
    * changes nothing. Answers how many entries were added.
    *
    * The recipients are read 250 followers per query, then written `FAN_OUT_CHUNK` feeds per statement with
@@ -65,8 +66,11 @@ export class FeedsRepository {
     // The job starts as soon as the post commits, while its request still renders the answer:
     // the recipients query alone takes a few ms on 1,000 followers, so it waits too.
     if (firstPauseMs > 0) await pause(firstPauseMs);
+    // The author's own home (a local author's: accounts of other servers have none here) and
+    // the local accounts a direct status mentions who follow its author.
     const own = await sql<{ account_id: string | number }>`
-      SELECT a.account_id FROM statuses a WHERE a.id = ${statusId}
+      SELECT a.account_id FROM statuses a JOIN accounts aa ON aa.id = a.account_id
+        WHERE a.id = ${statusId} AND aa.domain IS NULL
       UNION
       SELECT m.account_id FROM statuses ms
         JOIN mentions m ON m.status_id = ms.id
