@@ -284,8 +284,14 @@ export class StatusesRepository {
     return out;
   }
 
-  async setStatusTags(statusId: string, tagIds: readonly string[], db: Kysely<DB>): Promise<void> {
-    await db.deleteFrom("statuses_tags").where("status_id", "=", statusId).execute();
+  /** Sets the hashtags of a status (`isNew`: it has none yet, there is nothing to replace). */
+  async setStatusTags(
+    statusId: string,
+    tagIds: readonly string[],
+    db: Kysely<DB>,
+    opts: { isNew?: boolean } = {},
+  ): Promise<void> {
+    if (!opts.isNew) await db.deleteFrom("statuses_tags").where("status_id", "=", statusId).execute();
     if (tagIds.length > 0) {
       await db
         .insertInto("statuses_tags")

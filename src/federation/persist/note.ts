@@ -60,12 +60,12 @@ async function parentOf(ctx: Context<AppContext>, object: NoteLike, depth: numbe
   }
 }
 
-/** Stores the mentions, tags and media of a new or edited status (the mentions only the new ones). */
+/** Stores the mentions, tags and media of a new (`isNew`) or edited status (the mentions only the new ones). */
 export async function storeParts(
   ctx: AppContext,
   trx: Kysely<DB>,
   jobs: JobBatch,
-  status: { id: string; accountId: string },
+  status: { id: string; accountId: string; isNew?: boolean },
   read: ReadNote,
   iso: string,
   alreadyMentioned: ReadonlySet<string> = new Set(),
@@ -90,6 +90,7 @@ export async function storeParts(
     status.id,
     tags.map((t) => t.id),
     trx,
+    { isNew: status.isNew },
   );
   for (const m of read.media) {
     await ctx.repos.media.insert(
@@ -198,7 +199,7 @@ export async function persistNote(
           enqueuePollExpiry(jobs, pollId, new Date(read.poll.expiresAt));
         }
       }
-      await storeParts(app, trx, jobs, { id: statusId, accountId: author.id }, read, iso);
+      await storeParts(app, trx, jobs, { id: statusId, accountId: author.id, isNew: true }, read, iso);
       if (parent && (read.visibility === "public" || read.visibility === "unlisted")) {
         await app.repos.statuses.addToCounter(parent.id, "replies_count", 1, trx);
       }

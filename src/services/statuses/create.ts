@@ -160,6 +160,7 @@ export async function createStatus(
       id,
       tags.map((t) => t.id),
       trx,
+      { isNew: true },
     );
     if (parent && (visibility === "public" || visibility === "unlisted")) {
       await ctx.repos.statuses.addToCounter(parent.id, "replies_count", 1, trx);
