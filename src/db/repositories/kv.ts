@@ -10,6 +10,11 @@ export class KvRepository {
   }
 
   async get(key: string, nowIso: string): Promise<string | undefined> {
+    return (await this.getWithExpiry(key, nowIso))?.value;
+  }
+
+  /** The value under `key` unless it has expired (an expired row is deleted), with its expiry. */
+  async getWithExpiry(key: string, nowIso: string): Promise<{ value: string; expiresAt: string | null } | undefined> {
     const [r] = await selectShaped(this.#db, "kv.get", [key], () =>
       this.#db.selectFrom("kv_store").select(["value", "expires_at"]).where("key", "=", key),
     );
@@ -18,7 +23,7 @@ export class KvRepository {
       await this.delete(key);
       return undefined;
     }
-    return r.value;
+    return { value: r.value, expiresAt: r.expires_at };
   }
 
   async set(key: string, value: string, expiresAt: string | null): Promise<void> {

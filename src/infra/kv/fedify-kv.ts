@@ -10,27 +10,78 @@ function expiry(options?: KvStoreSetOptions): string | null {
   return new Date(Date.now() + ttl.total("millisecond")).toISOString();
 }
 
-/** Fedify's KvStore on Gannet's database (SQLite or PostgreSQL), so no extra service is needed. */
+/**
+ * Entries also kept in this process's memory: the public keys Fedify caches (one read for every
+ * signed request that comes in). Another process's change of a key is seen within `MEMORY_TTL_MS`;
+ * meanwhile a signature made with a new key fails with the old one and Fedify fetches the key
+ * again, which writes it here too.
+ */
+const MEMORY_PREFIXES = [`${encode(["_fedify", "publicKey"])}/`];
+const MEMORY_TTL_MS = 5 * 60_000;
+const MEMORY_ENTRIES = 10_000;
+
+interface Remembered {
+  value: unknown;
+  until: number;
+}
+
+/**
+ * Fedify's KvStore on Gannet's database (SQLite or PostgreSQL), so no extra service is needed.
+ * A remembered value is handed out as the same object each time (Fedify only reads it): its
+ * JSON-LD expansion is then found in the expansion cache (federation/expansion-cache.ts).
+ */
 export class DatabaseKvStore implements KvStore {
   readonly #repo: KvRepository;
+  readonly #memory = new Map<string, Remembered>();
+  /** Grows at every write: a value read before a write finished is not remembered. */
+  #writes = 0;
   constructor(repo: KvRepository) {
     this.#repo = repo;
   }
 
+  #remember(encoded: string, value: unknown, expiresAt: string | null): void {
+    if (!MEMORY_PREFIXES.some((p) => encoded.startsWith(p))) return;
+    if (this.#memory.size >= MEMORY_ENTRIES) this.#memory.clear();
+    const until = Math.min(Date.now() + MEMORY_TTL_MS, expiresAt === null ? Infinity : Date.parse(expiresAt));
+    this.#memory.set(encoded, { value, until });
+  }
+
   async get<T = unknown>(key: KvKey): Promise<T | undefined> {
-    const v = await this.#repo.get(encode(key), new Date().toISOString());
-    return v === undefined ? undefined : (JSON.parse(v) as T);
+    const encoded = encode(key);
+    const known = this.#memory.get(encoded);
+    if (known !== undefined) {
+      if (known.until > Date.now()) return known.value as T;
+      this.#memory.delete(encoded);
+    }
+    const writes = this.#writes;
+    const row = await this.#repo.getWithExpiry(encoded, new Date().toISOString());
+    if (row === undefined) return undefined;
+    const value = JSON.parse(row.value) as T;
+    if (writes === this.#writes) this.#remember(encoded, value, row.expiresAt);
+    return value;
   }
 
   async set(key: KvKey, value: unknown, options?: KvStoreSetOptions): Promise<void> {
-    await this.#repo.set(encode(key), JSON.stringify(value), expiry(options));
+    const encoded = encode(key);
+    const expiresAt = expiry(options);
+    const text = JSON.stringify(value);
+    this.#writes++;
+    this.#memory.delete(encoded);
+    await this.#repo.set(encoded, text, expiresAt);
+    // What is remembered is a copy of what was stored, not the caller's object.
+    this.#remember(encoded, JSON.parse(text), expiresAt);
   }
 
   async delete(key: KvKey): Promise<void> {
-    await this.#repo.delete(encode(key));
+    const encoded = encode(key);
+    this.#writes++;
+    this.#memory.delete(encoded);
+    await this.#repo.delete(encoded);
   }
 
   async cas(key: KvKey, expectedValue: unknown, newValue: unknown, options?: KvStoreSetOptions): Promise<boolean> {
+    this.#writes++;
+    this.#memory.delete(encode(key));
     const expected = expectedValue === undefined ? undefined : JSON.stringify(expectedValue);
     return this.#repo.cas(encode(key), expected, JSON.stringify(newValue), expiry(options));
   }
