@@ -3,6 +3,7 @@ import type { IdWindow } from "../../http/pagination.ts";
 import type { DialectName } from "../database.ts";
 import type { DB, ListsTable } from "../schema.ts";
 import { applyWindow, idWindowOrder } from "./id-window.ts";
+import { selectShaped } from "./query-shapes.ts";
 import { homeFilterAllows } from "./relationships.ts";
 
 export type RepliesPolicy = "followed" | "list" | "none";
@@ -261,6 +262,14 @@ export class ListsRepository {
       .orderBy("lists.id", "asc")
       .execute();
     return rows.map(toList);
+  }
+
+  /** Whether any list holds the account (a status of someone in no list has no list fan-out). */
+  async isListed(accountId: string): Promise<boolean> {
+    const [row] = await selectShaped(this.#db, "lists.isListed", [accountId], () =>
+      this.#db.selectFrom("list_accounts").select("list_id").where("account_id", "=", accountId).limit(1),
+    );
+    return row !== undefined;
   }
 
   /**

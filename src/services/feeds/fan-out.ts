@@ -42,12 +42,14 @@ export function enqueueFanOut(jobs: JobBatch, statusId: string, opts: { immediat
  */
 export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Promise<void> {
   if (typeof payload?.statusId !== "string") return;
-  await publishBroadcast(ctx, payload.statusId);
+  const status = await ctx.repos.statuses.getById(payload.statusId);
+  if (!status || status.deletedAt !== null) return;
+  await publishBroadcast(ctx, status);
   await ctx.repos.feeds.fanOut(payload.statusId, undefined, payload.immediate === true ? 0 : undefined);
   await fanOutToTagFollowers(ctx, payload.statusId);
   await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP, undefined, FEED_TRIM_EVERY);
-  await fanOutToLists(ctx, payload.statusId);
-  await addToConversations(ctx, payload.statusId);
+  await fanOutToLists(ctx, payload.statusId, status.accountId);
+  if (status.visibility === "direct") await addToConversations(ctx, payload.statusId);
   await publishToFeeds(ctx, payload.statusId);
   if ((await ctx.repos.follows.notifiedFollowersHolding(payload.statusId)).length > 0) {
     await ctx.queue.enqueue(

@@ -6,9 +6,11 @@ import { getOwnedList, LIST_FEED_CAP } from "./lists.ts";
 /**
  * The list part of the `feeds.fan-out` job: a new status goes into the timelines of the lists
  * holding its author that should show it (`ListsRepository.fanOut`), those are trimmed, and it
- * leaves the home feeds of owners who keep its author in an exclusive list. Idempotent.
+ * leaves the home feeds of owners who keep its author in an exclusive list. Idempotent. Nothing
+ * to do when no list holds its author (or booster), `authorId`.
  */
-export async function fanOutToLists(ctx: AppContext, statusId: string): Promise<void> {
+export async function fanOutToLists(ctx: AppContext, statusId: string, authorId: string): Promise<void> {
+  if (!(await ctx.repos.lists.isListed(authorId))) return;
   await ctx.repos.lists.fanOut(statusId);
   await ctx.repos.lists.trimFeedsOf(statusId, LIST_FEED_CAP);
   await ctx.repos.lists.removeFromExclusiveHomes(statusId);

@@ -53,10 +53,12 @@ const liveStatus = async (ctx: AppContext, statusId: string) => {
   return s && s.deletedAt === null ? s : undefined;
 };
 
-/** A new status on the public and hashtag streams (the fan-out job, before it writes any feed). */
-export async function publishBroadcast(ctx: AppContext, statusId: string): Promise<void> {
-  const status = await liveStatus(ctx, statusId);
-  if (status) await publishAll(ctx, await broadcastChannels(ctx, status), "update", { id: statusId });
+/**
+ * A new status on the public and hashtag streams (the fan-out, before it writes any feed), given
+ * as the fan-out read it: live.
+ */
+export async function publishBroadcast(ctx: AppContext, status: Status): Promise<void> {
+  await publishAll(ctx, await broadcastChannels(ctx, status), "update", { id: status.id });
 }
 
 /** A new status on the home and list streams of the feeds it went into (the fan-out job, once they are written). */
