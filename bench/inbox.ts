@@ -3,8 +3,9 @@
 // activities (HTTP Signatures, cavage draft, as Mastodon signs) to Gannet's shared inbox; every
 // remote actor is followed by local accounts, so each accepted post is also fanned out to home
 // feeds. Measured: how many activities per second are accepted (202) and how many are processed
-// (stored, their background work done: Fedify's inbox queue, fan-out), from the first request
-// until the job queue is empty. Target: 300 signed activities per second on SQLite.
+// (stored, fanned out, any job they queued done), from the first request until the job queue is
+// empty; the server's CPU time per activity, all threads and the main (JavaScript) thread alone.
+// Target: 300 signed activities per second on SQLite.
 //   BENCH_INBOX_ACTIVITIES=3000   activities in the measured run
 //   BENCH_INBOX_SERVERS=10        fake remote servers      BENCH_INBOX_ACTORS=5  actors on each
 //   BENCH_INBOX_FOLLOWERS=20      local accounts following every remote actor
@@ -22,7 +23,7 @@ import { freePort, killAllChildren, NODE, sleep, startChild, stopChild } from ".
 import { postgresDatabase, sqliteDatabase } from "./lib/database.ts";
 import { waitUntilAnswering } from "./lib/http.ts";
 import { parseOptions, wholeNumber } from "./lib/options.ts";
-import { clockTicksPerSecond, cpuTicks, memory } from "./lib/proc.ts";
+import { clockTicksPerSecond, cpuTicks, mainThreadCpuTicks, memory } from "./lib/proc.ts";
 
 const int = (name: string, fallback: number, min = 1) => wholeNumber(process.env, name, fallback, min);
 const ACTIVITIES = int("BENCH_INBOX_ACTIVITIES", 3000);
@@ -138,6 +139,7 @@ async function main() {
         .where("local", "=", false)
         .executeTakeFirstOrThrow();
       const ticksBefore = cpuTicks(server.pid);
+      const mainTicksBefore = mainThreadCpuTicks(server.pid);
       const started = performance.now();
       const statuses = await fire(requests);
       const acceptedMs = performance.now() - started;
@@ -148,6 +150,7 @@ async function main() {
       }
       const processedMs = performance.now() - started;
       const cpuMs = ((cpuTicks(server.pid) - ticksBefore) / clockTicksPerSecond()) * 1000;
+      const mainCpuMs = ((mainThreadCpuTicks(server.pid) - mainTicksBefore) / clockTicksPerSecond()) * 1000;
       const rss = memory(server.pid);
       const afterCount = await ctx.db
         .selectFrom("statuses")
@@ -180,6 +183,7 @@ async function main() {
       console.log(
         `| server CPU per activity | ${(cpuMs / ACTIVITIES).toFixed(2)} ms (${(ACTIVITIES / (cpuMs / 1000)).toFixed(0)} activities per CPU-second) |`,
       );
+      console.log(`| of which the main thread | ${(mainCpuMs / ACTIVITIES).toFixed(2)} ms |`);
       console.log(`| server RSS after | ${rss.rss.toFixed(0)} MiB (peak ${rss.peak.toFixed(0)} MiB) |`);
       console.log(`| home feed rows | ${feeds.n} |`);
       console.log(`| dead jobs | ${JSON.stringify(dead)} |`);

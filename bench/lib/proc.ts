@@ -14,9 +14,21 @@ export function clockTicksPerSecond(): number {
   return 100;
 }
 
-/** utime + stime of a process, in clock ticks. */
+/** utime + stime of a process (all its threads), in clock ticks. */
 export function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return ticksOf(`/proc/${pid}/stat`);
+}
+
+/**
+ * utime + stime of a process's main thread (the one running JavaScript; not V8's GC helpers,
+ * libuv's pool or SQLite's checkpointer), in clock ticks.
+ */
+export function mainThreadCpuTicks(pid: number): number {
+  return ticksOf(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function ticksOf(path: string): number {
+  const stat = readFileSync(path, "utf8");
   // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // fields[0] is field 3 (state), so utime (field 14) is fields[11] and stime (field 15) fields[12].
