@@ -31,14 +31,21 @@ const results = new WeakMap<object, Map<unknown, Promise<unknown[]>>>();
 let installed = false;
 export const expansionStats = { expanded: 0, reused: 0, alreadyExpanded: 0 };
 
+/**
+ * Marks the node objects of an expansion (value objects, `{"@value": ...}`, are most of its
+ * objects and never expanded on their own: they are left out, and looked into no further).
+ */
 function mark(value: unknown): void {
   if (Array.isArray(value)) {
-    for (const item of value) mark(item);
+    for (const item of value) if (item !== null && typeof item === "object") mark(item);
     return;
   }
-  if (value === null || typeof value !== "object" || expanded.has(value)) return;
+  if (value === null || typeof value !== "object" || "@value" in value || expanded.has(value)) return;
   expanded.add(value);
-  for (const key in value) mark((value as Record<string, unknown>)[key]);
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (child !== null && typeof child === "object") mark(child);
+  }
 }
 
 /** The nodes of an expansion, each top-level node a fresh (shallow) copy for its caller. */
