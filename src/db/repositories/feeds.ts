@@ -141,9 +141,9 @@ export class FeedsRepository {
    */
   async trimFeedsOf(statusId: string, cap: number, db: Kysely<DB> = this.#db, every = 1): Promise<void> {
     const slack = Math.floor(cap / 20);
-    const query = () => db.selectFrom("feeds").select("account_id").where("status_id", "=", statusId);
-    const holders =
-      db === this.#db ? await selectShaped(db, "feeds.holders", [statusId], query) : await query().execute();
+    const holders = await selectShaped(db, "feeds.holders", [statusId], () =>
+      db.selectFrom("feeds").select("account_id").where("status_id", "=", statusId),
+    );
     const status = BigInt(statusId);
     const step = BigInt(every);
     const ids = holders

@@ -15,7 +15,8 @@ const MAX_SHAPES = 2000;
  * The rows of the query `build()` makes, compiled only the first time this `shape` is seen on
  * this database. `params` must be the query's parameters in order: it is checked against
  * Kysely's own the first time, and a query whose parameters do not match is never reused.
- * The shape names everything but the parameter values that changes the SQL text.
+ * The shape names everything but the parameter values that changes the SQL text. In a
+ * transaction (a new `db` each time) the query is built and run as it is: nothing to keep.
  */
 export async function selectShaped<R>(
   db: Kysely<DB>,
@@ -23,6 +24,7 @@ export async function selectShaped<R>(
   params: readonly unknown[],
   build: () => Compilable<R>,
 ): Promise<R[]> {
+  if (db.isTransaction) return (await db.executeQuery(build().compile())).rows;
   let known = shapes.get(db);
   if (known === undefined) {
     known = new Map();

@@ -89,8 +89,9 @@ export class StatusesRepository {
 
   /** The status (a tombstone too) at `uri`: statuses are idempotent by URI across deliveries. */
   async getByUri(uri: string, db: Kysely<DB> = this.#db): Promise<Status | undefined> {
-    const query = () => db.selectFrom("statuses").selectAll().where("uri", "=", uri);
-    const [r] = db === this.#db ? await selectShaped(db, "statuses.getByUri", [uri], query) : await query().execute();
+    const [r] = await selectShaped(db, "statuses.getByUri", [uri], () =>
+      db.selectFrom("statuses").selectAll().where("uri", "=", uri),
+    );
     return r && toStatus(r);
   }
 
@@ -107,8 +108,9 @@ export class StatusesRepository {
   }
 
   async getById(id: string, db: Kysely<DB> = this.#db): Promise<Status | undefined> {
-    const query = () => db.selectFrom("statuses").selectAll().where("id", "=", id);
-    const [r] = db === this.#db ? await selectShaped(db, "statuses.getById", [id], query) : await query().execute();
+    const [r] = await selectShaped(db, "statuses.getById", [id], () =>
+      db.selectFrom("statuses").selectAll().where("id", "=", id),
+    );
     return r && toStatus(r);
   }
 

@@ -123,9 +123,9 @@ export class StreamingRepository {
 
   /** The accounts whose home feed holds the status. */
   async homesHolding(statusId: string, db: Kysely<DB> = this.#db): Promise<string[]> {
-    const query = () => db.selectFrom("feeds").select("account_id").where("status_id", "=", statusId);
-    const rows =
-      db === this.#db ? await selectShaped(db, "streaming.homesHolding", [statusId], query) : await query().execute();
+    const rows = await selectShaped(db, "streaming.homesHolding", [statusId], () =>
+      db.selectFrom("feeds").select("account_id").where("status_id", "=", statusId),
+    );
     return rows.map((r) => str(r.account_id));
   }
 
