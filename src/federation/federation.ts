@@ -5,6 +5,7 @@ import { registerCollectionDispatchers } from "./dispatchers/collections.ts";
 import { registerObjectDispatchers } from "./dispatchers/objects.ts";
 import { installExpansionCache } from "./expansion-cache.ts";
 import { registerInboxListeners } from "./inbox/index.ts";
+import { installKeyParseCache } from "./key-parse-cache.ts";
 import { createLoaders } from "./loader.ts";
 import { federationQueues } from "./queue.ts";
 
@@ -17,6 +18,7 @@ import { federationQueues } from "./queue.ts";
 export function createGannetFederation(app: AppContext, kv: KvStore): Federation<AppContext> {
   const { config } = app;
   installExpansionCache();
+  installKeyParseCache();
   const federation = createFederation<AppContext>({
     kv,
     // Deliveries are jobs on Gannet's queue, run by workers; inbox activities are processed in

@@ -80,6 +80,35 @@ describe("inbox: signatures, origins and domain blocks", () => {
     assert.equal(await stored(n2.id), false);
   });
 
+  it("takes an actor's new key once its cached document expired, and refuses the old one from then on", async () => {
+    const carol = await remote.addActor("carol");
+    const oldKeys = carol.keys;
+    const first = remote.note(carol, "key-1");
+    assert.equal((await remote.send(inbox, remote.create(carol, first))).status, 202);
+    // Twice with the cached key: parsed once, verified each time.
+    const again = remote.note(carol, "key-1-again");
+    assert.equal((await remote.send(inbox, remote.create(carol, again))).status, 202);
+    await remote.rotateKey(carol);
+    // Fedify's fetch of the key after a failed verification goes through the document cache
+    // (5 minutes, as Fedify's own loader): its expiry, simulated.
+    const documents = await s.ctx.repos.kv.listPrefix("_fedify/remoteDocument/", new Date().toISOString());
+    const carols = documents.filter((d) => decodeURIComponent(d.key).includes(carol.id));
+    assert.ok(carols.length > 0, "the actor's document was cached");
+    for (const d of carols) await s.ctx.repos.kv.delete(d.key);
+    const rotated = remote.note(carol, "key-2");
+    assert.equal((await remote.send(inbox, remote.create(carol, rotated))).status, 202);
+    const stale = remote.note(carol, "key-1-after-rotation");
+    const newKeys = carol.keys;
+    carol.keys = oldKeys;
+    const refused = await remote.send(inbox, remote.create(carol, stale));
+    carol.keys = newKeys;
+    assert.equal(refused.status, 401);
+    assert.equal(await stored(first.id), true);
+    assert.equal(await stored(again.id), true);
+    assert.equal(await stored(rotated.id), true);
+    assert.equal(await stored(stale.id), false);
+  });
+
   it("refuses a replayed request signed hours ago, and processes a repeated activity once", async () => {
     const n = remote.note(bob, "old");
     const old = await remote.send(inbox, remote.create(bob, n), { time: new Date(Date.now() - 3 * 3600_000) });

@@ -133,6 +133,12 @@ export class FakeRemote {
     return actor;
   }
 
+  /** Gives the actor a new key pair under the same key id (its document serves the new key). */
+  async rotateKey(actor: FakeActor): Promise<void> {
+    actor.keys = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+    actor.publicKeyPem = await pem(actor.keys.publicKey);
+  }
+
   actorDocument(actor: FakeActor): Record<string, unknown> {
     return {
       "@context": MASTODON_CONTEXT,
