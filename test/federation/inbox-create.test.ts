@@ -129,6 +129,48 @@ describe("inbox: Create from a Mastodon-shaped remote server", () => {
     }
   });
 
+  it("reaches every local follower, more than one statement's worth, and a mentioned follower with a direct post", async () => {
+    const dan = await remote.addActor("dan");
+    const hello = remote.note(dan, "dan-hello");
+    assert.equal((await remote.send(`${s.url}/inbox`, remote.create(dan, hello))).status, 202);
+    const account = await s.ctx.repos.accounts.getByUri(dan.id);
+    assert.ok(account);
+    const followers: TestUser[] = [];
+    for (let i = 0; i < 27; i++) {
+      const user = await s.createUser(`fan${i}`);
+      await s.follow(user, { account });
+      followers.push(user);
+    }
+    const post = remote.note(dan, "dan-to-followers");
+    assert.equal((await remote.send(`${s.url}/inbox`, remote.create(dan, post))).status, 202);
+    const stored = await s.ctx.repos.statuses.getByUri(post.id);
+    assert.ok(stored);
+    const holders = await s.ctx.db
+      .selectFrom("feeds")
+      .select("account_id")
+      .where("status_id", "=", stored.id)
+      .execute();
+    assert.deepEqual(holders.map((h) => String(h.account_id)).sort(), followers.map((f) => f.account.id).sort());
+    // Direct: the mentioned follower's home only (not other followers', nor a mentioned stranger's).
+    const [fan0, fan1] = followers;
+    const direct = remote.note(dan, "dan-direct", {
+      to: [fan0.account.uri, aliceUri],
+      cc: [],
+      tag: [mentionOf(fan0.account.uri, "fan0"), mentionOf(aliceUri, "alice")],
+    });
+    assert.equal((await remote.send(`${s.url}/inbox`, remote.create(dan, direct))).status, 202);
+    const dm = await s.ctx.repos.statuses.getByUri(direct.id);
+    assert.ok(dm);
+    assert.equal(dm.visibility, "direct");
+    const dmHolders = await s.ctx.db.selectFrom("feeds").select("account_id").where("status_id", "=", dm.id).execute();
+    assert.deepEqual(
+      dmHolders.map((h) => String(h.account_id)),
+      [fan0.account.id],
+    );
+    const fan1Home = await s.request("/api/v1/timelines/home", { token: fan1.token });
+    assert.equal(fan1Home.body[0]?.uri, post.id);
+  });
+
   it("derives visibility from the audience: followers-only and direct", async () => {
     const priv = remote.note(bob, "3", { to: [bob.followers], cc: [] });
     const direct = remote.note(bob, "4", { to: [aliceUri], cc: [], tag: [mentionOf(aliceUri, "alice")] });

@@ -214,6 +214,7 @@ export async function persistNote(
     if (raced) return raced.deletedAt === null ? raced : null;
     throw error;
   }
-  if (opts.fanOutNow) await fanOutNow(app, statusId);
-  return (await app.repos.statuses.getById(statusId)) ?? null;
+  const stored = await app.repos.statuses.getById(statusId);
+  if (stored && opts.fanOutNow) await fanOutNow(app, stored);
+  return stored ?? null;
 }

@@ -1,5 +1,7 @@
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
+import type { FanOutOptions } from "../../db/repositories/feeds.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
 import type { JobBatch } from "../../infra/queue/after-commit.ts";
 import { addToConversations } from "../conversations/update.ts";
 import { fanOutToLists } from "../lists/feeds.ts";
@@ -12,6 +14,13 @@ export const FEED_CAP = 800;
 const FEED_TRIM_EVERY = 20;
 
 export const FAN_OUT_JOB = "feeds.fan-out";
+
+/**
+ * The fan-out of a status from another server (`immediate`): no local request is still rendering
+ * it, so no first pause, and 25 feeds per statement (about 0.2 ms each on SQLite) instead of 10,
+ * since such a post mostly has few local followers, whom one statement then reaches.
+ */
+const IMMEDIATE: FanOutOptions = { firstPauseMs: 0, chunk: 25 };
 
 export interface FanOutPayload {
   statusId: string;
@@ -44,20 +53,24 @@ export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Pro
   if (typeof payload?.statusId !== "string") return;
   const status = await ctx.repos.statuses.getById(payload.statusId);
   if (!status || status.deletedAt !== null) return;
+  await fanOutLive(ctx, status, payload.immediate === true);
+}
+
+/** `fanOutStatus` of a status read live. */
+async function fanOutLive(ctx: AppContext, status: Status, immediate: boolean): Promise<void> {
+  const statusId = status.id;
   await publishBroadcast(ctx, status);
-  await ctx.repos.feeds.fanOut(payload.statusId, undefined, payload.immediate === true ? 0 : undefined);
-  await fanOutToTagFollowers(ctx, payload.statusId);
-  await ctx.repos.feeds.trimFeedsOf(payload.statusId, FEED_CAP, undefined, FEED_TRIM_EVERY);
-  await fanOutToLists(ctx, payload.statusId, status.accountId);
-  if (status.visibility === "direct") await addToConversations(ctx, payload.statusId);
-  await publishToFeeds(ctx, payload.statusId);
-  if ((await ctx.repos.follows.notifiedFollowersHolding(payload.statusId)).length > 0) {
+  await ctx.repos.feeds.fanOut(status, immediate ? IMMEDIATE : {});
+  await fanOutToTagFollowers(ctx, statusId);
+  await ctx.repos.feeds.trimFeedsOf(statusId, FEED_CAP, undefined, FEED_TRIM_EVERY);
+  await fanOutToLists(ctx, statusId, status.accountId);
+  if (status.visibility === "direct") await addToConversations(ctx, statusId);
+  await publishToFeeds(ctx, statusId);
+  if ((await ctx.repos.follows.notifiedFollowersHolding(statusId)).length > 0) {
     await ctx.queue.enqueue(
       "notifications.create",
-      { type: "status", statusId: payload.statusId },
-      {
-        dedupeKey: `notifications.create:status:${payload.statusId}`,
-      },
+      { type: "status", statusId },
+      { dedupeKey: `notifications.create:status:${statusId}` },
     );
   }
 }
@@ -67,12 +80,14 @@ export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Pro
  * waits for the 202, as it waits for the status to be stored) rather than queued: a job costs four
  * statements on the jobs table, more than the fan-out itself for a status with few local
  * followers. It is run after the status's transaction committed, as a queued job would be; if it
- * fails, it is queued after all, and retried like any job.
+ * fails, it is queued after all, and retried like any job. `status` is the status as read after
+ * that commit.
  */
-export async function fanOutNow(ctx: AppContext, statusId: string): Promise<void> {
+export async function fanOutNow(ctx: AppContext, status: Status): Promise<void> {
+  const statusId = status.id;
   const payload: FanOutPayload = { statusId, immediate: true };
   try {
-    await fanOutStatus(ctx, payload);
+    if (status.deletedAt === null) await fanOutLive(ctx, status, true);
   } catch (error) {
     logger.warn("Fan-out of {statusId} failed, queued to be retried: {error}", { statusId, error });
     await ctx.queue.enqueue(FAN_OUT_JOB, payload, { dedupeKey: `${FAN_OUT_JOB}:${statusId}` });
