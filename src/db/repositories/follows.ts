@@ -441,16 +441,17 @@ export class FollowsRepository {
    * whose home feed holds it (so the home filters let it through: Mastodon notifies on feed insert).
    */
   async notifiedFollowersHolding(statusId: string): Promise<string[]> {
-    const rows = await this.#db
-      .selectFrom("statuses")
-      .innerJoin("follows", "follows.target_account_id", "statuses.account_id")
-      .innerJoin("feeds", (j) =>
-        j.onRef("feeds.account_id", "=", "follows.account_id").onRef("feeds.status_id", "=", "statuses.id"),
-      )
-      .select("follows.account_id")
-      .where("statuses.id", "=", statusId)
-      .where("follows.notify", "=", true)
-      .execute();
+    const rows = await selectShaped(this.#db, "follows.notifiedFollowersHolding", [statusId, true], () =>
+      this.#db
+        .selectFrom("statuses")
+        .innerJoin("follows", "follows.target_account_id", "statuses.account_id")
+        .innerJoin("feeds", (j) =>
+          j.onRef("feeds.account_id", "=", "follows.account_id").onRef("feeds.status_id", "=", "statuses.id"),
+        )
+        .select("follows.account_id")
+        .where("statuses.id", "=", statusId)
+        .where("follows.notify", "=", true),
+    );
     return rows.map((r) => String(r.account_id));
   }
 }

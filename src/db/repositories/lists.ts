@@ -266,7 +266,7 @@ export class ListsRepository {
 
   /** Whether any list holds the account (a status of someone in no list has no list fan-out). */
   async isListed(accountId: string): Promise<boolean> {
-    const [row] = await selectShaped(this.#db, "lists.isListed", [accountId], () =>
+    const [row] = await selectShaped(this.#db, "lists.isListed", [accountId, 1], () =>
       this.#db.selectFrom("list_accounts").select("list_id").where("account_id", "=", accountId).limit(1),
     );
     return row !== undefined;

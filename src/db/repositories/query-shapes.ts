@@ -12,6 +12,12 @@ const shapes = new WeakMap<object, Map<string, CompiledQuery>>();
 const MAX_SHAPES = 2000;
 
 /**
+ * Set by the test helpers: a query whose given parameters are not its own fails instead of going
+ * uncached (it still answers right, so nothing else would notice).
+ */
+const strict = () => process.env.GANNET_STRICT_SHAPES === "1";
+
+/**
  * The rows of the query `build()` makes, compiled only the first time this `shape` is seen on
  * this database. `params` must be the query's parameters in order: it is checked against
  * Kysely's own the first time, and a query whose parameters do not match is never reused.
@@ -45,6 +51,8 @@ export async function selectShaped<R>(
   if (same) {
     if (known.size >= MAX_SHAPES) known.clear();
     known.set(shape, fresh);
+  } else if (strict()) {
+    throw new Error(`selectShaped: the parameters given for ${shape} are not the query's (${fresh.parameters.length})`);
   }
   return (await db.executeQuery(fresh)).rows;
 }

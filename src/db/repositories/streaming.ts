@@ -131,29 +131,29 @@ export class StreamingRepository {
 
   /** The lists whose timeline holds the status. */
   async listsHolding(statusId: string, db: Kysely<DB> = this.#db): Promise<string[]> {
-    const rows = await db.selectFrom("list_feeds").select("list_id").where("status_id", "=", statusId).execute();
+    const rows = await selectShaped(db, "streaming.listsHolding", [statusId], () =>
+      db.selectFrom("list_feeds").select("list_id").where("status_id", "=", statusId),
+    );
     return rows.map((r) => str(r.list_id));
   }
 
   /** Lower-cased names of the status's hashtags. */
   async tagNames(statusId: string, db: Kysely<DB> = this.#db): Promise<string[]> {
-    const rows = await db
-      .selectFrom("statuses_tags")
-      .innerJoin("tags", "tags.id", "statuses_tags.tag_id")
-      .select("tags.name")
-      .where("statuses_tags.status_id", "=", statusId)
-      .execute();
+    const rows = await selectShaped(db, "streaming.tagNames", [statusId], () =>
+      db
+        .selectFrom("statuses_tags")
+        .innerJoin("tags", "tags.id", "statuses_tags.tag_id")
+        .select("tags.name")
+        .where("statuses_tags.status_id", "=", statusId),
+    );
     return rows.map((r) => r.name.toLowerCase());
   }
 
   /** Whether the status has a media attachment. */
   async hasMedia(statusId: string, db: Kysely<DB> = this.#db): Promise<boolean> {
-    const row = await db
-      .selectFrom("media_attachments")
-      .select("id")
-      .where("status_id", "=", statusId)
-      .limit(1)
-      .executeTakeFirst();
+    const [row] = await selectShaped(db, "streaming.hasMedia", [statusId, 1], () =>
+      db.selectFrom("media_attachments").select("id").where("status_id", "=", statusId).limit(1),
+    );
     return row !== undefined;
   }
 
