@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { Temporal } from "@js-temporal/polyfill";
 import { createDatabase } from "../../src/db/database.ts";
 import { KvRepository } from "../../src/db/repositories/kv.ts";
-import { DatabaseKvStore } from "../../src/infra/kv/fedify-kv.ts";
+import { DatabaseKvStore, ttlMilliseconds } from "../../src/infra/kv/fedify-kv.ts";
 
 async function store() {
   const d = createDatabase({ dataDir: "/tmp", sqliteFile: ":memory:" });
@@ -16,6 +16,21 @@ const keyOf = ["_fedify", "publicKey", "https://remote.example/users/a#main-key"
 const encoded = `_fedify/publicKey/${encodeURIComponent(keyOf[2])}`;
 
 describe("Fedify's key-value store on the database", () => {
+  it("adds up a TTL's fields as Temporal's total does", () => {
+    for (const d of [
+      { minutes: 10 },
+      { days: 1 },
+      { hours: 36 },
+      { hours: 1, minutes: 30, seconds: 5, milliseconds: 7 },
+      { seconds: 1, microseconds: 500, nanoseconds: 250_000 },
+    ]) {
+      const ttl = Temporal.Duration.from(d);
+      assert.equal(ttlMilliseconds(ttl), ttl.total("millisecond"), JSON.stringify(d));
+    }
+    // Weeks need a starting point, as in Temporal itself.
+    assert.throws(() => ttlMilliseconds(Temporal.Duration.from({ weeks: 1 })), RangeError);
+  });
+
   it("stores, reads, compares-and-swaps and deletes JSON values", async () => {
     const { d, kv } = await store();
     try {
