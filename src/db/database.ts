@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import { ChangeTracker } from "./change-tracker.ts";
 import { runMigrations } from "./migrate.ts";
 import { loadMigrations } from "./migrations/index.ts";
+import { registerReadNow } from "./repositories/query-shapes.ts";
 import type { DB } from "./schema.ts";
 import { NodeSqliteDialect } from "./sqlite-dialect.ts";
 
@@ -102,6 +103,8 @@ export function createDatabase(opts: DatabaseOptions): Database {
     const file = opts.sqliteFile ?? "gannet.sqlite3";
     sqliteDialect = new NodeSqliteDialect(file === ":memory:" ? file : join(opts.dataDir, file));
     db = new Kysely<DB>({ dialect: sqliteDialect, plugins });
+    const reader = sqliteDialect;
+    registerReadNow(db, (text, parameters) => reader.readNow(text, parameters));
   }
 
   return {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { sql } from "kysely";
 import { createDatabase } from "../../src/db/database.ts";
+import { selectShaped } from "../../src/db/repositories/query-shapes.ts";
 
 // The dialect builds row objects itself from node:sqlite's arrays (sqlite-dialect.ts readRow):
 // they must be what node:sqlite's own row objects were.
@@ -44,6 +45,75 @@ describe("SQLite rows", () => {
     assert.deepEqual(updated.rows, []);
     const none = await sql`SELECT id FROM t WHERE id > 10`.execute(d.db);
     assert.deepEqual(none.rows, []);
+    await d.close();
+  });
+});
+
+// selectShaped runs a read it compiled before straight on SQLite's connection when nobody holds
+// it (query-shapes.ts, sqlite-dialect.ts readNow), and through Kysely otherwise.
+describe("known reads on SQLite", () => {
+  async function withTable() {
+    const d = createDatabase({ dataDir: "/tmp", sqliteFile: ":memory:" });
+    await d.migrate();
+    await sql`INSERT INTO kv_store (key, value, expires_at) VALUES ('a', '1', NULL), ('b', '2', '2030-01-01')`.execute(
+      d.db,
+    );
+    const read = (key: string) =>
+      selectShaped(d.db, "test.kv", [key], () =>
+        d.db.selectFrom("kv_store").select(["key", "value", "expires_at"]).where("key", "=", key),
+      );
+    return { d, read };
+  }
+
+  it("answer at once when the connection is free, the rows Kysely gives", async () => {
+    const { d, read } = await withTable();
+    const viaKysely = await read("a"); // the first time: compiled and run by Kysely
+    let settled = false;
+    const pending = read("b").then((rows) => {
+      settled = true;
+      return rows;
+    });
+    await Promise.resolve();
+    // Run without waiting for the connection: done within a turn of microtasks.
+    await Promise.resolve();
+    assert.equal(settled, true);
+    assert.deepEqual(
+      (await pending).map((r) => ({ ...r })),
+      [{ key: "b", value: "2", expires_at: "2030-01-01" }],
+    );
+    assert.deepEqual(
+      (await read("a")).map((r) => ({ ...r })),
+      viaKysely.map((r) => ({ ...r })),
+    );
+    assert.equal(Object.getPrototypeOf((await read("a"))[0]), null);
+    await d.close();
+  });
+
+  it("wait for a transaction that holds the connection, and then see what it committed", async () => {
+    const { d, read } = await withTable();
+    await read("a");
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const trx = d.db.transaction().execute(async (t) => {
+      await sql`UPDATE kv_store SET value = '3' WHERE key = 'a'`.execute(t);
+      await held;
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    let settled = false;
+    const during = read("a").then((rows) => {
+      settled = true;
+      return rows;
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal(settled, false, "a read waits while a transaction holds the connection");
+    release();
+    await trx;
+    assert.deepEqual(
+      (await during).map((r) => r.value),
+      ["3"],
+    );
     await d.close();
   });
 });

@@ -11,6 +11,16 @@ const shapes = new WeakMap<object, Map<string, CompiledQuery>>();
 
 const MAX_SHAPES = 2000;
 
+/** Runs a compiled read at once when the database can (SQLite's free connection), else undefined. */
+export type ReadNow = (sql: string, parameters: readonly unknown[]) => Record<string, unknown>[] | undefined;
+
+const readers = new WeakMap<object, ReadNow>();
+
+/** Lets `selectShaped` run `db`'s known reads through `readNow` (database.ts, on SQLite). */
+export function registerReadNow(db: Kysely<DB>, readNow: ReadNow): void {
+  readers.set(db, readNow);
+}
+
 /**
  * Set by the test helpers: a query whose given parameters are not its own fails instead of going
  * uncached (it still answers right, so nothing else would notice).
@@ -38,6 +48,8 @@ export async function selectShaped<R>(
   }
   const compiled = known.get(shape);
   if (compiled !== undefined) {
+    const now = readers.get(db)?.(compiled.sql, params);
+    if (now !== undefined) return now as R[];
     const query: CompiledQuery<R> = {
       sql: compiled.sql,
       query: compiled.query,
