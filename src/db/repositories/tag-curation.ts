@@ -3,6 +3,7 @@ import type { IdWindow } from "../../http/pagination.ts";
 import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+import { selectShaped } from "./query-shapes.ts";
 import { homeFilterAllows } from "./relationships.ts";
 
 export interface TagRef {
@@ -306,16 +307,12 @@ export class TagCurationRepository {
     }
   }
 
-  /** The author and tags of a status (for the fan-out's featured-tag refresh). */
-  async statusTags(statusId: string): Promise<{ accountId: string; tagIds: string[] } | undefined> {
-    const s = await this.#db.selectFrom("statuses").select("account_id").where("id", "=", statusId).executeTakeFirst();
-    if (!s) return undefined;
-    const rows = await this.#db
-      .selectFrom("statuses_tags")
-      .select("tag_id")
-      .where("status_id", "=", statusId)
-      .execute();
-    return { accountId: String(s.account_id), tagIds: rows.map((r) => String(r.tag_id)) };
+  /** The ids of a status's hashtags (the fan-out's hashtag part). */
+  async statusTagIds(statusId: string): Promise<string[]> {
+    const rows = await selectShaped(this.#db, "tagCuration.statusTagIds", [statusId], () =>
+      this.#db.selectFrom("statuses_tags").select("tag_id").where("status_id", "=", statusId),
+    );
+    return rows.map((r) => String(r.tag_id));
   }
 
   /**

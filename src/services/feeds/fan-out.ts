@@ -61,7 +61,7 @@ async function fanOutLive(ctx: AppContext, status: Status, immediate: boolean): 
   const statusId = status.id;
   await publishBroadcast(ctx, status);
   await ctx.repos.feeds.fanOut(status, immediate ? IMMEDIATE : {});
-  await fanOutToTagFollowers(ctx, statusId);
+  await fanOutToTagFollowers(ctx, status);
   await ctx.repos.feeds.trimFeedsOf(statusId, FEED_CAP, undefined, FEED_TRIM_EVERY);
   await fanOutToLists(ctx, statusId, status.accountId);
   if (status.visibility === "direct") await addToConversations(ctx, statusId);

@@ -6,10 +6,10 @@ import type { AppContext } from "../../context.ts";
  * and its author's featured tags among them get their stored usage counts refreshed. Idempotent.
  * Runs before the job trims the feeds it wrote to, so these feeds are capped like home.
  */
-export async function fanOutToTagFollowers(ctx: AppContext, statusId: string): Promise<void> {
+export async function fanOutToTagFollowers(ctx: AppContext, status: { id: string; accountId: string }): Promise<void> {
   const repo = ctx.repos.tagCuration;
-  const s = await repo.statusTags(statusId);
-  if (!s || s.tagIds.length === 0) return;
-  await repo.fanOutToTagFollowers(statusId);
-  await repo.refreshFeatured(s.accountId, s.tagIds, new Date().toISOString());
+  const tagIds = await repo.statusTagIds(status.id);
+  if (tagIds.length === 0) return;
+  await repo.fanOutToTagFollowers(status.id);
+  await repo.refreshFeatured(status.accountId, tagIds, new Date().toISOString());
 }
