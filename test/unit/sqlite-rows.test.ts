@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { sql } from "kysely";
 import { createDatabase } from "../../src/db/database.ts";
-import { selectShaped } from "../../src/db/repositories/query-shapes.ts";
+import { selectShaped, writeShaped } from "../../src/db/repositories/query-shapes.ts";
 
 // The dialect builds row objects itself from node:sqlite's arrays (sqlite-dialect.ts readRow):
 // they must be what node:sqlite's own row objects were.
@@ -113,6 +113,51 @@ describe("known reads on SQLite", () => {
     assert.deepEqual(
       (await during).map((r) => r.value),
       ["3"],
+    );
+    await d.close();
+  });
+});
+
+// writeShaped compiles a write once per shape; reused, it still passes Kysely's plugins.
+describe("known writes", () => {
+  it("are seen by the change trackers each time, and run in the transaction they are given", async () => {
+    const d = createDatabase({ dataDir: "/tmp", sqliteFile: ":memory:" });
+    await d.migrate();
+    const write = (db: typeof d.db, key: string, value: string) =>
+      writeShaped(db, "test.kv.insert", [key, value], () =>
+        db
+          .insertInto("kv_store")
+          .values({ key, value })
+          .onConflict((oc) => oc.column("key").doNothing()),
+      );
+    // domain_allows is tracked (the domain policy cache's stamp).
+    const stamp = () => d.domainPolicyStamp() ?? 0;
+    const trackedWrite = (db: typeof d.db, id: string, domain: string) =>
+      writeShaped(db, "test.allow.insert", [id, domain, "2026-01-01", "2026-01-01"], () =>
+        db.insertInto("domain_allows").values({ id, domain, created_at: "2026-01-01", updated_at: "2026-01-01" }),
+      );
+    await write(d.db, "a", "1");
+    await write(d.db, "b", "2");
+    const before = stamp();
+    await trackedWrite(d.db, "1", "one.example");
+    const once = stamp();
+    await trackedWrite(d.db, "2", "two.example"); // reused: compiled the first time only
+    assert.ok(once > before, "the first write was seen");
+    assert.ok(stamp() > once, "the reused write was seen too");
+    // In a transaction that fails, the reused write is rolled back with it.
+    await assert.rejects(
+      d.db.transaction().execute(async (trx) => {
+        await write(trx, "c", "3");
+        throw new Error("abort");
+      }),
+    );
+    const rows = await d.db.selectFrom("kv_store").select(["key", "value"]).orderBy("key").execute();
+    assert.deepEqual(
+      rows.map((r) => ({ ...r })),
+      [
+        { key: "a", value: "1" },
+        { key: "b", value: "2" },
+      ],
     );
     await d.close();
   });

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.ts";
-import { selectShaped } from "./query-shapes.ts";
+import { selectShaped, writeShaped } from "./query-shapes.ts";
 
 /** Rows of the generic key-value table (Fedify's KvStore and Gannet's own small state). */
 export class KvRepository {
@@ -27,11 +27,12 @@ export class KvRepository {
   }
 
   async set(key: string, value: string, expiresAt: string | null): Promise<void> {
-    await this.#db
-      .insertInto("kv_store")
-      .values({ key, value, expires_at: expiresAt })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ value, expires_at: expiresAt }))
-      .execute();
+    await writeShaped(this.#db, "kv.set", [key, value, expiresAt, value, expiresAt], () =>
+      this.#db
+        .insertInto("kv_store")
+        .values({ key, value, expires_at: expiresAt })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value, expires_at: expiresAt })),
+    );
   }
 
   async delete(key: string): Promise<void> {

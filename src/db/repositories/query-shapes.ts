@@ -1,11 +1,12 @@
-import type { Compilable, CompiledQuery, Kysely } from "kysely";
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from "kysely";
 import type { DB } from "../schema.ts";
 
 /**
- * Compiled queries of the busiest reads, one per shape (what makes their SQL text: usually the
- * length of an `IN` list) and per database. Building and compiling a query with Kysely costs
- * more than SQLite takes to answer a small one; a query of a known shape reuses the SQL text
- * with the new parameters.
+ * Compiled queries of the busiest statements, one per shape (what makes their SQL text: usually
+ * the length of an `IN` list, or the columns written) and per database. Building and compiling a
+ * query with Kysely costs more than SQLite takes to answer a small one; a query of a known shape
+ * reuses the SQL text with the new parameters. Kept per dialect adapter: a database and its
+ * transactions share it (and compile alike), two databases do not.
  */
 const shapes = new WeakMap<object, Map<string, CompiledQuery>>();
 
@@ -28,35 +29,28 @@ export function registerReadNow(db: Kysely<DB>, readNow: ReadNow): void {
 const strict = () => process.env.GANNET_STRICT_SHAPES === "1";
 
 /**
- * The rows of the query `build()` makes, compiled only the first time this `shape` is seen on
- * this database. `params` must be the query's parameters in order: it is checked against
- * Kysely's own the first time, and a query whose parameters do not match is never reused.
- * The shape names everything but the parameter values that changes the SQL text. In a
- * transaction (a new `db` each time) the query is built and run as it is: nothing to keep.
+ * The query of `shape` with `params`: compiled before (the same SQL text and operation node, new
+ * parameters), or compiled now by `build()` and kept when its parameters are `params`, in order
+ * (checked against Kysely's own; a query whose parameters do not match is never reused).
  */
-export async function selectShaped<R>(
+function shaped<R>(
   db: Kysely<DB>,
   shape: string,
   params: readonly unknown[],
   build: () => Compilable<R>,
-): Promise<R[]> {
-  if (db.isTransaction) return (await db.executeQuery(build().compile())).rows;
-  let known = shapes.get(db);
+): { query: CompiledQuery<R>; known: boolean } {
+  const adapter = db.getExecutor().adapter;
+  let known = shapes.get(adapter);
   if (known === undefined) {
     known = new Map();
-    shapes.set(db, known);
+    shapes.set(adapter, known);
   }
   const compiled = known.get(shape);
   if (compiled !== undefined) {
-    const now = readers.get(db)?.(compiled.sql, params);
-    if (now !== undefined) return now as R[];
-    const query: CompiledQuery<R> = {
-      sql: compiled.sql,
-      query: compiled.query,
-      queryId: compiled.queryId,
-      parameters: params,
+    return {
+      query: { sql: compiled.sql, query: compiled.query, queryId: compiled.queryId, parameters: params },
+      known: true,
     };
-    return (await db.executeQuery(query)).rows;
   }
   const fresh = build().compile();
   const same = fresh.parameters.length === params.length && fresh.parameters.every((p, i) => Object.is(p, params[i]));
@@ -64,7 +58,42 @@ export async function selectShaped<R>(
     if (known.size >= MAX_SHAPES) known.clear();
     known.set(shape, fresh);
   } else if (strict()) {
-    throw new Error(`selectShaped: the parameters given for ${shape} are not the query's (${fresh.parameters.length})`);
+    throw new Error(`query shape ${shape}: the parameters given are not the query's (${fresh.parameters.length})`);
   }
-  return (await db.executeQuery(fresh)).rows;
+  return { query: fresh, known: false };
+}
+
+/**
+ * The rows of the query `build()` makes, compiled only the first time this `shape` is seen on
+ * this database. `params` must be the query's parameters in order. The shape names everything
+ * but the parameter values that changes the SQL text.
+ */
+export async function selectShaped<R>(
+  db: Kysely<DB>,
+  shape: string,
+  params: readonly unknown[],
+  build: () => Compilable<R>,
+): Promise<R[]> {
+  const { query, known } = shaped(db, shape, params, build);
+  if (known && !db.isTransaction) {
+    const now = readers.get(db)?.(query.sql, params);
+    if (now !== undefined) return now as R[];
+  }
+  return (await db.executeQuery(query)).rows;
+}
+
+/**
+ * A write (insert, update, delete) of a known shape, as `selectShaped`: compiled the first time
+ * only. Reused, its operation node still goes through Kysely's plugins (`transformQuery`), so the
+ * change trackers (change-tracker.ts) see every write as if it had been built again.
+ */
+export async function writeShaped<R>(
+  db: Kysely<DB>,
+  shape: string,
+  params: readonly unknown[],
+  build: () => Compilable<R>,
+): Promise<QueryResult<R>> {
+  const { query, known } = shaped(db, shape, params, build);
+  if (known) db.getExecutor().transformQuery(query.query, query.queryId);
+  return db.executeQuery(query);
 }

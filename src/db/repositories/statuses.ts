@@ -2,7 +2,7 @@ import { type Insertable, type Kysely, type Selectable, sql, type Updateable } f
 import type { IdWindow } from "../../http/pagination.ts";
 import type { DB, StatusesTable } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
-import { selectShaped } from "./query-shapes.ts";
+import { selectShaped, writeShaped } from "./query-shapes.ts";
 import { type Reader, visibleCondition } from "./status-visibility.ts";
 
 export { applyWindow, idWindowOrder, type Reader, sortDesc, visibleCondition };
@@ -80,7 +80,10 @@ export class StatusesRepository {
   }
 
   async insert(row: StatusInsert, db: Kysely<DB> = this.#db): Promise<void> {
-    await db.insertInto("statuses").values(row).execute();
+    // Compiled once per set of columns given (a column left undefined is left to its default).
+    const columns = Object.keys(row).filter((k) => row[k as keyof StatusInsert] !== undefined);
+    const values = columns.map((k) => row[k as keyof StatusInsert]);
+    await writeShaped(db, `statuses.insert ${columns.join(",")}`, values, () => db.insertInto("statuses").values(row));
   }
 
   async update(id: string, patch: StatusUpdate, db: Kysely<DB> = this.#db): Promise<void> {
@@ -144,7 +147,10 @@ export class StatusesRepository {
       statuses_count: sql`CASE WHEN statuses_count + ${delta} < 0 THEN 0 ELSE statuses_count + ${delta} END`,
     };
     if (lastStatusAt !== null) patch.last_status_at = lastStatusAt;
-    await db.updateTable("accounts").set(patch).where("id", "=", accountId).execute();
+    const params = lastStatusAt !== null ? [delta, delta, lastStatusAt, accountId] : [delta, delta, accountId];
+    await writeShaped(db, `statuses.addToAccountCount ${lastStatusAt !== null}`, params, () =>
+      db.updateTable("accounts").set(patch).where("id", "=", accountId),
+    );
   }
 
   /** The live boost of `statusId` by `accountId`, if any. */
