@@ -8,8 +8,8 @@ import { CryptographicKey } from "@fedify/vocab";
  * ASN.1 parse and an OpenSSL key import, measured at 0.15-0.2 ms of main-thread CPU per incoming
  * activity, the largest single cost of verifying it. Gannet's KvStore hands out the same object
  * for a cached key while it keeps it in memory (infra/kv/fedify-kv.ts, at most 5 minutes, dropped
- * on every write), so the parse is kept on that object (a `WeakMap`, per context loader and base
- * URL): the same JSON with the same loader parses to the same key. Fedify's vocabulary objects are
+ * on every write), so the parse is kept on that object (a `WeakMap`, per context loader; a parse
+ * given a base URL is not kept): the same JSON with the same loader parses to the same key. Fedify's vocabulary objects are
  * immutable, so sharing one between verifications is safe; a parse that fails is not kept.
  * Installed once per process (`installKeyParseCache`); any other call (an array, another option
  * set) goes to Fedify unchanged.
@@ -21,7 +21,7 @@ let installed = false;
 
 export const keyParseStats = { parsed: 0, reused: 0 };
 
-/** The options a parse depends on: the context loader, and a base URL if one is given. */
+/** What a kept parse depends on: the context loader (undefined, not kept: a base URL is given). */
 function optionsKey(options: Record<string, unknown> | undefined): unknown {
   const loader = options?.contextLoader;
   const base = options?.baseUrl;

@@ -33,16 +33,6 @@ export interface Loaders {
 }
 
 /**
- * Fedify's document, context and signed-fetch loaders over Gannet's guarded HTTP client
- * (`ctx.guardedFetch`), in place of Fedify's all-or-nothing `allowPrivateAddress`: loopback and
- * private addresses only when ALLOWED_PRIVATE_ADDRESSES lists them (checked on every address a
- * name resolves to, at connect time), responses bounded in size and time, every redirect checked
- * again, and https required except towards the addresses the operator allowed (plain http is for
- * tests and LANs, never for the public internet). Documents are fetched signed by the instance
- * actor, user-signed fetches with the user's key. Fedify's preloaded JSON-LD contexts are served
- * without a request; fetched documents are cached in the KV store as Fedify's own loader does.
- */
-/**
  * Fedify's preloaded JSON-LD contexts (ActivityStreams, security, Mastodon's extensions...) as
  * documents tagged `static`: jsonld then keeps each one resolved and processed in its shared
  * cache, instead of loading, resolving and processing it again at every expansion (several per
@@ -64,6 +54,16 @@ export function withStaticContexts(loader: DocumentLoader): DocumentLoader {
   };
 }
 
+/**
+ * Fedify's document, context and signed-fetch loaders over Gannet's guarded HTTP client
+ * (`ctx.guardedFetch`), in place of Fedify's all-or-nothing `allowPrivateAddress`: loopback and
+ * private addresses only when ALLOWED_PRIVATE_ADDRESSES lists them (checked on every address a
+ * name resolves to, at connect time), responses bounded in size and time, every redirect checked
+ * again, and https required except towards the addresses the operator allowed (plain http is for
+ * tests and LANs, never for the public internet). Documents are fetched signed by the instance
+ * actor, user-signed fetches with the user's key. Fedify's preloaded JSON-LD contexts are served
+ * without a request; fetched documents are cached in the KV store as Fedify's own loader does.
+ */
 export function createLoaders(ctx: AppContext, kv: KvStore): Loaders {
   const policy = createAddressPolicy(ctx.config.allowedPrivateAddresses);
 
