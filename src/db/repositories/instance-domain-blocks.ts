@@ -33,10 +33,7 @@ export function coveringDomains(domain: string): string[] {
   return out;
 }
 
-/**
- * All SQL on `domain_blocks` and `domain_allows` (migration 0026), and the federation policy they
- * make: whether activities from a domain are accepted and whether anything is delivered to it.
- */
+/** Whether a domain may federate with this server, and the block that applies to it if any. */
 export interface DomainPolicy {
   allowed: boolean;
   rule: InstanceDomainBlock | undefined;
@@ -45,6 +42,10 @@ export interface DomainPolicy {
 /** Domains whose policy is kept (beyond it, the cache starts over). */
 const POLICY_CACHE_SIZE = 10_000;
 
+/**
+ * All SQL on `domain_blocks` and `domain_allows` (migration 0026), and the federation policy they
+ * make: whether activities from a domain are accepted and whether anything is delivered to it.
+ */
 export class InstanceDomainBlocksRepository {
   readonly #db: Kysely<DB>;
   readonly #limitedFederation: boolean;

@@ -143,14 +143,15 @@ export class StatusesRepository {
     lastStatusAt: string | null,
     db: Kysely<DB>,
   ): Promise<void> {
-    const patch: Record<string, unknown> = {
-      statuses_count: sql`CASE WHEN statuses_count + ${delta} < 0 THEN 0 ELSE statuses_count + ${delta} END`,
-    };
-    if (lastStatusAt !== null) patch.last_status_at = lastStatusAt;
     const params = lastStatusAt !== null ? [delta, delta, lastStatusAt, accountId] : [delta, delta, accountId];
-    await writeShaped(db, `statuses.addToAccountCount ${lastStatusAt !== null}`, params, () =>
-      db.updateTable("accounts").set(patch).where("id", "=", accountId),
-    );
+    await writeShaped(db, `statuses.addToAccountCount ${lastStatusAt !== null}`, params, () => {
+      // Built only when this shape is compiled (the first time).
+      const patch: Record<string, unknown> = {
+        statuses_count: sql`CASE WHEN statuses_count + ${delta} < 0 THEN 0 ELSE statuses_count + ${delta} END`,
+      };
+      if (lastStatusAt !== null) patch.last_status_at = lastStatusAt;
+      return db.updateTable("accounts").set(patch).where("id", "=", accountId);
+    });
   }
 
   /** The live boost of `statusId` by `accountId`, if any. */

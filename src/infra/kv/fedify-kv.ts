@@ -33,7 +33,8 @@ function expiry(options?: KvStoreSetOptions): string | null {
  * Entries also kept in this process's memory: the public keys Fedify caches (one read for every
  * signed request that comes in). Another process's change of a key is seen within `MEMORY_TTL_MS`;
  * meanwhile a signature made with a new key fails with the old one and Fedify fetches the key
- * again, which writes it here too.
+ * again (through the document cache: an actor's new key once its cached document expired), which
+ * writes it here too.
  */
 const MEMORY_PREFIXES = [`${encode(["_fedify", "publicKey"])}/`];
 const MEMORY_TTL_MS = 5 * 60_000;
@@ -99,10 +100,11 @@ export class DatabaseKvStore implements KvStore {
   }
 
   async cas(key: KvKey, expectedValue: unknown, newValue: unknown, options?: KvStoreSetOptions): Promise<boolean> {
+    const encoded = encode(key);
     this.#writes++;
-    this.#memory.delete(encode(key));
+    this.#memory.delete(encoded);
     const expected = expectedValue === undefined ? undefined : JSON.stringify(expectedValue);
-    return this.#repo.cas(encode(key), expected, JSON.stringify(newValue), expiry(options));
+    return this.#repo.cas(encoded, expected, JSON.stringify(newValue), expiry(options));
   }
 
   async *list(prefix?: KvKey): AsyncIterable<KvStoreListEntry> {

@@ -33,10 +33,13 @@ export interface FanOutPayload {
 
 const logger = getLogger(["gannet", "feeds"]);
 
+/** One fan-out job per status, however it was queued. */
+const fanOutDedupeKey = (statusId: string) => `${FAN_OUT_JOB}:${statusId}`;
+
 /** Adds the fan-out of a new status (post or boost) to the jobs run after its transaction commits. */
 export function enqueueFanOut(jobs: JobBatch, statusId: string, opts: { immediate?: boolean } = {}): void {
   const payload: FanOutPayload = opts.immediate ? { statusId, immediate: true } : { statusId };
-  jobs.add(FAN_OUT_JOB, payload, { dedupeKey: `${FAN_OUT_JOB}:${statusId}` });
+  jobs.add(FAN_OUT_JOB, payload, { dedupeKey: fanOutDedupeKey(statusId) });
 }
 
 /**
@@ -90,6 +93,6 @@ export async function fanOutNow(ctx: AppContext, status: Status): Promise<void> 
     if (status.deletedAt === null) await fanOutLive(ctx, status, true);
   } catch (error) {
     logger.warn("Fan-out of {statusId} failed, queued to be retried: {error}", { statusId, error });
-    await ctx.queue.enqueue(FAN_OUT_JOB, payload, { dedupeKey: `${FAN_OUT_JOB}:${statusId}` });
+    await ctx.queue.enqueue(FAN_OUT_JOB, payload, { dedupeKey: fanOutDedupeKey(statusId) });
   }
 }
