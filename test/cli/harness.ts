@@ -158,9 +158,9 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `node src/main.ts` and waits for its "listening" log line. */
-export async function startServer(opts: { env: Env; cwd: string }): Promise<ServerProcess> {
-  const proc = spawn(NODE, [MAIN], { env: cleanEnv(opts.env), cwd: opts.cwd, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts the server (the sources, or `opts.main`, e.g. a build's `main.js`) and waits until it listens. */
+export async function startServer(opts: { env: Env; cwd: string; main?: string }): Promise<ServerProcess> {
+  const proc = spawn(NODE, [opts.main ?? MAIN], { env: cleanEnv(opts.env), cwd: opts.cwd, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
