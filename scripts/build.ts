@@ -59,7 +59,10 @@ function rewriteImports(code: string): string {
 /** What a build depends on: the sources, this script and the Node version that strips types. */
 function fingerprint(sources: Map<string, string>): string {
   const hash = createHash("sha256");
-  hash.update(process.version).update("\0").update(readFileSync(import.meta.filename));
+  hash
+    .update(process.version)
+    .update("\0")
+    .update(readFileSync(import.meta.filename));
   for (const [path, code] of sources) hash.update("\0").update(path).update("\0").update(code);
   return hash.digest("hex").slice(0, 16);
 }

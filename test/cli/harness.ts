@@ -160,7 +160,11 @@ export interface ServerProcess {
 
 /** Starts the server (the sources, or `opts.main`, e.g. a build's `main.js`) and waits until it listens. */
 export async function startServer(opts: { env: Env; cwd: string; main?: string }): Promise<ServerProcess> {
-  const proc = spawn(NODE, [opts.main ?? MAIN], { env: cleanEnv(opts.env), cwd: opts.cwd, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(NODE, [opts.main ?? MAIN], {
+    env: cleanEnv(opts.env),
+    cwd: opts.cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
