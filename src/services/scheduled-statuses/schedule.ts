@@ -45,7 +45,8 @@ async function checkSchedule(ctx: AppContext, accountId: string, at: Date, excep
 
 /**
  * `scheduled_at` of a request: a time, or a 422. (Mastodon posts at once when the time is
- * already past; the caller decides that.)
+ * already past; the caller decides that.) The 422 says "Record invalid", Mastodon's words for a
+ * time Ruby cannot read (a bare ActiveRecord::RecordInvalid); clients such as toot compare them.
  */
 export function parseScheduledAt(v: string): Date {
   const text = v.trim();
@@ -53,7 +54,7 @@ export function parseScheduledAt(v: string): Date {
   const zoned = /[T ]\d\d:\d\d/.test(text) && !/(Z|[+-]\d\d:?\d\d)$/i.test(text) ? `${text}Z` : text;
   const t = Date.parse(zoned.replace(" ", "T"));
   if (!/^\d{4}-\d\d-\d\d/.test(text) || Number.isNaN(t)) {
-    throw new ApiError(422, "Validation failed: Scheduled at is invalid");
+    throw new ApiError(422, "Record invalid");
   }
   return new Date(t);
 }
