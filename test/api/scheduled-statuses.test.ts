@@ -86,6 +86,7 @@ describe("scheduled statuses", () => {
       "application_id",
       "in_reply_to_id",
       "with_rate_limit",
+      "allowed_mentions",
     ]);
     assert.equal(b.params.text, "later");
     assert.equal(b.params.visibility, "unlisted");
@@ -96,6 +97,7 @@ describe("scheduled statuses", () => {
     assert.equal(b.params.idempotency, null);
     assert.equal(b.params.in_reply_to_id, null);
     assert.equal(b.params.with_rate_limit, false);
+    assert.equal(b.params.allowed_mentions, null);
     assert.deepEqual(b.media_attachments, []);
     assert.equal(await count("statuses"), statuses, "nothing posted yet");
     // Its publication waits in the queue for the time.

@@ -94,6 +94,8 @@ export async function scheduleStatus(
     application_id: input.applicationId,
     in_reply_to_id: input.inReplyToId ?? null,
     with_rate_limit: false,
+    // Checked when the post is published, as Mastodon does (PostStatusService#safeguard_mentions!).
+    allowed_mentions: input.allowedMentions ?? null,
   };
   await transactionWithJobs(ctx, async (trx, jobs) => {
     await ctx.repos.scheduledStatuses.insert(

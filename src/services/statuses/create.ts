@@ -30,6 +30,8 @@ export interface CreateStatusInput {
   mediaIds?: string[];
   poll?: PollInput;
   idempotencyKey?: string;
+  /** Ids of the only accounts the post may mention (`allowed_mentions`); undefined: any. */
+  allowedMentions?: string[];
 }
 
 /** What a new post (or a scheduled one) needs once its input is checked. */
@@ -43,6 +45,18 @@ export interface CheckedStatusInput {
 export const MEDIA_WITH_POLL = "Cannot attach more than 4 files";
 
 export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
+
+/**
+ * A post that would mention accounts outside its `allowed_mentions` (Mastodon's
+ * PostStatusService::UnexpectedMentionsError): nothing is stored; the route lists the accounts.
+ */
+export class UnexpectedMentionsError extends ApiError {
+  readonly accounts: Account[];
+  constructor(accounts: Account[]) {
+    super(422, "Post would be sent to unexpected accounts");
+    this.accounts = accounts;
+  }
+}
 
 export function statusUris(ctx: AppContext, account: Account, id: string): { uri: string; url: string } {
   const base = ctx.config.baseUrl;
@@ -101,6 +115,11 @@ export async function createStatus(
   }
   const { media, parent, poll } = await checkStatusInput(ctx, account, input);
   const composed = await composeText(ctx, input.text);
+  if (input.allowedMentions !== undefined) {
+    const allowed = new Set(input.allowedMentions);
+    const unexpected = composed.mentions.filter((a) => !allowed.has(a.id));
+    if (unexpected.length > 0) throw new UnexpectedMentionsError(unexpected);
+  }
   const now = new Date();
   const iso = now.toISOString();
   const id = ctx.ids.next();
