@@ -7,6 +7,7 @@ import { isId } from "../../lib/ids.ts";
 import { serializeScheduledStatus } from "../../serializers/scheduled-status.ts";
 import { pollParamsJson } from "../polls/poll-input.ts";
 import { type CreateStatusInput, checkStatusInput } from "../statuses/create.ts";
+import { claimIdempotencyKey, idempotencyKeyOf, idempotentId } from "../statuses/idempotency.ts";
 import { enqueuePublish } from "./publish.ts";
 
 /** Mastodon's ScheduledStatus limits. */
@@ -16,8 +17,6 @@ export const SCHEDULED_LIMITS = {
   /** A post must be scheduled more than this far ahead (PostStatusService::MIN_SCHEDULE_OFFSET). */
   minOffsetMs: 5 * 60_000,
 } as const;
-
-const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
 
 /**
  * Mastodon's ScheduledStatus validations, every failure in one 422: far enough ahead, at most
@@ -70,11 +69,17 @@ export async function scheduleStatus(
   input: CreateStatusInput,
   at: Date,
 ): Promise<ScheduledStatus> {
-  const idemKey = input.idempotencyKey ? `idempotency:scheduled:${account.id}:${input.idempotencyKey}` : undefined;
+  const idemKey = idempotencyKeyOf("scheduled", account.id, input.idempotencyKey);
+  // The one an earlier request with the key made (published or cancelled since: 404, as Mastodon).
+  const earlier = async (key: string) => {
+    const previous = await idempotentId(ctx, key);
+    if (previous === undefined) return undefined;
+    const row = await ctx.repos.scheduledStatuses.getOwned(previous, account.id);
+    if (!row) throw notFound();
+    return row;
+  };
   if (idemKey) {
-    const previous = await ctx.repos.kv.get(idemKey, new Date().toISOString());
-    const found =
-      previous && isId(previous) ? await ctx.repos.scheduledStatuses.getOwned(previous, account.id) : undefined;
+    const found = await earlier(idemKey);
     if (found) return found;
   }
   const { media, poll } = await checkStatusInput(ctx, account, input);
@@ -97,7 +102,9 @@ export async function scheduleStatus(
     // Checked when the post is published, as Mastodon does (PostStatusService#safeguard_mentions!).
     allowed_mentions: input.allowedMentions ?? null,
   };
-  await transactionWithJobs(ctx, async (trx, jobs) => {
+  // The key is taken with the row (see createStatus).
+  const stored = await transactionWithJobs(ctx, async (trx, jobs) => {
+    if (idemKey && !(await claimIdempotencyKey(ctx, trx, idemKey, id, now))) return false;
     await ctx.repos.scheduledStatuses.insert(
       { id, account_id: account.id, scheduled_at: at.toISOString(), params, created_at: now.toISOString() },
       trx,
@@ -109,8 +116,13 @@ export async function scheduleStatus(
       trx,
     );
     enqueuePublish(jobs, id, at);
+    return true;
   });
-  if (idemKey) await ctx.repos.kv.set(idemKey, id, new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString());
+  if (!stored && idemKey) {
+    const first = await earlier(idemKey);
+    if (!first) throw notFound();
+    return first;
+  }
   const row = await ctx.repos.scheduledStatuses.getById(id);
   if (!row) throw new Error("the new scheduled status vanished");
   return row;
