@@ -16,6 +16,7 @@ const PARAM_KEYS = [
   "application_id",
   "in_reply_to_id",
   "with_rate_limit",
+  "allowed_mentions",
 ] as const;
 
 /** Mastodon's ScheduledStatus entity. */

@@ -86,6 +86,7 @@ describe("scheduled statuses", () => {
       "application_id",
       "in_reply_to_id",
       "with_rate_limit",
+      "allowed_mentions",
     ]);
     assert.equal(b.params.text, "later");
     assert.equal(b.params.visibility, "unlisted");
@@ -96,6 +97,7 @@ describe("scheduled statuses", () => {
     assert.equal(b.params.idempotency, null);
     assert.equal(b.params.in_reply_to_id, null);
     assert.equal(b.params.with_rate_limit, false);
+    assert.equal(b.params.allowed_mentions, null);
     assert.deepEqual(b.media_attachments, []);
     assert.equal(await count("statuses"), statuses, "nothing posted yet");
     // Its publication waits in the queue for the time.
@@ -115,7 +117,13 @@ describe("scheduled statuses", () => {
         422,
         "Validation failed: Scheduled at The scheduled date must be in the future",
       ],
-      [{ status: "bad", scheduled_at: "tomorrow" }, 422, "Validation failed: Scheduled at is invalid"],
+      [{ status: "bad", scheduled_at: "tomorrow" }, 422, "Record invalid"],
+      [{ status: "bad", scheduled_at: "2030-13-45T10:00:00Z" }, 422, "Record invalid"],
+      [
+        { status: "soon", scheduled_at: inMinutes(1) },
+        422,
+        "Validation failed: Scheduled at The scheduled date must be in the future",
+      ],
       [
         { status: "x".repeat(501), scheduled_at: inMinutes(60) },
         422,
@@ -138,7 +146,25 @@ describe("scheduled statuses", () => {
       assert.equal(r.status, status, JSON.stringify(json));
       assert.equal(r.body.error, error, JSON.stringify(json));
     }
+    // A form body (toot's) gets the same words.
+    const form = await s.request("/api/v1/statuses", {
+      method: "POST",
+      token: alice.token,
+      form: { status: "bad", scheduled_at: "tomorrow" },
+    });
+    assert.equal(form.status, 422);
+    assert.deepEqual(form.body, { error: "Record invalid" });
     assert.deepEqual([await count("scheduled_statuses"), await count("statuses")], before);
+    // So does moving a scheduled post to a time that is not one.
+    const kept = await schedule(alice, { status: "move me badly" });
+    const moved = await s.request(`/api/v1/scheduled_statuses/${kept.id}`, {
+      method: "PUT",
+      token: alice.token,
+      json: { scheduled_at: "next week" },
+    });
+    assert.equal(moved.status, 422);
+    assert.equal(moved.body.error, "Record invalid");
+    await s.request(`/api/v1/scheduled_statuses/${kept.id}`, { method: "DELETE", token: alice.token });
   });
 
   it("honours Idempotency-Key", async () => {

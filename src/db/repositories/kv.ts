@@ -69,4 +69,21 @@ export class KvRepository {
   async purgeExpired(nowIso: string): Promise<void> {
     await this.#db.deleteFrom("kv_store").where("expires_at", "<=", nowIso).execute();
   }
+
+  /**
+   * Takes `key` for `value` unless a live entry holds it (one that expired is taken over); true
+   * when taken. Given a transaction, the entry commits or rolls back with the rest of it, and a
+   * concurrent claim of the same key waits for that outcome (the row's unique key).
+   */
+  async claim(key: string, value: string, expiresAt: string, nowIso: string, db: Kysely<DB> = this.#db) {
+    const r = await db
+      .insertInto("kv_store")
+      .values({ key, value, expires_at: expiresAt })
+      .onConflict((oc) =>
+        oc.column("key").doUpdateSet({ value, expires_at: expiresAt }).where("kv_store.expires_at", "<=", nowIso),
+      )
+      .returning("key")
+      .executeTakeFirst();
+    return r !== undefined;
+  }
 }

@@ -62,6 +62,7 @@ export async function publishScheduledStatus(ctx: AppContext, payload: { id: str
       mediaIds: given.filter((id) => mediaIds.includes(id)),
       poll: pollInputFromJson(p.poll),
       idempotencyKey: `scheduled-status-${row.id}`,
+      allowedMentions: Array.isArray(p.allowed_mentions) ? p.allowed_mentions.map(String) : undefined,
     });
   } catch (e) {
     if (e instanceof ApiError) return;

@@ -7,6 +7,7 @@ import { isId } from "../../lib/ids.ts";
 import { serializeScheduledStatus } from "../../serializers/scheduled-status.ts";
 import { pollParamsJson } from "../polls/poll-input.ts";
 import { type CreateStatusInput, checkStatusInput } from "../statuses/create.ts";
+import { claimIdempotencyKey, idempotencyKeyOf, idempotentId } from "../statuses/idempotency.ts";
 import { enqueuePublish } from "./publish.ts";
 
 /** Mastodon's ScheduledStatus limits. */
@@ -16,8 +17,6 @@ export const SCHEDULED_LIMITS = {
   /** A post must be scheduled more than this far ahead (PostStatusService::MIN_SCHEDULE_OFFSET). */
   minOffsetMs: 5 * 60_000,
 } as const;
-
-const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
 
 /**
  * Mastodon's ScheduledStatus validations, every failure in one 422: far enough ahead, at most
@@ -45,7 +44,8 @@ async function checkSchedule(ctx: AppContext, accountId: string, at: Date, excep
 
 /**
  * `scheduled_at` of a request: a time, or a 422. (Mastodon posts at once when the time is
- * already past; the caller decides that.)
+ * already past; the caller decides that.) The 422 says "Record invalid", Mastodon's words for a
+ * time Ruby cannot read (a bare ActiveRecord::RecordInvalid); clients such as toot compare them.
  */
 export function parseScheduledAt(v: string): Date {
   const text = v.trim();
@@ -53,7 +53,7 @@ export function parseScheduledAt(v: string): Date {
   const zoned = /[T ]\d\d:\d\d/.test(text) && !/(Z|[+-]\d\d:?\d\d)$/i.test(text) ? `${text}Z` : text;
   const t = Date.parse(zoned.replace(" ", "T"));
   if (!/^\d{4}-\d\d-\d\d/.test(text) || Number.isNaN(t)) {
-    throw new ApiError(422, "Validation failed: Scheduled at is invalid");
+    throw new ApiError(422, "Record invalid");
   }
   return new Date(t);
 }
@@ -69,11 +69,17 @@ export async function scheduleStatus(
   input: CreateStatusInput,
   at: Date,
 ): Promise<ScheduledStatus> {
-  const idemKey = input.idempotencyKey ? `idempotency:scheduled:${account.id}:${input.idempotencyKey}` : undefined;
+  const idemKey = idempotencyKeyOf("scheduled", account.id, input.idempotencyKey);
+  // The one an earlier request with the key made (published or cancelled since: 404, as Mastodon).
+  const earlier = async (key: string) => {
+    const previous = await idempotentId(ctx, key);
+    if (previous === undefined) return undefined;
+    const row = await ctx.repos.scheduledStatuses.getOwned(previous, account.id);
+    if (!row) throw notFound();
+    return row;
+  };
   if (idemKey) {
-    const previous = await ctx.repos.kv.get(idemKey, new Date().toISOString());
-    const found =
-      previous && isId(previous) ? await ctx.repos.scheduledStatuses.getOwned(previous, account.id) : undefined;
+    const found = await earlier(idemKey);
     if (found) return found;
   }
   const { media, poll } = await checkStatusInput(ctx, account, input);
@@ -93,8 +99,12 @@ export async function scheduleStatus(
     application_id: input.applicationId,
     in_reply_to_id: input.inReplyToId ?? null,
     with_rate_limit: false,
+    // Checked when the post is published, as Mastodon does (PostStatusService#safeguard_mentions!).
+    allowed_mentions: input.allowedMentions ?? null,
   };
-  await transactionWithJobs(ctx, async (trx, jobs) => {
+  // The key is taken with the row (see createStatus).
+  const stored = await transactionWithJobs(ctx, async (trx, jobs) => {
+    if (idemKey && !(await claimIdempotencyKey(ctx, trx, idemKey, id, now))) return false;
     await ctx.repos.scheduledStatuses.insert(
       { id, account_id: account.id, scheduled_at: at.toISOString(), params, created_at: now.toISOString() },
       trx,
@@ -106,8 +116,13 @@ export async function scheduleStatus(
       trx,
     );
     enqueuePublish(jobs, id, at);
+    return true;
   });
-  if (idemKey) await ctx.repos.kv.set(idemKey, id, new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString());
+  if (!stored && idemKey) {
+    const first = await earlier(idemKey);
+    if (!first) throw notFound();
+    return first;
+  }
   const row = await ctx.repos.scheduledStatuses.getById(id);
   if (!row) throw new Error("the new scheduled status vanished");
   return row;

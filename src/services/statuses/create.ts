@@ -5,7 +5,7 @@ import type { Status, Visibility } from "../../db/repositories/statuses.ts";
 import type { User } from "../../db/repositories/users.ts";
 import { queueDelivery } from "../../federation/deliveries.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { defaultPrivacy } from "../../policies/accounts.ts";
@@ -15,9 +15,8 @@ import { enqueuePollExpiry } from "../polls/expiry.ts";
 import { type PollInput, validatePoll } from "../polls/poll-input.ts";
 import { addPreviewCardJob } from "../preview-cards/fetch-card.ts";
 import { checkLength, composeText } from "./compose.ts";
+import { claimIdempotencyKey, idempotencyKeyOf, idempotentId } from "./idempotency.ts";
 import { isVisible } from "./views.ts";
-
-const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
 
 export interface CreateStatusInput {
   text: string;
@@ -30,6 +29,8 @@ export interface CreateStatusInput {
   mediaIds?: string[];
   poll?: PollInput;
   idempotencyKey?: string;
+  /** Ids of the only accounts the post may mention (`allowed_mentions`); undefined: any. */
+  allowedMentions?: string[];
 }
 
 /** What a new post (or a scheduled one) needs once its input is checked. */
@@ -43,6 +44,18 @@ export interface CheckedStatusInput {
 export const MEDIA_WITH_POLL = "Cannot attach more than 4 files";
 
 export const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
+
+/**
+ * A post that would mention accounts outside its `allowed_mentions` (Mastodon's
+ * PostStatusService::UnexpectedMentionsError): nothing is stored; the route lists the accounts.
+ */
+export class UnexpectedMentionsError extends ApiError {
+  readonly accounts: Account[];
+  constructor(accounts: Account[]) {
+    super(422, "Post would be sent to unexpected accounts");
+    this.accounts = accounts;
+  }
+}
 
 export function statusUris(ctx: AppContext, account: Account, id: string): { uri: string; url: string } {
   const base = ctx.config.baseUrl;
@@ -83,9 +96,20 @@ export async function checkStatusInput(
   return { media, parent, poll };
 }
 
+/** The post an `Idempotency-Key` was taken for; 404 (Mastodon's answer) when it is gone. */
+async function idempotentStatus(ctx: AppContext, idemKey: string): Promise<Status | undefined> {
+  const previous = await idempotentId(ctx, idemKey);
+  if (previous === undefined) return undefined;
+  const status = await ctx.repos.statuses.getById(previous);
+  if (!status) throw notFound();
+  return status;
+}
+
 /**
  * `POST /api/v1/statuses`: stores a post with its mentions and hashtags in one transaction. The
- * same `Idempotency-Key` from the same account within an hour gives back the first post.
+ * same `Idempotency-Key` from the same account within an hour gives back the first post: the key
+ * is taken in that transaction, so the post and its key are stored together or not at all, and
+ * of requests racing with one key only the first posts.
  */
 export async function createStatus(
   ctx: AppContext,
@@ -93,21 +117,26 @@ export async function createStatus(
   user: User,
   input: CreateStatusInput,
 ): Promise<Status> {
-  const idemKey = input.idempotencyKey ? `idempotency:status:${account.id}:${input.idempotencyKey}` : undefined;
+  const idemKey = idempotencyKeyOf("status", account.id, input.idempotencyKey);
   if (idemKey) {
-    const previous = await ctx.repos.kv.get(idemKey, new Date().toISOString());
-    const status = previous && isId(previous) ? await ctx.repos.statuses.getById(previous) : undefined;
+    const status = await idempotentStatus(ctx, idemKey);
     if (status) return status;
   }
   const { media, parent, poll } = await checkStatusInput(ctx, account, input);
   const composed = await composeText(ctx, input.text);
+  if (input.allowedMentions !== undefined) {
+    const allowed = new Set(input.allowedMentions);
+    const unexpected = composed.mentions.filter((a) => !allowed.has(a.id));
+    if (unexpected.length > 0) throw new UnexpectedMentionsError(unexpected);
+  }
   const now = new Date();
   const iso = now.toISOString();
   const id = ctx.ids.next();
   const visibility = input.visibility ?? defaultPrivacy(account, user);
   const { uri, url } = statusUris(ctx, account, id);
   const pollId = poll ? ctx.ids.next() : null;
-  await transactionWithJobs(ctx, async (trx, jobs) => {
+  const stored = await transactionWithJobs(ctx, async (trx, jobs) => {
+    if (idemKey && !(await claimIdempotencyKey(ctx, trx, idemKey, id, now))) return false;
     await ctx.repos.statuses.insert(
       {
         id,
@@ -178,8 +207,13 @@ export async function createStatus(
     if (/https?:\/\//i.test(input.text)) addPreviewCardJob(jobs, id);
     // The media are attached above, so the Note carries them.
     queueDelivery(jobs, { type: "status.create", statusId: id });
+    return true;
   });
-  if (idemKey) await ctx.repos.kv.set(idemKey, id, new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString());
+  if (!stored && idemKey) {
+    const first = await idempotentStatus(ctx, idemKey);
+    if (first) return first;
+    throw notFound();
+  }
   const status = await ctx.repos.statuses.getById(id);
   if (!status) throw new Error("the new status vanished");
   return status;

@@ -331,8 +331,10 @@ export function writeStatus(
   if (flags) {
     const muted = s.conversationId !== null && flags.mutedConversations.has(s.conversationId);
     const pinned = canPin(s, p.viewerId) ? `,"pinned":${flags.pinned.has(s.id)}` : "";
+    // As loadStatusViews: a boost shows the viewer's favourite, boost and bookmark of the boosted post.
+    const proper = (original ?? e).status.id;
     out.add(
-      `,"favourited":${flags.favourited.has(s.id)},"reblogged":${flags.reblogged.has(s.id)},"muted":${muted},"bookmarked":${flags.bookmarked.has(s.id)}${pinned}`,
+      `,"favourited":${flags.favourited.has(proper)},"reblogged":${flags.reblogged.has(proper)},"muted":${muted},"bookmarked":${flags.bookmarked.has(proper)}${pinned}`,
     );
   }
   out.bytes(e.content);

@@ -129,7 +129,7 @@ export async function loadStatusViews(
     else mediaOf.set(m.statusId, [m]);
   }
 
-  let flags: ((s: Status) => StatusView["viewer"]) | undefined;
+  let flags: ((s: Status, proper?: Status) => StatusView["viewer"]) | undefined;
   if (viewerId !== undefined) {
     const f = await ctx.repos.statusInteractions.viewerFlags(
       viewerId,
@@ -137,10 +137,13 @@ export async function loadStatusViews(
       unique(all.filter((s) => canPin(s, viewerId)).map((s) => s.id)),
       unique(all.map((s) => s.conversationId)),
     );
-    flags = (s) => ({
-      favourited: f.favourited.has(s.id),
-      reblogged: f.reblogged.has(s.id),
-      bookmarked: f.bookmarked.has(s.id),
+    // A boost carries the viewer's favourite, boost and bookmark of the boosted post, as
+    // Mastodon's serializer gives them (Account#favourited? etc. read `status.proper`): clients
+    // light their buttons from the top level. Mute and pin stay the boost's own.
+    flags = (s, proper = s) => ({
+      favourited: f.favourited.has(proper.id),
+      reblogged: f.reblogged.has(proper.id),
+      bookmarked: f.bookmarked.has(proper.id),
       muted: s.conversationId !== null && f.muted.has(s.conversationId),
       pinned: canPin(s, viewerId) ? f.pinned.has(s.id) : undefined,
     });
@@ -166,7 +169,7 @@ export async function loadStatusViews(
     emojis: emojisOf.get(s.id),
     poll: s.pollId === null ? null : (polls.get(s.pollId) ?? null),
     card: cards.get(s.id) ?? null,
-    viewer: flags?.(s),
+    viewer: flags?.(s, nested),
   });
   return statuses.map((s) => view(s, s.reblogOfId ? originals.get(s.reblogOfId) : undefined));
 }

@@ -26,6 +26,7 @@ export const createStatusSchema = z.object({
   media_ids: z.unknown().optional(),
   poll: z.unknown().optional(),
   scheduled_at: optional(str),
+  allowed_mentions: z.unknown().optional(),
 });
 
 export const editStatusSchema = z.object({
@@ -64,6 +65,16 @@ export function mediaIdsOf(v: unknown): string[] {
     out.push(String(x));
   }
   return out;
+}
+
+/**
+ * `allowed_mentions[]`: the ids of the accounts a post may mention; undefined (no check) when
+ * absent, null or "", as Mastodon. A lone value counts as a list of one, and an entry that is not
+ * an id matches no account, so a malformed list refuses more, never less.
+ */
+export function allowedMentionsOf(v: unknown): string[] | undefined {
+  if (v === undefined || v === null || v === "") return undefined;
+  return (asArray(v) ?? []).flatMap((x) => (typeof x === "string" || typeof x === "number" ? [String(x).trim()] : []));
 }
 
 /** Rails' boolean cast of a poll flag (absent or blank is false). */

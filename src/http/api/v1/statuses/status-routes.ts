@@ -5,14 +5,19 @@ import { ApiError } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
 import { serializePreviewCard } from "../../../../serializers/preview-card.ts";
 import { serializeStatusEdit, serializeStatusSource } from "../../../../serializers/status.ts";
-import { accountJson } from "../../../../services/accounts/views.ts";
+import { accountJson, accountsJson } from "../../../../services/accounts/views.ts";
 import { loadEmojis } from "../../../../services/custom-emojis/views.ts";
 import {
   parseScheduledAt,
   scheduledStatusesJson,
   scheduleStatus,
 } from "../../../../services/scheduled-statuses/schedule.ts";
-import { type CreateStatusInput, createStatus, REPLY_NOT_FOUND } from "../../../../services/statuses/create.ts";
+import {
+  type CreateStatusInput,
+  createStatus,
+  REPLY_NOT_FOUND,
+  UnexpectedMentionsError,
+} from "../../../../services/statuses/create.ts";
 import { deleteStatus, releaseStatusMedia, removeStatusPoll } from "../../../../services/statuses/delete.ts";
 import { editStatus } from "../../../../services/statuses/edit.ts";
 import { findVisibleStatus } from "../../../../services/statuses/find.ts";
@@ -29,7 +34,14 @@ import {
 import { asArray, readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { validate } from "../../../validate.ts";
-import { createStatusSchema, deleteSchema, editStatusSchema, mediaIdsOf, pollOf } from "./schemas.ts";
+import {
+  allowedMentionsOf,
+  createStatusSchema,
+  deleteSchema,
+  editStatusSchema,
+  mediaIdsOf,
+  pollOf,
+} from "./schemas.ts";
 import { throttleDeletes, throttleStatuses } from "./throttles.ts";
 
 /** `GET /api/v1/statuses?id[]=` answers at most this many (Mastodon's limit). */
@@ -54,6 +66,7 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
       mediaIds: mediaIdsOf(p.media_ids),
       poll,
       idempotencyKey: c.req.header("idempotency-key")?.slice(0, 200) || undefined,
+      allowedMentions: allowedMentionsOf(p.allowed_mentions),
     };
     // A time already past posts at once, as Mastodon does; a future one schedules the post.
     const at = p.scheduled_at === undefined ? undefined : parseScheduledAt(p.scheduled_at);
@@ -61,8 +74,13 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
       const [json] = await scheduledStatusesJson(ctx, [await scheduleStatus(ctx, account, input, at)]);
       return c.json(json);
     }
-    const status = await createStatus(ctx, account, currentUser(c), input);
-    return c.json(await statusJson(ctx, status, account.id));
+    try {
+      const status = await createStatus(ctx, account, currentUser(c), input);
+      return c.json(await statusJson(ctx, status, account.id));
+    } catch (e) {
+      if (!(e instanceof UnexpectedMentionsError)) throw e;
+      throw new ApiError(422, e.message, { unexpected_accounts: await accountsJson(ctx, e.accounts) });
+    }
   });
 
   app.get("/api/v1/statuses", optionalToken("read", "read:statuses"), async (c) => {
