@@ -19,7 +19,8 @@ export function serializeMediaAttachment(
   const ready = media.processing === "complete";
   const meta: Record<string, unknown> = { ...media.meta };
   if (media.focus) meta.focus = { x: media.focus.x, y: media.focus.y };
-  const preview = media.thumbnailKey ?? (ready ? media.smallKey : null);
+  // A preview made at upload (a GIF's first frame) is shown while the file is processed.
+  const preview = media.thumbnailKey ?? media.smallKey;
   // `unknown` media (a domain whose media are rejected) stay links to their remote URL, as Mastodon's.
   const proxied =
     ready && !media.fileKey && media.remoteUrl !== null && media.type !== "unknown" && proxyBase !== undefined;
