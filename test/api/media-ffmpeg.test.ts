@@ -276,6 +276,14 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     assert.equal(r.body.meta.duration, 3);
     assert.equal(r.body.meta.audio_channels, "mono");
     assert.deepEqual(r.body.meta.original, { duration: 3, bitrate: 128000 });
+    // On v2 the job keeps it as uploaded, under the same name as on v1.
+    const v2 = await upload(wav(), 2);
+    assert.equal(v2.status, 202);
+    const done = await poll(v2.body.id);
+    assert.equal(done.status, 200);
+    assert.equal(done.body.type, "audio");
+    assert.match(done.body.url, /\/original\.wav$/);
+    assert.deepEqual(await filesOf(v2.body.id), ["original.wav"]);
   });
 
   it("turns an animated GIF into gifv", async () => {

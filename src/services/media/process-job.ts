@@ -84,8 +84,9 @@ export async function processMediaJob(ctx: AppContext, payload: MediaProcessPayl
     const folder = mediaFolder(id);
     // The upload and a preview made at upload time (a GIF's first frame), once superseded.
     const superseded: (string | null)[] = [];
-    if (processed.original.data !== blob.data) {
-      const key = `${folder}/original.${processed.original.extension}`;
+    // A file kept as uploaded (audio) still moves from `upload.*` to its `original.*` key.
+    const key = `${folder}/original.${processed.original.extension}`;
+    if (processed.original.data !== blob.data || key !== media.fileKey) {
       written.push(key);
       await ctx.blobs.put(key, processed.original.data, processed.original.contentType);
       patch.file_key = key;
@@ -94,12 +95,12 @@ export async function processMediaJob(ctx: AppContext, payload: MediaProcessPayl
       if (key !== media.fileKey) superseded.push(media.fileKey);
     }
     if (processed.small) {
-      const key = `${folder}/small.${processed.small.extension}`;
-      written.push(key);
-      await ctx.blobs.put(key, processed.small.data, processed.small.contentType);
-      patch.small_key = key;
+      const previewKey = `${folder}/small.${processed.small.extension}`;
+      written.push(previewKey);
+      await ctx.blobs.put(previewKey, processed.small.data, processed.small.contentType);
+      patch.small_key = previewKey;
       patch.blurhash = processed.blurhash ?? media.blurhash;
-      if (key !== media.smallKey) superseded.push(media.smallKey);
+      if (previewKey !== media.smallKey) superseded.push(media.smallKey);
     }
     await ctx.repos.media.update(id, patch);
     // Deleted while this ran: its row took the other files with it; the new ones go too.
