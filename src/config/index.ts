@@ -107,6 +107,12 @@ export interface Config {
    * are kept (MEDIA_CACHE_RETENTION_PERIOD); undefined: kept for good.
    */
   mediaCacheRetentionDays?: number;
+  /**
+   * The ffmpeg and ffprobe commands (FFMPEG_BINARY, FFPROBE_BINARY, Mastodon's names): a path, or
+   * a name looked up on the PATH. A command that is not there counts as not installed.
+   */
+  ffmpegBinary: string;
+  ffprobeBinary: string;
   logLevel: "debug" | "info" | "warning" | "error";
 }
 
@@ -281,6 +287,8 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
       str(env, "MEDIA_CACHE_RETENTION_PERIOD") === undefined
         ? undefined
         : int(env, "MEDIA_CACHE_RETENTION_PERIOD", 0, 1, 36500),
+    ffmpegBinary: str(env, "FFMPEG_BINARY") ?? "ffmpeg",
+    ffprobeBinary: str(env, "FFPROBE_BINARY") ?? "ffprobe",
     logLevel: oneOf(env, "LOG_LEVEL", ["debug", "info", "warning", "error"] as const, "info"),
   };
 }

@@ -25,10 +25,13 @@ export interface MediaUrls {
 export const MISSING_AVATAR = "/avatars/original/missing.png";
 export const MISSING_HEADER = "/headers/original/missing.png";
 
-function mediaUrl(urls: MediaUrls, path: string | null, remote: string | null, missing: string): string {
-  if (path) return urls.blobUrl(path);
-  if (remote) return remote;
-  return `${urls.baseUrl}${missing}`;
+/**
+ * A stored image, else the default one. A remote image not cached here (yet, or any more) is
+ * never linked: every viewer's client would fetch an address the remote server chose (Mastodon
+ * shows `missing.png` too).
+ */
+function mediaUrl(urls: MediaUrls, path: string | null, missing: string): string {
+  return path ? urls.blobUrl(path) : `${urls.baseUrl}${missing}`;
 }
 
 export function acctOf(a: Account): string {
@@ -39,12 +42,8 @@ export function acctOf(a: Account): string {
 export function serializeAccount(view: AccountView, urls: MediaUrls): Record<string, unknown> {
   const a = view.account;
   const suspended = a.suspendedAt !== null;
-  const avatar = suspended
-    ? `${urls.baseUrl}${MISSING_AVATAR}`
-    : mediaUrl(urls, a.avatarPath, a.avatarRemoteUrl, MISSING_AVATAR);
-  const header = suspended
-    ? `${urls.baseUrl}${MISSING_HEADER}`
-    : mediaUrl(urls, a.headerPath, a.headerRemoteUrl, MISSING_HEADER);
+  const avatar = mediaUrl(urls, suspended ? null : a.avatarPath, MISSING_AVATAR);
+  const header = mediaUrl(urls, suspended ? null : a.headerPath, MISSING_HEADER);
   const out: Record<string, unknown> = {
     id: a.id,
     username: a.username,

@@ -7,9 +7,10 @@ export type BlobUrl = (key: string) => string;
  * Mastodon's MediaAttachment entity. `url` is null while processing; `preview_url` is the custom
  * thumbnail when there is one, else the small preview (none for audio, or video without ffmpeg).
  * `text_url` was removed in Mastodon 3.5 and is not sent. A remote attachment not cached here
- * (not yet, or no more after the retention period) points, with `proxyBase`, at this server's
- * `/media_proxy/:id/...`, which caches it on demand (services/media/remote-cache.ts); without,
- * at its remote URL.
+ * (not yet, or no more after the retention period) points, as in Mastodon, at this server's
+ * `/media_proxy/:id/...` (`proxyBase`), which caches it on demand (services/media/remote-cache.ts);
+ * its remote address is only `remote_url`, never `url`: clients load `url` for every viewer.
+ * Without `proxyBase` (no remote media are expected there) its `url` is null.
  */
 export function serializeMediaAttachment(
   media: MediaAttachment,
@@ -19,22 +20,17 @@ export function serializeMediaAttachment(
   const ready = media.processing === "complete";
   const meta: Record<string, unknown> = { ...media.meta };
   if (media.focus) meta.focus = { x: media.focus.x, y: media.focus.y };
-  const preview = media.thumbnailKey ?? (ready ? media.smallKey : null);
-  // `unknown` media (a domain whose media are rejected) stay links to their remote URL, as Mastodon's.
-  const proxied =
-    ready && !media.fileKey && media.remoteUrl !== null && media.type !== "unknown" && proxyBase !== undefined;
+  // A preview made at upload (a GIF's first frame) is shown while the file is processed.
+  const preview = media.thumbnailKey ?? media.smallKey;
+  const uncached = !media.fileKey && media.remoteUrl !== null;
+  const proxy = uncached && proxyBase !== undefined ? `${proxyBase}/media_proxy/${media.id}` : null;
+  // Only images have a small version the proxy can make; a video's would be the video itself.
   const visual = media.type === "image" || media.type === "gifv";
   return {
     id: media.id,
     type: media.type,
-    url: proxied
-      ? `${proxyBase}/media_proxy/${media.id}/original`
-      : ready
-        ? media.fileKey
-          ? blobUrl(media.fileKey)
-          : media.remoteUrl
-        : null,
-    preview_url: preview ? blobUrl(preview) : proxied && visual ? `${proxyBase}/media_proxy/${media.id}/small` : null,
+    url: !ready ? null : media.fileKey ? blobUrl(media.fileKey) : proxy ? `${proxy}/original` : null,
+    preview_url: preview ? blobUrl(preview) : proxy && visual ? `${proxy}/small` : null,
     remote_url: media.remoteUrl,
     preview_remote_url: null,
     meta,

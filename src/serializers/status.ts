@@ -92,9 +92,8 @@ export function serializeStatusOwn(view: StatusOwnView, opts: StatusSerializeOpt
   };
   if (opts.withSource) out.text = s.text;
   if (view.application) out.application = view.application;
-  // Only media of public posts are fetched on demand through /media_proxy (it has no viewer).
-  const proxyBase = s.visibility === "public" || s.visibility === "unlisted" ? opts.baseUrl : undefined;
-  out.media_attachments = view.media.map((m) => serializeMediaAttachment(m, opts.blobUrl, proxyBase));
+  // Uncached remote media point at /media_proxy, which serves those of public posts (it has no viewer).
+  out.media_attachments = view.media.map((m) => serializeMediaAttachment(m, opts.blobUrl, opts.baseUrl));
   out.mentions = view.mentions.map((m) => ({ id: m.id, username: m.username, url: m.url, acct: m.acct }));
   out.tags = view.tags.map((t) => ({ name: t.displayName, url: tagUrl(opts.baseUrl, t.name) }));
   out.emojis = (view.emojis ?? []).map((e) => serializeCustomEmoji(e, opts.blobUrl));

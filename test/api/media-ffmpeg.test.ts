@@ -1,15 +1,17 @@
 import assert from "node:assert/strict";
-import { chmod, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 /**
- * Video and audio with ffprobe/ffmpeg on the PATH. The machine running the suite may have neither,
- * so small stand-ins answer as the real tools would: ffprobe prints canned JSON (it fails for a
- * file containing BROKEN), ffmpeg writes a PNG frame or a converted MP4.
+ * Video and audio with ffprobe and ffmpeg, through stand-ins the server is configured with
+ * (FFMPEG_BINARY, FFPROBE_BINARY), so every machine runs these: ffprobe prints canned JSON (it
+ * fails for a file containing BROKEN), ffmpeg writes a PNG frame or "converts" by copying its
+ * input, and logs its arguments, which show the settings chosen (media-transcode.test.ts runs
+ * the real tools when they are installed).
  */
 
 const MP4 = (() => {
@@ -35,6 +37,40 @@ const HUGE_JSON = {
 const FAST_JSON = {
   format: { duration: "1.0" },
   streams: [{ codec_type: "video", codec_name: "h264", width: 640, height: 360, avg_frame_rate: "240/1" }],
+};
+/** H.264 in 4:2:0 colour with AAC audio: copied, not encoded again. */
+const COPYABLE_JSON = {
+  format: { duration: "4.0", bit_rate: "500000" },
+  streams: [
+    {
+      codec_type: "video",
+      codec_name: "h264",
+      pix_fmt: "yuv420p",
+      width: 640,
+      height: 360,
+      avg_frame_rate: "25/1",
+      r_frame_rate: "25/1",
+    },
+    { codec_type: "audio", codec_name: "aac", channels: 2, channel_layout: "stereo", sample_rate: "48000" },
+  ],
+};
+/** The same without sound: Mastodon makes it a `gifv`. */
+const SILENT_JSON = { format: COPYABLE_JSON.format, streams: [COPYABLE_JSON.streams[0]] };
+/** Variable frame rate: 30 frames a second on average, a 1000/s time base. */
+const VFR_JSON = {
+  format: { duration: "600.0" },
+  streams: [
+    {
+      codec_type: "video",
+      codec_name: "vp9",
+      pix_fmt: "yuv420p",
+      width: 1920,
+      height: 1080,
+      avg_frame_rate: "30/1",
+      r_frame_rate: "1000/1",
+    },
+    { codec_type: "audio", codec_name: "opus", channels: 2, sample_rate: "48000" },
+  ],
 };
 const AUDIO_JSON = {
   format: { duration: "3.000000", bit_rate: "128000" },
@@ -62,7 +98,6 @@ describe("media attachments with ffprobe and ffmpeg", () => {
   let s: TestServer;
   let alice: TestUser;
   let tools: string;
-  const oldPath = process.env.PATH;
   const upload = (file: Uint8Array, version = 1, thumbnail?: Uint8Array) => {
     const f = new FormData();
     f.append("file", new Blob([new Uint8Array(file)]), "upload.bin");
@@ -92,6 +127,9 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     await writeFile(join(tools, "audio.json"), JSON.stringify(AUDIO_JSON));
     await writeFile(join(tools, "huge.json"), JSON.stringify(HUGE_JSON));
     await writeFile(join(tools, "fast.json"), JSON.stringify(FAST_JSON));
+    await writeFile(join(tools, "copyable.json"), JSON.stringify(COPYABLE_JSON));
+    await writeFile(join(tools, "silent.json"), JSON.stringify(SILENT_JSON));
+    await writeFile(join(tools, "vfr.json"), JSON.stringify(VFR_JSON));
     await writeFile(
       join(tools, "frame.png"),
       await sharp({ create: { width: 320, height: 240, channels: 3, background: "#204060" } })
@@ -102,29 +140,38 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     const last = 'last=""; for a in "$@"; do last="$a"; done';
     await writeFile(
       join(tools, "ffprobe"),
-      `#!/bin/sh\n${last}\nif grep -q BROKEN "$last"; then echo "invalid data" >&2; exit 1; fi\nif grep -q HUGE "$last"; then cat "${tools}/huge.json"; exit 0; fi\nif grep -q FAST "$last"; then cat "${tools}/fast.json"; exit 0; fi\ncase "$last" in\n  *.wav|*.mp3) cat "${tools}/audio.json" ;;\n  *) cat "${tools}/video.json" ;;\nesac\n`,
+      `#!/bin/sh\n${last}\nif grep -q BROKEN "$last"; then echo "invalid data" >&2; exit 1; fi\nif grep -q HUGE "$last"; then cat "${tools}/huge.json"; exit 0; fi\nif grep -q FAST "$last"; then cat "${tools}/fast.json"; exit 0; fi\nif grep -q COPYABLE "$last"; then cat "${tools}/copyable.json"; exit 0; fi\nif grep -q SILENT "$last"; then cat "${tools}/silent.json"; exit 0; fi\nif grep -q VFR "$last"; then cat "${tools}/vfr.json"; exit 0; fi\ncase "$last" in\n  *.wav|*.mp3) cat "${tools}/audio.json" ;;\n  *) cat "${tools}/video.json" ;;\nesac\n`,
     );
     // Frame extraction: fails for a file containing NOFRAME; for one containing GATE, waits
     // until the test creates the file `open`, so a test sees the upload while it is processed.
+    // Conversion to MP4 copies the input, so the markers reach the frame extraction after it.
     const input = 'in=""; prev=""; for a in "$@"; do [ "$prev" = "-i" ] && in="$a"; prev="$a"; done';
     await writeFile(
       join(tools, "ffmpeg"),
-      `#!/bin/sh\n${last}\n${input}\ncase "$*" in\n  *frames:v*)\n    if grep -q NOFRAME "$in"; then echo "decode error" >&2; exit 1; fi\n    if grep -q GATE "$in"; then while [ ! -f "${tools}/open" ]; do sleep 0.02; done; fi\n    cat "${tools}/frame.png" ;;\n  *libx264*) cp "${tools}/clip.mp4" "$last" ;;\n  *) exit 1 ;;\nesac\n`,
+      `#!/bin/sh\necho "$*" >> "${tools}/ffmpeg.log"\n${last}\n${input}\ncase "$*" in\n  *image2pipe*)\n    if grep -q NOFRAME "$in"; then echo "decode error" >&2; exit 1; fi\n    if grep -q GATE "$in"; then while [ ! -f "${tools}/open" ]; do sleep 0.02; done; fi\n    cat "${tools}/frame.png" ;;\n  *"-f mp4"*) cp "$in" "$last" ;;\n  *) exit 1 ;;\nesac\n`,
     );
     await chmod(join(tools, "ffprobe"), 0o755);
     await chmod(join(tools, "ffmpeg"), 0o755);
-    process.env.PATH = `${tools}${delimiter}${oldPath ?? ""}`;
-    s = await startTestServer();
+    s = await startTestServer({ FFMPEG_BINARY: join(tools, "ffmpeg"), FFPROBE_BINARY: join(tools, "ffprobe") });
     alice = await s.createUser("alice");
   });
   after(async () => {
     await s.close();
-    process.env.PATH = oldPath;
     await rm(tools, { recursive: true, force: true });
   });
   const openGate = () => writeFile(join(tools, "open"), "");
+  /** The ffmpeg runs since the last call: one line of arguments each. */
+  const ffmpegRuns = async () => {
+    const log = join(tools, "ffmpeg.log");
+    const text = await readFile(log, "utf8").catch(() => "");
+    await rm(log, { force: true });
+    return text.split("\n").filter(Boolean);
+  };
+  const webm = (marker: string) =>
+    new Uint8Array(Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from(`webm${marker}`)]));
 
   it("reads a video's metadata and makes a preview from its first frame", async () => {
+    await ffmpegRuns();
     const r = await upload(MP4);
     assert.equal(r.status, 200);
     assert.equal(r.body.type, "video");
@@ -142,6 +189,71 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     assert.deepEqual(m.small, { width: 320, height: 240, size: "320x240", aspect: 320 / 240 });
     const preview = await fetch(r.body.preview_url);
     assert.equal(preview.headers.get("content-type"), "image/jpeg");
+    // H.264 without a known colour format: encoded again, with Mastodon's settings; its bit rate
+    // is 0.11 bits per pixel at 30 frames a second (320×240: 253,440 b/s).
+    const [encode, frame] = await ffmpegRuns();
+    for (const arg of [
+      "-map_metadata -1",
+      "-c:v libx264 -preset veryfast -pix_fmt yuv420p",
+      "-vf crop=floor(iw/2)*2:floor(ih/2)*2",
+      "-b:v 253440 -maxrate 445440 -bufsize 1267200",
+      "-frames:v 36000",
+      "-c:a aac -b:a 192k",
+      "-movflags +faststart -f mp4",
+    ]) {
+      assert.ok(encode?.includes(arg), `${arg} in ${encode}`);
+    }
+    assert.ok(!encode?.includes("-vsync"), "a constant frame rate stays");
+    assert.match(frame ?? "", /-frames:v 1 -f image2pipe/);
+  });
+
+  it("copies H.264 with AAC in 4:2:0 colour into a new MP4 without encoding; one without sound is gifv", async () => {
+    await ffmpegRuns();
+    const r = await upload(marked("COPYABLE"));
+    assert.equal(r.status, 200);
+    assert.equal(r.body.type, "video");
+    assert.match(r.body.url, /\/original\.mp4$/);
+    const [copy] = await ffmpegRuns();
+    assert.match(copy ?? "", /-map_metadata -1 -sn -dn -c:v copy -c:a copy -movflags \+faststart -f mp4/);
+    assert.ok(!copy?.includes("libx264"));
+
+    const silent = await upload(marked("SILENT"));
+    assert.equal(silent.status, 200);
+    assert.equal(silent.body.type, "gifv", "Mastodon plays a video without sound as a looping gifv");
+    assert.match(silent.body.url, /\/original\.mp4$/);
+    assert.match((await ffmpegRuns())[0] ?? "", /-c:v copy/);
+  });
+
+  it("always encodes WebM again (into MP4), and keeps a variable frame rate when the time base passes 120/s", async () => {
+    await ffmpegRuns();
+    const r = await upload(webm("VFR"));
+    assert.equal(r.status, 200);
+    assert.equal(r.body.type, "video");
+    assert.match(r.body.url, /\/original\.mp4$/);
+    assert.equal((await fetch(r.body.url)).headers.get("content-type"), "video/mp4");
+    assert.deepEqual((await filesOf(r.body.id)).sort(), ["original.mp4", "small.jpg"]);
+    const [encode] = await ffmpegRuns();
+    assert.match(encode ?? "", /-c:v libx264/);
+    assert.match(encode ?? "", /-vsync vfr/);
+    // 1920×1080 wants 6,842,880 b/s; ten minutes within 99 MiB allow 1,384,120 b/s, less 192 kb/s of audio.
+    assert.match(encode ?? "", /-b:v 1192120 -maxrate 1384120 -bufsize 5960600/);
+    // Even H.264 in WebM is encoded again.
+    await upload(webm("COPYABLE"));
+    assert.match((await ffmpegRuns())[0] ?? "", /-c:v libx264/);
+  });
+
+  it("transcodes a v2 upload in the background job, replacing the uploaded file", async () => {
+    const r = await upload(webm("COPYABLE"), 2);
+    assert.equal(r.status, 202);
+    assert.equal(r.body.url, null);
+    const done = await poll(r.body.id);
+    assert.equal(done.status, 200);
+    assert.equal(done.body.type, "video");
+    assert.match(done.body.url, /\/original\.mp4$/);
+    assert.equal((await fetch(done.body.url)).headers.get("content-type"), "video/mp4");
+    assert.deepEqual((await filesOf(r.body.id)).sort(), ["original.mp4", "small.jpg"], "the upload is gone");
+    const row = await s.ctx.repos.media.getById(r.body.id);
+    assert.equal(row?.fileContentType, "video/mp4");
   });
 
   it("processes video after answering 202 on v2", async () => {
@@ -164,6 +276,14 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     assert.equal(r.body.meta.duration, 3);
     assert.equal(r.body.meta.audio_channels, "mono");
     assert.deepEqual(r.body.meta.original, { duration: 3, bitrate: 128000 });
+    // On v2 the job keeps it as uploaded, under the same name as on v1.
+    const v2 = await upload(wav(), 2);
+    assert.equal(v2.status, 202);
+    const done = await poll(v2.body.id);
+    assert.equal(done.status, 200);
+    assert.equal(done.body.type, "audio");
+    assert.match(done.body.url, /\/original\.wav$/);
+    assert.deepEqual(await filesOf(v2.body.id), ["original.wav"]);
   });
 
   it("turns an animated GIF into gifv", async () => {
@@ -180,6 +300,25 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     assert.match(r.body.url, /\/original\.mp4$/);
     assert.equal((await fetch(r.body.url)).headers.get("content-type"), "video/mp4");
     assert.match(r.body.preview_url, /\/small\.(png|jpg)$/);
+    assert.ok(
+      (await ffmpegRuns()).some((run) => run.includes("-c:v libx264") && run.includes("-pix_fmt yuv420p")),
+      "encoded with the video settings",
+    );
+
+    // On v2 the conversion is the background job's: 202 with the first frame as preview at once.
+    const v2 = await upload(new Uint8Array(gif), 2);
+    assert.equal(v2.status, 202);
+    assert.equal(v2.body.type, "gifv");
+    assert.equal(v2.body.url, null);
+    assert.match(v2.body.preview_url, /\/small\.(png|jpg)$/);
+    const done = await poll(v2.body.id);
+    assert.equal(done.status, 200);
+    assert.equal(done.body.type, "gifv");
+    assert.match(done.body.url, /\/original\.mp4$/);
+    assert.equal(done.body.preview_url, v2.body.preview_url);
+    const files = (await filesOf(v2.body.id)).sort();
+    assert.equal(files.length, 2);
+    assert.equal(files[0], "original.mp4");
   });
 
   it("refuses a video ffprobe cannot read with 422 on v1 and v2, storing nothing", async () => {
@@ -250,7 +389,7 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     assert.equal((await upload(marked("NOFRAME"))).status, 422);
     const r = await upload(marked("NOFRAME"), 2, await thumbnailPng());
     assert.equal(r.status, 202);
-    assert.match(r.body.preview_url, /\/thumbnail\.jpg$/);
+    assert.match(r.body.preview_url, /\/thumbnail\.png$/);
     const failed = await poll(r.body.id);
     assert.equal(failed.status, 422);
     assert.equal(failed.body.error, "Error processing thumbnail for uploaded media");
@@ -272,19 +411,23 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     assert.equal(await s.ctx.repos.media.getById(r.body.id), undefined);
   });
 
-  it("keeps a custom thumbnail as a video's preview; the blurhash comes from its first frame", async () => {
+  it("keeps a custom thumbnail as a video's preview, in its format and size; the blurhash comes from its first frame", async () => {
+    const thumbSmall = { width: 200, height: 100, size: "200x100", aspect: 2 };
     const r = await upload(MP4, 1, await thumbnailPng());
     assert.equal(r.status, 200);
-    assert.match(r.body.preview_url, /\/thumbnail\.jpg$/);
-    assert.deepEqual((await filesOf(r.body.id)).sort(), ["original.mp4", "small.jpg", "thumbnail.jpg"]);
+    assert.match(r.body.preview_url, /\/thumbnail\.png$/);
+    assert.equal((await fetch(r.body.preview_url)).headers.get("content-type"), "image/png");
+    assert.deepEqual(r.body.meta.small, thumbSmall, "meta.small is the thumbnail's size, not the frame's");
+    assert.deepEqual((await filesOf(r.body.id)).sort(), ["original.mp4", "small.jpg", "thumbnail.png"]);
     const frameOnly = await upload(MP4);
     assert.equal(r.body.blurhash, frameOnly.body.blurhash);
     const v2 = await upload(MP4, 2, await thumbnailPng());
     assert.equal(v2.status, 202);
     const done = await poll(v2.body.id);
     assert.equal(done.status, 200);
-    assert.match(done.body.preview_url, /\/thumbnail\.jpg$/);
+    assert.match(done.body.preview_url, /\/thumbnail\.png$/);
+    assert.deepEqual(done.body.meta.small, thumbSmall, "the job keeps the thumbnail's size");
     assert.equal(done.body.blurhash, frameOnly.body.blurhash);
-    assert.deepEqual((await filesOf(v2.body.id)).sort(), ["original.mp4", "small.jpg", "thumbnail.jpg"]);
+    assert.deepEqual((await filesOf(v2.body.id)).sort(), ["original.mp4", "small.jpg", "thumbnail.png"]);
   });
 });

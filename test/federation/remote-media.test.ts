@@ -101,7 +101,8 @@ describe("remote media cache", () => {
     assert.equal(status.media_attachments[0].url, `${base}/media_proxy/${mediaId}/original`, "not cached yet");
     assert.equal(status.media_attachments[0].preview_url, `${base}/media_proxy/${mediaId}/small`);
     assert.equal(status.media_attachments[0].remote_url, `${host.url}/photo.png`);
-    assert.equal(status.account.avatar, `${host.url}/avatar.png`);
+    assert.equal(status.account.avatar, `${base}/avatars/original/missing.png`, "never the remote address");
+    assert.equal(status.account.header, `${base}/headers/original/missing.png`);
 
     await queueRemoteMedia(s.ctx, { statusId });
     await queueRemoteMedia(s.ctx, { accountId });
@@ -126,11 +127,12 @@ describe("remote media cache", () => {
     status = (await s.request(`/api/v1/statuses/${statusId}`)).body;
     assert.equal(status.media_attachments[0].url, `${base}/media_proxy/${mediaId}/original`, "the row stays");
     assert.equal(status.media_attachments[0].description, "A red square");
-    assert.equal(status.account.avatar, `${host.url}/avatar.png`, "shown from its remote URL until refreshed");
+    assert.equal(status.account.avatar, `${base}/avatars/original/missing.png`, "the default until refreshed");
 
     const photoHits = host.hits("/photo.png");
     const proxied = await fetch(`${s.url}/media_proxy/${mediaId}/original`, { redirect: "manual" });
     assert.equal(proxied.status, 302);
+    assert.equal(proxied.headers.get("access-control-allow-origin"), "*", "CORS holds on every hop");
     const again = proxied.headers.get("location") ?? "";
     assert.match(again, new RegExp(`^${base}/system/cache/media_attachments/${mediaId}/`));
     assert.notEqual(again, media.url, "a new copy gets new URLs");

@@ -22,6 +22,8 @@ export function mediaProxyRoutes(app: Hono<HonoEnv>): void {
     if (!media.fileKey) media = await cacheAttachment(ctx, media);
     const key = c.req.param("variant") === "small" ? (media?.smallKey ?? media?.fileKey) : media?.fileKey;
     if (!key) return notFound();
+    // A `crossorigin` load checks CORS on every hop of a redirect, not only on the file.
+    c.header("Access-Control-Allow-Origin", "*");
     return c.redirect(ctx.blobs.url(key), 302);
   });
 }

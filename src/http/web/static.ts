@@ -1,18 +1,11 @@
 import type { Hono } from "hono";
 import { serveBlob } from "../../infra/blobs/serve.ts";
-import { sharpOf } from "../../lib/sharp.ts";
 import { MISSING_AVATAR, MISSING_HEADER } from "../../serializers/account.ts";
 import type { HonoEnv } from "../types.ts";
+import { defaultImage } from "./default-images.ts";
 
 /** Files from the blob store (`/system/...`) and the default images. */
 export function staticRoutes(app: Hono<HonoEnv>): void {
-  // A plain grey square for accounts without an avatar or header, made on first use.
-  let missingPng: Promise<Buffer> | undefined;
-  const missingImage = (): Promise<Buffer> =>
-    (missingPng ??= sharpOf({ create: { width: 120, height: 120, channels: 3, background: "#9baec8" } }).then((image) =>
-      image.png().toBuffer(),
-    ));
-
   app.get("/system/*", async (c) => {
     let key: string;
     try {
@@ -24,11 +17,16 @@ export function staticRoutes(app: Hono<HonoEnv>): void {
     if (!res) return c.json({ error: "Record not found" }, 404);
     return c.body(res.body as ReadableStream | Uint8Array<ArrayBuffer>, res.status, res.headers);
   });
-  for (const path of [MISSING_AVATAR, MISSING_HEADER]) {
+  for (const [path, kind] of [
+    [MISSING_AVATAR, "avatar"],
+    [MISSING_HEADER, "header"],
+  ] as const) {
     app.get(path, async (c) =>
-      c.body(new Uint8Array(await missingImage()), 200, {
+      c.body(new Uint8Array(await defaultImage(kind)), 200, {
         "Content-Type": "image/png",
         "Cache-Control": "public, max-age=86400",
+        // Browser clients load images with `crossorigin` (to draw them on a canvas, for colours).
+        "Access-Control-Allow-Origin": "*",
       }),
     );
   }

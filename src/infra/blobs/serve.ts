@@ -14,6 +14,8 @@ export interface BlobResponse {
 
 const BASE_HEADERS = {
   "Cache-Control": "public, max-age=31536000, immutable",
+  // Public files, loaded by browser clients with `crossorigin` (as Mastodon's nginx serves them).
+  "Access-Control-Allow-Origin": "*",
   "X-Content-Type-Options": "nosniff",
   "Content-Security-Policy": "default-src 'none'; sandbox",
   "Accept-Ranges": "bytes",

@@ -8,7 +8,16 @@ import { MEDIA_LIMITS } from "../../lib/limits.ts";
 import { avTools } from "./av-tools.ts";
 import { deleteKeys, mediaFolder, putAll } from "./files.ts";
 import { enqueueMediaProcessing } from "./process-job.ts";
-import { type EncodedFile, type ProcessedMedia, previewOf, processAv, processImage } from "./process-media.ts";
+import {
+  type EncodedFile,
+  isAnimatedGif,
+  type ProcessedMedia,
+  previewOf,
+  processImage,
+  thumbnailOf,
+  unprocessable,
+} from "./process-media.ts";
+import { processAv } from "./process-video.ts";
 import { type SniffedType, sniffMediaType } from "./sniff.ts";
 
 const logger = getLogger(["gannet", "media"]);
@@ -39,8 +48,8 @@ function sniffUpload(bytes: Uint8Array): SniffedType {
   return sniffed;
 }
 
-/** A custom preview for audio and video (or any upload): an image, fitted inside 640×640. */
-async function processThumbnail(bytes: Uint8Array): Promise<Awaited<ReturnType<typeof previewOf>>> {
+/** A custom preview for audio and video (or any upload): an image, kept in its format. */
+async function processThumbnail(bytes: Uint8Array): Promise<Awaited<ReturnType<typeof thumbnailOf>>> {
   const sniffed = sniffMediaType(bytes);
   if (sniffed?.kind !== "image") {
     throw new ApiError(422, "Validation failed: Thumbnail content type is invalid");
@@ -49,9 +58,25 @@ async function processThumbnail(bytes: Uint8Array): Promise<Awaited<ReturnType<t
     throw new ApiError(422, "Validation failed: Thumbnail file size must be less than 16 MB");
   }
   try {
-    return await previewOf(bytes);
+    return await thumbnailOf(bytes);
   } catch {
     throw new ApiError(422, "Validation failed: Thumbnail could not be processed");
+  }
+}
+
+/** An animated GIF waiting for its conversion: kept as uploaded, with its first frame as preview. */
+async function pendingGifv(bytes: Uint8Array, sniffed: SniffedType): Promise<ProcessedMedia> {
+  try {
+    const small = await previewOf(bytes);
+    return {
+      type: "gifv",
+      original: { data: bytes, contentType: sniffed.contentType, extension: sniffed.extension },
+      small: small.file,
+      blurhash: small.blurhash,
+      meta: { small: small.dims },
+    };
+  } catch {
+    throw unprocessable();
   }
 }
 
@@ -62,9 +87,9 @@ function focusColumns(focus: MediaInput["focus"]): { focus_x: number | null; foc
 /**
  * `POST /api/v1/media` and `/api/v2/media`. Images are processed before answering, on both
  * versions (as Mastodon does). Video and audio are checked before answering (type, size, and
- * with ffprobe their container and limits); with `delayAv` (v2) the rest (probing again, the
- * preview frame) is a durable `media.process` job and the upload reads as processing until it
- * is done.
+ * with ffprobe their container and limits); on v1 they are then transcoded at once, while with
+ * `delayAv` (v2) the rest (transcoding, the preview frame) is a durable `media.process` job, as
+ * is an animated GIF's conversion to `gifv`, and the upload reads as processing until it is done.
  */
 export async function createMediaAttachment(
   ctx: AppContext,
@@ -80,20 +105,29 @@ export async function createMediaAttachment(
   const folder = mediaFolder(id);
   const now = new Date().toISOString();
 
+  const tools = await avTools(ctx);
   let processed: ProcessedMedia;
   let delayed = false;
   if (sniffed.kind === "image") {
-    const tools = sniffed.contentType === "image/gif" ? await avTools(ctx) : undefined;
-    processed = await processImage(bytes, sniffed, tools);
+    if (opts.delayAv && tools.ffmpeg && (await isAnimatedGif(bytes, sniffed))) {
+      // Converted to gifv by the job; its first frame is the preview meanwhile.
+      delayed = true;
+      processed = await pendingGifv(bytes, sniffed);
+    } else {
+      processed = await processImage(bytes, sniffed, tools);
+    }
   } else {
-    const original = { data: bytes, contentType: sniffed.contentType, extension: sniffed.extension };
-    // Probing is quick and refuses what ffprobe cannot read at once; the preview frame can wait.
+    // Probing is quick and refuses what ffprobe cannot read at once; transcoding can wait.
     delayed = opts.delayAv;
-    const rest = await processAv(bytes, sniffed, await avTools(ctx), { preview: !delayed });
-    processed = { original, ...rest } as ProcessedMedia;
+    processed = await processAv(bytes, sniffed, tools, { full: !delayed });
   }
+  // The job writes the transcoded file as `original.mp4`: the upload must not sit under that key.
+  const originalName = delayed && tools.ffmpeg ? "upload" : "original";
+  if (thumb) processed.meta = { ...processed.meta, small: thumb.dims };
 
-  const files: [string, EncodedFile][] = [[`${folder}/original.${processed.original.extension}`, processed.original]];
+  const files: [string, EncodedFile][] = [
+    [`${folder}/${originalName}.${processed.original.extension}`, processed.original],
+  ];
   if (processed.small) files.push([`${folder}/small.${processed.small.extension}`, processed.small]);
   if (thumb) files.push([`${folder}/thumbnail.${thumb.file.extension}`, thumb.file]);
   await putAll(ctx, files);
@@ -167,6 +201,8 @@ export async function updateMediaAttachment(
     patch.thumbnail_key = thumbKey;
     patch.thumbnail_content_type = thumb.file.contentType;
     if (media.type === "audio" || !media.blurhash) patch.blurhash = thumb.blurhash;
+    // Mastodon reports the thumbnail's own size as `small`.
+    patch.meta = JSON.stringify({ ...media.meta, small: thumb.dims });
   }
   try {
     await ctx.repos.media.update(media.id, patch);

@@ -6,7 +6,8 @@ import { ApiError } from "../../lib/errors.ts";
 import { idAtTime, isId } from "../../lib/ids.ts";
 import { avTools } from "./av-tools.ts";
 import { deleteKeys, mediaFolder } from "./files.ts";
-import { processAv } from "./process-media.ts";
+import { type ProcessedMedia, processImage } from "./process-media.ts";
+import { processAv } from "./process-video.ts";
 import { sniffMediaType } from "./sniff.ts";
 
 const logger = getLogger(["gannet", "media"]);
@@ -39,12 +40,13 @@ export async function enqueueMediaProcessing(ctx: AppContext, id: string): Promi
 class Unprocessable extends Error {}
 
 /**
- * Probes the stored file again (duration, sizes, frame rate: the meta is recomputed), makes a
- * video's preview from its first frame, then marks the upload `complete`. Idempotent: an upload
- * that is gone, complete or failed is left alone, and the preview is written under the same key
- * on every run. A corrupt file (ffprobe or ffmpeg cannot read it), or the last attempt failing,
- * ends the upload `failed` with all its files deleted: `GET /api/v1/media/:id` then answers 422,
- * as Mastodon does, and a status cannot use it.
+ * Processes the stored upload: a video is probed again and, with ffmpeg, written as an MP4
+ * (`original.mp4`, replacing the upload) with a preview from its first frame; an animated GIF
+ * becomes `gifv`. Then the upload is marked `complete`. Idempotent: an upload that is gone,
+ * complete or failed is left alone, and the files are written under the same keys on every run.
+ * A corrupt file (ffprobe or ffmpeg cannot read it), or the last attempt failing, ends the
+ * upload `failed` with all its files deleted: `GET /api/v1/media/:id` then answers 422, as
+ * Mastodon does, and a status cannot use it.
  */
 export async function processMediaJob(ctx: AppContext, payload: MediaProcessPayload, job: JobInfo): Promise<void> {
   const id = payload?.id;
@@ -54,39 +56,61 @@ export async function processMediaJob(ctx: AppContext, payload: MediaProcessPayl
   if (media.processing === "queued") {
     await ctx.repos.media.update(id, { processing: "in_progress", updated_at: new Date().toISOString() });
   }
-  let written: string | null = null;
+  const written: string[] = [];
   try {
     const blob = media.fileKey ? await ctx.blobs.get(media.fileKey) : undefined;
     if (!blob) throw new Unprocessable("its file is missing");
     const sniffed = sniffMediaType(blob.data);
-    if (!sniffed || sniffed.kind === "image") throw new Unprocessable("its file is no video or audio");
-    let processed: Awaited<ReturnType<typeof processAv>>;
+    if (!sniffed) throw new Unprocessable("its file is no media");
+    const tools = await avTools(ctx);
+    let processed: ProcessedMedia;
     try {
-      processed = await processAv(blob.data, sniffed, await avTools(ctx), { preview: true });
+      processed =
+        sniffed.kind === "image"
+          ? await processImage(blob.data, sniffed, tools)
+          : await processAv(blob.data, sniffed, tools, { full: true });
     } catch (e) {
       if (e instanceof ApiError) throw new Unprocessable(e.message);
       throw e;
     }
+    // A custom thumbnail stays the preview, and `small` keeps its size.
+    const small = media.thumbnailKey && media.meta.small ? { small: media.meta.small } : {};
     const patch: MediaUpdate = {
       processing: "complete",
       type: processed.type,
-      meta: JSON.stringify(processed.meta),
+      meta: JSON.stringify({ ...processed.meta, ...small }),
       updated_at: new Date().toISOString(),
     };
+    const folder = mediaFolder(id);
+    // The upload and a preview made at upload time (a GIF's first frame), once superseded.
+    const superseded: (string | null)[] = [];
+    // A file kept as uploaded (audio) still moves from `upload.*` to its `original.*` key.
+    const key = `${folder}/original.${processed.original.extension}`;
+    if (processed.original.data !== blob.data || key !== media.fileKey) {
+      written.push(key);
+      await ctx.blobs.put(key, processed.original.data, processed.original.contentType);
+      patch.file_key = key;
+      patch.file_content_type = processed.original.contentType;
+      patch.file_size = processed.original.data.byteLength;
+      if (key !== media.fileKey) superseded.push(media.fileKey);
+    }
     if (processed.small) {
-      written = `${mediaFolder(id)}/small.${processed.small.extension}`;
-      await ctx.blobs.put(written, processed.small.data, processed.small.contentType);
-      patch.small_key = written;
+      const previewKey = `${folder}/small.${processed.small.extension}`;
+      written.push(previewKey);
+      await ctx.blobs.put(previewKey, processed.small.data, processed.small.contentType);
+      patch.small_key = previewKey;
       patch.blurhash = processed.blurhash ?? media.blurhash;
+      if (previewKey !== media.smallKey) superseded.push(media.smallKey);
     }
     await ctx.repos.media.update(id, patch);
-    // Deleted while this ran: its row took the other files with it; the preview goes too.
-    if (!(await ctx.repos.media.getById(id))) await deleteKeys(ctx, [written]);
+    // Deleted while this ran: its row took the other files with it; the new ones go too.
+    if (!(await ctx.repos.media.getById(id))) await deleteKeys(ctx, written);
+    else await deleteKeys(ctx, superseded);
   } catch (e) {
     const lastTry = e instanceof Unprocessable || job.attempt >= job.maxAttempts;
     if (!lastTry) throw e;
     logger.warn("Media attachment {id} could not be processed: {error}", { id, error: e });
-    await failMediaAttachment(ctx, id, [written]);
+    await failMediaAttachment(ctx, id, written);
   }
 }
 

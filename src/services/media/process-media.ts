@@ -3,11 +3,15 @@ import { encodeBlurhash } from "../../lib/blurhash.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { MEDIA_LIMITS } from "../../lib/limits.ts";
 import { sharpOf } from "../../lib/sharp.ts";
-import { type AvProbe, type AvTools, extractFrame, gifToMp4, probe, withTempFile } from "./av-tools.ts";
+import { type AvProbe, type AvTools, encodePlan, probe, readOutput, toMp4, withTempFile } from "./av-tools.ts";
 import type { SniffedType } from "./sniff.ts";
 
 /** The `small` preview fits inside this box, as Mastodon's does. */
 const SMALL_SIZE = 640;
+/** A custom thumbnail is scaled down to this many pixels at most (Mastodon's `small` style: 640×360). */
+const THUMBNAIL_PIXELS = 230_400;
+/** Mastodon's cap on the frames of a transcoded video (about 5 minutes at 120 frames a second). */
+export const MAX_VIDEO_FRAMES = 36_000;
 /** Images larger than this are refused before decoding (a tiny file can decode to gigabytes). */
 const MAX_INPUT_PIXELS = MEDIA_LIMITS.imageMatrixLimit * 4;
 
@@ -27,14 +31,14 @@ export interface ProcessedMedia {
 
 export const unprocessable = (): ApiError => new ApiError(422, "Validation failed: File could not be processed");
 
-interface Dimensions {
+export interface Dimensions {
   width: number;
   height: number;
   size: string;
   aspect: number;
 }
 
-const dims = (width: number, height: number): Dimensions => ({
+export const dims = (width: number, height: number): Dimensions => ({
   width,
   height,
   size: `${width}x${height}`,
@@ -95,22 +99,78 @@ export async function previewOf(
   };
 }
 
-/** An animated GIF as `gifv` (an MP4), or null when ffmpeg cannot convert it. */
+/**
+ * A custom thumbnail (for audio and video) made safe to serve: decoded, turned upright, scaled
+ * down to Mastodon's thumbnail size and re-encoded in its own format, as Mastodon keeps it (a
+ * GIF keeps its first frame; HEIC, which browsers rarely show, becomes JPEG).
+ */
+export async function thumbnailOf(
+  image: Uint8Array,
+): Promise<{ file: EncodedFile; dims: Dimensions; blurhash: string }> {
+  const meta = await (await sharpOf(image, { limitInputPixels: MAX_INPUT_PIXELS })).metadata();
+  const enc = meta.format === "heif" ? ENCODING.jpeg : meta.format ? ENCODING[meta.format] : undefined;
+  if (!enc || !meta.width || !meta.height) throw unprocessable();
+  let pipeline = (
+    await sharpOf(image, { animated: false, limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
+  ).rotate();
+  // EXIF orientations 5 to 8 swap the sides.
+  const [width, height] = (meta.orientation ?? 1) >= 5 ? [meta.height, meta.width] : [meta.width, meta.height];
+  const frameHeight = meta.pageHeight && meta.pageHeight < height ? meta.pageHeight : height;
+  if (width * frameHeight > THUMBNAIL_PIXELS) {
+    const scale = Math.sqrt(THUMBNAIL_PIXELS / (width * frameHeight));
+    pipeline = pipeline.resize(Math.max(1, Math.floor(width * scale)), Math.max(1, Math.floor(frameHeight * scale)));
+  }
+  const { data, info } = await encode(pipeline, enc.format).toBuffer({ resolveWithObject: true });
+  const bytes = new Uint8Array(data);
+  return {
+    file: { data: bytes, contentType: enc.contentType, extension: enc.ext },
+    dims: dims(info.width, info.pageHeight ?? info.height),
+    blurhash: await blurhashOf(bytes),
+  };
+}
+
+/** Whether an upload is a GIF of more than one frame (which ffmpeg turns into `gifv`). */
+export async function isAnimatedGif(bytes: Uint8Array, sniffed: SniffedType): Promise<boolean> {
+  if (sniffed.contentType !== "image/gif") return false;
+  try {
+    return ((await (await sharpOf(bytes, { limitInputPixels: MAX_INPUT_PIXELS })).metadata()).pages ?? 1) > 1;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An animated GIF as `gifv`: a silent H.264 MP4 that clients play in a loop, encoded with
+ * Mastodon's video settings (much smaller than the GIF). Null when ffmpeg cannot convert it.
+ */
 async function toGifv(bytes: Uint8Array, tools: AvTools): Promise<ProcessedMedia | null> {
   try {
     return await withTempFile(bytes, "gif", async (path) => {
-      const mp4 = await gifToMp4(tools, path);
       const small = await previewOf(bytes);
-      const probed = tools.ffprobe ? await probe(tools, `${path}.mp4`).catch(() => null) : null;
       const first = await (await sharpOf(bytes, { animated: false })).metadata();
+      const probed = tools.ffprobe ? await probe(tools, path).catch(() => null) : null;
+      const size = { width: first.width ?? 0, height: first.height ?? 0, baseFps: probed?.video?.baseFps ?? null };
+      const out = `${path}.mp4`;
+      await toMp4(
+        tools,
+        path,
+        out,
+        encodePlan(size, probed?.duration ?? null, {
+          sizeLimit: MEDIA_LIMITS.videoSizeLimit,
+          frameRateLimit: MEDIA_LIMITS.videoFrameRateLimit,
+          maxFrames: MAX_VIDEO_FRAMES,
+        }),
+      );
+      const mp4 = await readOutput(out);
+      const converted = tools.ffprobe ? await probe(tools, out).catch(() => null) : null;
       return {
         type: "gifv" as const,
         original: { data: mp4, contentType: "video/mp4", extension: "mp4" },
         small: small.file,
         blurhash: small.blurhash,
-        meta: probed
-          ? avMeta(probed, small.dims)
-          : { original: dims(first.width ?? 0, first.height ?? 0), small: small.dims },
+        meta: converted?.video
+          ? avMeta(converted, small.dims)
+          : { original: dims(size.width, size.height), small: small.dims },
       };
     });
   } catch {
@@ -200,18 +260,8 @@ export function readWavHeader(b: Uint8Array): AvProbe | null {
   return null;
 }
 
-/** Mastodon refuses videos beyond its pixel and frame-rate limits rather than scaling them. */
-function checkVideoLimits(video: NonNullable<AvProbe["video"]>): void {
-  if (video.width * video.height > MEDIA_LIMITS.videoMatrixLimit) {
-    throw new ApiError(422, `Validation failed: ${video.width}x${video.height} videos are not supported`);
-  }
-  if (video.fps !== null && Math.floor(video.fps) > MEDIA_LIMITS.videoFrameRateLimit) {
-    throw new ApiError(422, `Validation failed: ${Math.floor(video.fps)}fps videos are not supported`);
-  }
-}
-
 /** Mastodon's `meta` for a video or an audio file. */
-function avMeta(p: AvProbe, small: Dimensions | null): Record<string, unknown> {
+export function avMeta(p: AvProbe, small: Dimensions | null): Record<string, unknown> {
   const meta: Record<string, unknown> = {};
   if (p.duration !== null) {
     meta.length = length(p.duration);
@@ -237,61 +287,4 @@ function avMeta(p: AvProbe, small: Dimensions | null): Record<string, unknown> {
     : { duration: p.duration ?? undefined, bitrate: p.bitrate ?? undefined };
   if (small) meta.small = small;
   return JSON.parse(JSON.stringify(meta));
-}
-
-/**
- * A video's first frame as its preview, or null when ffmpeg is not installed. A video whose
- * container ffprobe read but whose first frame ffmpeg cannot decode is corrupt: refused (422).
- */
-export async function videoPreview(
-  bytes: Uint8Array,
-  sniffed: SniffedType,
-  tools: AvTools,
-): Promise<Awaited<ReturnType<typeof previewOf>> | null> {
-  if (!tools.ffmpeg) return null;
-  try {
-    return await withTempFile(bytes, sniffed.extension, async (path) => previewOf(await extractFrame(tools, path)));
-  } catch {
-    throw unprocessable();
-  }
-}
-
-/**
- * Video and audio: kept as uploaded. With ffprobe on the PATH, their duration, size and frame
- * rate are read (an unreadable file or one beyond the limits is refused) and, with `preview`
- * and ffmpeg, a video's first frame becomes its preview. Without ffprobe, only what the
- * container says cheaply (a WAV header) is known.
- */
-export async function processAv(
-  bytes: Uint8Array,
-  sniffed: SniffedType,
-  tools: AvTools,
-  opts: { preview: boolean } = { preview: true },
-): Promise<Omit<ProcessedMedia, "original">> {
-  if (!tools.ffprobe) {
-    const wav = sniffed.extension === "wav" ? readWavHeader(bytes) : null;
-    return {
-      type: sniffed.kind === "image" ? "image" : sniffed.kind,
-      small: null,
-      blurhash: null,
-      meta: wav ? avMeta(wav, null) : {},
-    };
-  }
-  const probed = await withTempFile(bytes, sniffed.extension, async (path) => {
-    try {
-      return await probe(tools, path);
-    } catch {
-      throw unprocessable();
-    }
-  });
-  if (!probed.video && !probed.audio) throw unprocessable();
-  if (!probed.video) return { type: "audio", small: null, blurhash: null, meta: avMeta(probed, null) };
-  checkVideoLimits(probed.video);
-  const small = opts.preview ? await videoPreview(bytes, sniffed, tools) : null;
-  return {
-    type: "video",
-    small: small?.file ?? null,
-    blurhash: small?.blurhash ?? null,
-    meta: avMeta(probed, small?.dims ?? null),
-  };
 }

@@ -19,9 +19,10 @@ import { sniffMediaType } from "./sniff.ts";
  * stay, and:
  * - an attachment's `url` then points at `/media_proxy/:id/original` (serializers), which fetches
  *   it again on demand and redirects to the new copy (`cacheAttachment`);
- * - an avatar or header is shown from its remote URL until the account is refreshed (which a
- *   stale account is on access) and the job caches it again.
- * Domains blocked with `reject_media` get nothing downloaded: their media stay remote links.
+ * - an avatar or header is shown as the default image (`missing.png`) until the account is
+ *   refreshed (which a stale account is on access) and the job caches it again.
+ * Domains blocked with `reject_media` get nothing downloaded: their attachments are only their
+ * `remote_url` (the proxy refuses them) and their accounts show the default images.
  */
 
 export const REMOTE_MEDIA_JOB = "media.cache-remote";
