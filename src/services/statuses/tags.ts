@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import { notFound } from "../../lib/errors.ts";
 import { idAtTime } from "../../lib/ids.ts";
+import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import { tagUrl } from "../../serializers/status.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -74,15 +75,15 @@ export async function tagJson(
 
 /**
  * The Tag of a name no post has used yet, as Mastodon renders a tag it has not stored (empty `id`,
- * seven days of no use); `following`/`featuring` (false) only for a signed-in viewer. An
- * impossible name is 404.
+ * seven days of no use, the name as asked for and the URL of its normalised name);
+ * `following`/`featuring` (false) only for a signed-in viewer. An impossible name is 404.
  */
 export function unusedTagJson(ctx: AppContext, name: string, signedIn: boolean): Record<string, unknown> {
   if (!isHashtagName(name)) throw notFound();
   const tag: Record<string, unknown> = {
     id: "",
     name,
-    url: tagUrl(ctx.config.baseUrl, name),
+    url: tagUrl(ctx.config.baseUrl, normalizeHashtag(name)),
     history: history(startOfToday(), undefined),
   };
   if (signedIn) {
