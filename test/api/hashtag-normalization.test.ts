@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { FakeRemote } from "../helpers/fake-remote.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { openSse } from "../helpers/streaming.ts";
 
 /** `#café`, `#Café`, `#ｃａｆｅ`, `#cafe` + U+0301 and `#cafe` are one tag, as Mastodon's HashtagNormalizer makes them. */
 describe("hashtags: one tag per normalised name", () => {
@@ -133,6 +134,16 @@ describe("hashtags: one tag per normalised name", () => {
         ["café"],
         q,
       );
+    }
+  });
+
+  it("a hashtag stream asked for under one spelling carries posts written with another", async () => {
+    const stream = await openSse(s.url, `/api/v1/streaming/hashtag?tag=${seg("Café")}`, carol.token);
+    try {
+      const p = await post(bob, "streamed #Cafe\u0301");
+      await stream.event("update", (data) => JSON.parse(data).id === p.id);
+    } finally {
+      stream.close();
     }
   });
 
