@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { extractEntities } from "../../src/lib/text/entities.ts";
 import { foldLatin, hashtagDisplayName, normalizeHashtag } from "../../src/lib/text/hashtag-name.ts";
 
 describe("normalizeHashtag (Mastodon's HashtagNormalizer)", () => {
@@ -34,5 +35,12 @@ describe("normalizeHashtag (Mastodon's HashtagNormalizer)", () => {
     assert.equal(hashtagDisplayName("Café"), "Café");
     assert.equal(hashtagDisplayName("ｃａｆｅ"), "ｃａｆｅ");
     assert.equal(hashtagDisplayName("cafe\u0301!"), "cafe\u0301");
+  });
+
+  it("hashtags in text keep their combining marks and Mastodon's separators", () => {
+    const tags = (text: string) => extractEntities(text).flatMap((e) => (e.kind === "hashtag" ? [e.tag] : []));
+    assert.deepEqual(tags("#cafe\u0301 time"), ["cafe\u0301"]);
+    assert.deepEqual(tags("#ｃａｆｅ・ｂａｒ and #a·b"), ["ｃａｆｅ・ｂａｒ", "a·b"]);
+    assert.deepEqual(tags("#ภาษาไทย"), ["ภาษาไทย"]);
   });
 });
