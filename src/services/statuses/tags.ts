@@ -9,9 +9,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // Mastodon's hashtag name rule: word characters (with `·` and ZWNJ inside), at least one letter or `_`.
 const HASHTAG_NAME = /^(?=.*[\p{L}_])[\p{L}\p{M}\p{N}_]([\p{L}\p{M}\p{N}_·\u200c]*[\p{L}\p{M}\p{N}_])?$/u;
 
-/** Whether `name` (without `#`) can be a hashtag. */
+/** Whether `name` (without `#`) can be a hashtag, and has a name to be stored by once normalised. */
 export function isHashtagName(name: string): boolean {
-  return name.length > 0 && name.length <= 200 && HASHTAG_NAME.test(name);
+  return name.length > 0 && name.length <= 200 && HASHTAG_NAME.test(name) && normalizeHashtag(name) !== "";
 }
 
 /** Seven days, newest first: each day's start (UTC, as Mastodon's history `day`) and its uses. */
