@@ -297,8 +297,8 @@ describe("user-level domain blocks", () => {
     const carol = await user("carol");
     const dave = await user("dave");
     const domain = `spam${n}.example`;
-    const spammer = await remote(`spammer${n}`, domain, { discoverable: true });
-    const friend = await remote(`friend${n}`, `fine${n}.example`, { discoverable: true });
+    const spammer = await remote(`spammer${n}`, domain, { discoverable: true, indexable: true });
+    const friend = await remote(`friend${n}`, `fine${n}.example`, { discoverable: true, indexable: true });
     await s.follow(bob, carol);
     await s.follow(dave, carol);
     await followRow(spammer, carol.account.id);

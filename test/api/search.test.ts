@@ -45,6 +45,8 @@ describe("search: /api/v2/search and /api/v1/accounts/search", () => {
     const now = new Date().toISOString();
     await s.ctx.repos.accounts.update(bobby.account.id, { display_name: "Robert Tables" });
     await s.ctx.repos.accounts.update(carol.account.id, { display_name: "Ünal Çelik" });
+    // Their public posts are searchable by others only because they opted in (search-privacy.test.ts).
+    for (const u of [alice, bob]) await s.ctx.repos.accounts.update(u.account.id, { indexable: true });
     // Accounts search must never list.
     await s.createUser("bobunconfirmed", { confirmed: false });
     await s.createUser("bobunapproved", { approved: false });
@@ -235,9 +237,14 @@ describe("search: /api/v2/search and /api/v1/accounts/search", () => {
     const direct = await post(bob, { status: "@carol direct pelican note", visibility: "direct" });
     const unlisted = await post(bob, { status: "unlisted pelican", visibility: "unlisted" });
     await s.follow(dave, bob);
-    assert.deepEqual(statusIds(await search(q("pelican"), alice.token)), [unlisted.id]);
-    assert.deepEqual(statusIds(await search(q("pelican"), carol.token)), [unlisted.id, direct.id]);
-    assert.deepEqual(statusIds(await search(q("pelican"), dave.token)), [unlisted.id, priv.id]);
+    // As Mastodon: others find only public posts (and their library), so neither the unlisted post
+    // nor the private one dave may read; carol is mentioned in the direct one.
+    assert.deepEqual(statusIds(await search(q("pelican"), alice.token)), []);
+    assert.deepEqual(statusIds(await search(q("pelican"), carol.token)), [direct.id]);
+    assert.deepEqual(statusIds(await search(q("pelican"), dave.token)), []);
+    const fav = await s.request(`/api/v1/statuses/${priv.id}/favourite`, { method: "POST", token: dave.token });
+    assert.equal(fav.status, 200);
+    assert.deepEqual(statusIds(await search(q("pelican"), dave.token)), [priv.id]);
     assert.deepEqual(statusIds(await search(q("pelican"), bob.token)), [unlisted.id, direct.id, priv.id]);
     assert.deepEqual(statusIds(await search(q("pelican"))), []);
     // Nor by URL.

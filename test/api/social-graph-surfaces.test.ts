@@ -50,8 +50,8 @@ describe("social graph: every feature on every surface", () => {
     const u = {} as Record<(typeof names)[number], TestUser>;
     for (const n of names) u[n] = await s.createUser(`${n}audit`);
     const { me, pal, blk, byk, mut, mutn, mutx, unf, rem, lst, stranger } = u;
-    // Everyone may be suggested and listed in the directory.
-    await s.ctx.db.updateTable("accounts").set({ discoverable: true }).execute();
+    // Everyone may be suggested and listed in the directory, and found by full-text search.
+    await s.ctx.db.updateTable("accounts").set({ discoverable: true, indexable: true }).execute();
     const others = [pal, blk, byk, mut, mutn, mutx, unf, rem, lst];
     const affected = [blk, byk, mut, mutn, mutx, unf, rem, lst];
     const label = new Map(names.map((n) => [u[n].account.id, n as string]));

@@ -86,6 +86,8 @@ describe("search migration on an existing database", () => {
         username: "oldtimer",
         domain: "far.example",
         display_name: "Early Adopter",
+        // Others find its posts only because it opted in (Mastodon's `indexable`).
+        indexable: true,
         uri: "https://far.example/users/oldtimer",
         created_at: now,
         updated_at: now,

@@ -62,6 +62,27 @@ export const STATUS_SEARCH_TIMEOUT_MS = 5000;
 export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
+ * Mastodon's `searchable_by` (since 4.2): the reader's own posts and those they favourited,
+ * bookmarked, boosted, voted in or were mentioned in (a silent mention, only addressed, does not
+ * count). Each test is one probe of a unique or leading-column index.
+ */
+function libraryCondition(viewer: string): RawBuilder<boolean> {
+  return sql<boolean>`(statuses.account_id = ${viewer}
+    OR EXISTS (SELECT 1 FROM favourites f WHERE f.account_id = ${viewer} AND f.status_id = statuses.id)
+    OR EXISTS (SELECT 1 FROM bookmarks b WHERE b.account_id = ${viewer} AND b.status_id = statuses.id)
+    OR EXISTS (SELECT 1 FROM mentions m WHERE m.account_id = ${viewer} AND m.status_id = statuses.id
+      AND m.silent = ${false})
+    OR EXISTS (SELECT 1 FROM statuses r WHERE r.reblog_of_id = statuses.id AND r.account_id = ${viewer}
+      AND r.deleted_at IS NULL)
+    OR (statuses.poll_id IS NOT NULL AND EXISTS (SELECT 1 FROM poll_votes v WHERE v.poll_id = statuses.poll_id
+      AND v.account_id = ${viewer})))`;
+}
+
+/** Mastodon's public statuses index: public posts (not unlisted) of accounts that opted in (`indexable`). */
+const indexableCondition = sql<boolean>`(statuses.visibility = 'public' AND EXISTS (SELECT 1 FROM accounts author
+  WHERE author.id = statuses.account_id AND author.indexable = ${true}))`;
+
+/**
  * All search SQL: accounts and statuses through the full-text indexes of migration 0010 (FTS5
  * tables on SQLite, `to_tsvector('simple', ...)` GIN indexes on PostgreSQL, queried with the
  * same expressions), hashtags by name prefix. Every query has a LIMIT and an OFFSET the caller
@@ -169,25 +190,19 @@ export class SearchRepository {
         const before = f.before === undefined ? sql`1 = 1` : sql`statuses.id < ${f.before}`;
         return not(f.negated, sql<boolean>`(${from} AND ${before})`);
       }
-      case "library": {
-        // Mastodon's `in:library`: the reader's own posts and those they favourited, bookmarked,
-        // boosted or were mentioned in.
-        const viewer = reader.accountId ?? "0";
-        return sql<boolean>`(statuses.account_id = ${viewer}
-          OR EXISTS (SELECT 1 FROM favourites f WHERE f.status_id = statuses.id AND f.account_id = ${viewer})
-          OR EXISTS (SELECT 1 FROM bookmarks b WHERE b.status_id = statuses.id AND b.account_id = ${viewer})
-          OR EXISTS (SELECT 1 FROM mentions m WHERE m.status_id = statuses.id AND m.account_id = ${viewer})
-          OR EXISTS (SELECT 1 FROM statuses r WHERE r.reblog_of_id = statuses.id AND r.account_id = ${viewer}
-            AND r.deleted_at IS NULL))`;
-      }
+      case "library":
+        return libraryCondition(reader.accountId ?? "0");
       case "public":
-        return sql<boolean>`(statuses.visibility = 'public')`;
+        return indexableCondition;
       case "none":
         return sql<boolean>`(1 = 0)`;
     }
   }
 
-  /** Live posts (not boosts) matching the query that the reader may see, newest first. */
+  /**
+   * Live posts (not boosts) matching the query that the reader may see and Mastodon would index for
+   * them (public posts of `indexable` authors, and the reader's library), newest first.
+   */
   async statuses(q: StatusSearch): Promise<Status[]> {
     const match = this.#statusMatch(q.match);
     if (match === undefined && q.filters.length === 0) return [];
@@ -205,7 +220,9 @@ export class SearchRepository {
       .selectAll("statuses")
       .where("statuses.reblog_of_id", "is", null)
       .where("statuses.deleted_at", "is", null)
-      .where(visibleCondition(q.reader));
+      .where(visibleCondition(q.reader))
+      // Only what Mastodon indexes for this reader: opted-in public posts, and the reader's library.
+      .where(sql<boolean>`(${indexableCondition} OR ${libraryCondition(q.reader.accountId ?? "0")})`);
     if (match !== undefined) query = query.where(match);
     for (const f of q.filters) query = query.where(this.#filterCondition(f, q.reader));
     if (q.accountId !== undefined) query = query.where("statuses.account_id", "=", q.accountId);

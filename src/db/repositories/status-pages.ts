@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
+import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
 import { hasMediaCondition, notBlockedOrMutedCondition, type Reader, visibleCondition } from "./status-visibility.ts";
@@ -38,7 +39,7 @@ export class StatusPagesRepository {
       q = q.where(hasMediaCondition);
     }
     if (opts.tagged !== undefined) {
-      const tag = opts.tagged.toLowerCase();
+      const tag = normalizeHashtag(opts.tagged.replace(/^#/, ""));
       q = q.where(({ exists, selectFrom }) =>
         exists(
           selectFrom("statuses_tags")
@@ -54,14 +55,14 @@ export class StatusPagesRepository {
     return sortDesc(rows.map(toStatus));
   }
 
-  /** Ids of the tags with these names (case-insensitive), by lower-cased name. */
+  /** Ids of the tags with these names, by normalised name (lib/text/hashtag-name.ts). */
   async tagIdsByName(names: readonly string[]): Promise<Map<string, string>> {
-    const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
-    if (lowered.length === 0) return new Map();
+    const normalized = [...new Set(names.map(normalizeHashtag))].filter((n) => n !== "");
+    if (normalized.length === 0) return new Map();
     const rows = await this.#db
       .selectFrom("tags")
       .select(["id", "name"])
-      .where(sql<string>`lower(name)`, "in", lowered)
+      .where(sql<string>`lower(name)`, "in", normalized)
       .execute();
     return new Map(rows.map((r) => [r.name.toLowerCase(), String(r.id)]));
   }

@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
+import { hashtagDisplayName, normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import type { DB, StatusesTable } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
 import { selectShaped, writeShaped } from "./query-shapes.ts";
@@ -265,7 +266,10 @@ export class StatusesRepository {
 
   // Tags
 
-  /** The tags of these names (lower-cased), creating the missing ones. */
+  /**
+   * The tags of these names (matched by their normalised name, once each), creating the missing
+   * ones with `display` as their display name.
+   */
   async findOrCreateTags(
     names: readonly { name: string; display: string }[],
     newId: () => string,
@@ -273,7 +277,11 @@ export class StatusesRepository {
     db: Kysely<DB>,
   ) {
     const out: { id: string; name: string }[] = [];
-    for (const n of names) {
+    const seen = new Set<string>();
+    for (const given of names) {
+      const n = { name: normalizeHashtag(given.name), display: hashtagDisplayName(given.display) };
+      if (n.name === "" || seen.has(n.name)) continue;
+      seen.add(n.name);
       const existing = await db
         .selectFrom("tags")
         .select(["id", "name"])
@@ -329,11 +337,14 @@ export class StatusesRepository {
     return out;
   }
 
+  /** The tag of this name, as written or normalised (`#Café`, `cafe`, `ｃａｆｅ` are one tag). */
   async getTag(name: string): Promise<{ id: string; name: string; displayName: string } | undefined> {
+    const normalized = normalizeHashtag(name);
+    if (normalized === "") return undefined;
     const r = await this.#db
       .selectFrom("tags")
       .select(["id", "name", "display_name"])
-      .where(sql<string>`lower(name)`, "=", name.toLowerCase())
+      .where(sql<string>`lower(name)`, "=", normalized)
       .executeTakeFirst();
     return r && { id: String(r.id), name: r.name, displayName: r.display_name };
   }

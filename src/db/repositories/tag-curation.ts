@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { IdWindow } from "../../http/pagination.ts";
+import { hashtagDisplayName, normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
@@ -36,9 +37,11 @@ export class TagCurationRepository {
     this.#dialect = dialect;
   }
 
-  /** The tag of this name (case-insensitive), creating it with `displayName` when missing. */
-  async findOrCreateTag(displayName: string, newId: () => string, now: string): Promise<TagRef> {
-    const name = displayName.toLowerCase();
+  /** The tag of this name (normalised), creating it with `written` as its display name when missing. */
+  async findOrCreateTag(written: string, newId: () => string, now: string): Promise<TagRef> {
+    const name = normalizeHashtag(written);
+    const displayName = hashtagDisplayName(written);
+    if (name === "") throw new Error(`${JSON.stringify(written)} is no hashtag`);
     const find = () =>
       this.#db
         .selectFrom("tags")

@@ -8,7 +8,7 @@ import { isNoteLike, persistNote } from "../persist/note.ts";
 import { loaderOptions, sameOrigin } from "../persist/origin.ts";
 import { type Ctx, listener } from "./common.ts";
 
-const TAG_RE = /^[\p{L}\p{N}_]{1,100}$/u;
+const TAG_RE = /^[\p{L}\p{M}\p{N}_\u00b7\u30fb\u200c]{1,100}$/u;
 
 /** Which of the sender's featured collections an Add or Remove targets, if either. */
 async function collectionOf(ctx: Ctx, activity: Add | Remove, sender: Account): Promise<"posts" | null> {

@@ -21,7 +21,9 @@ import { hostOf, loaderOptions, sameOrigin } from "./origin.ts";
 /** A remote account is fetched again when its copy is older than this (Mastodon: a day). */
 export const ACTOR_STALE_MS = 24 * 3600_000;
 
-const USERNAME_RE = /^[\p{L}\p{N}_.-]{1,100}$/u;
+// Mastodon's rule for remote usernames: ASCII letters, digits and `_`, with `.` and `-` only
+// between them (a full-width `ａｌｉｃｅ` would pass for `alice` in a mention).
+const USERNAME_RE = /^(?=.{1,100}$)[A-Za-z0-9_]+(?:[.-]+[A-Za-z0-9_]+)*$/;
 const MAX_FIELDS = 16;
 const MAX_ALIASES = 20;
 

@@ -17,6 +17,7 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { MediaType } from "../../db/repositories/media.ts";
 import type { Visibility } from "../../db/repositories/statuses.ts";
+import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { htmlToPlainText, sanitizeRemoteHtml } from "../../lib/text/remote-html.ts";
 import { loaderOptions } from "./origin.ts";
@@ -28,7 +29,7 @@ const MAX_MENTIONS = 50;
 const MAX_TAGS = 20;
 const MAX_MEDIA = 4;
 const MAX_POLL_OPTIONS = 20;
-const TAG_RE = /^[\p{L}\p{N}_]{1,100}$/u;
+const TAG_RE = /^[\p{L}\p{M}\p{N}_\u00b7\u30fb\u200c]{1,100}$/u;
 
 export interface MediaSpec {
   type: MediaType;
@@ -195,9 +196,8 @@ export async function readNote(
       if (tag instanceof Mention && tag.href && mentionHrefs.size < MAX_MENTIONS) mentionHrefs.add(tag.href.href);
       else if (tag instanceof Hashtag) {
         const name = (tag.name?.toString() ?? "").replace(/^#/, "");
-        if (TAG_RE.test(name) && tags.size < MAX_TAGS && !tags.has(name.toLowerCase())) {
-          tags.set(name.toLowerCase(), name);
-        }
+        const normalized = TAG_RE.test(name) ? normalizeHashtag(name) : "";
+        if (normalized !== "" && tags.size < MAX_TAGS && !tags.has(normalized)) tags.set(normalized, name);
       } else if (tag instanceof Emoji) emojis.push(tag);
     }
   } catch {

@@ -12,7 +12,9 @@ export type TextEntity =
 const URL_RE =
   /(?<![\p{L}\p{N}@$#/_])(?:(?:https?|dat|dweb|ipfs|ipns|ssb|gopher|gemini):\/\/[^\s<>"'`]+|(?:xmpp|magnet):[^\s<>"'`]+)/giu;
 
-const HASHTAG_RE = /(?<![=/)\p{L}\p{N}_])#([\p{L}\p{N}_\u00b7\u200c]*[\p{L}_\u00b7\u200c][\p{L}\p{N}_\u00b7\u200c]*)/gu;
+// Letters with their marks (`e` + combining accent), digits and Mastodon's hashtag separators.
+const HASHTAG_RE =
+  /(?<![=/)\p{L}\p{M}\p{N}_])#([\p{L}\p{M}\p{N}_\u00b7\u30fb\u200c]*[\p{L}\p{M}_\u00b7\u30fb\u200c][\p{L}\p{M}\p{N}_\u00b7\u30fb\u200c]*)/gu;
 
 /**
  * A domain may carry a port (`@bob@localhost:3001`): servers told apart by their port (tests,

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { IdWindow } from "../../http/pagination.ts";
+import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import { keptStatusesText } from "../statuses/rendered.ts";
 import { filterVisible } from "../statuses/views.ts";
 
@@ -30,7 +31,7 @@ export async function publicTimeline(
   return { rows, visible: await filterVisible(ctx, rows, viewerId) };
 }
 
-const tagName = (v: string): string => v.normalize("NFKC").replace(/^#/, "").trim().toLowerCase();
+const tagName = (v: string): string => normalizeHashtag(v.trim().replace(/^#/, ""));
 
 /**
  * `GET /api/v1/timelines/tag/:hashtag`: public posts with the tag or one of `any`, with every tag

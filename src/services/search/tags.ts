@@ -1,15 +1,10 @@
 import type { AppContext } from "../../context.ts";
 import type { TagRow } from "../../db/repositories/search.ts";
+import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 
-/** A hashtag as typed into search: without `#`, NFKC, lower case, only letters, digits, marks and `_`. */
+/** A hashtag as typed into search: without `#`, normalised as tags are stored. */
 export function normaliseTagQuery(q: string): string {
-  return q
-    .trim()
-    .replace(/^#+/, "")
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M}_]/gu, "")
-    .slice(0, 200);
+  return normalizeHashtag(q.trim().replace(/^#+/, "").slice(0, 200));
 }
 
 export interface TagSearchOptions {

@@ -3,6 +3,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { STATUS_LIMITS } from "../../lib/limits.ts";
 import { extractEntities } from "../../lib/text/entities.ts";
+import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import { countableLength } from "../../lib/text/length.ts";
 import { plainTextToHtml } from "../../lib/text/plain-text-to-html.ts";
 import { tagUrl } from "../../serializers/status.ts";
@@ -60,7 +61,7 @@ export async function composeText(ctx: AppContext, text: string): Promise<Compos
   const mentioned = new Map<string, Account>();
   const content = plainTextToHtml(text, {
     multiline: true,
-    tagUrl: (tag) => tagUrl(ctx.config.baseUrl, tag),
+    tagUrl: (tag) => tagUrl(ctx.config.baseUrl, normalizeHashtag(tag)),
     mention: (username, domain) => {
       const a = found.get(keyOf(username, domain));
       if (!a) return undefined;
@@ -74,7 +75,9 @@ export async function composeText(ctx: AppContext, text: string): Promise<Compos
   });
   const tags = new Map<string, string>();
   for (const e of entities) {
-    if (e.kind === "hashtag" && !tags.has(e.tag.toLowerCase())) tags.set(e.tag.toLowerCase(), e.tag);
+    if (e.kind !== "hashtag") continue;
+    const name = normalizeHashtag(e.tag);
+    if (name !== "" && !tags.has(name)) tags.set(name, e.tag);
   }
   return { content, mentions: [...mentioned.values()], tags: [...tags].map(([name, display]) => ({ name, display })) };
 }

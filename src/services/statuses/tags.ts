@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import { notFound } from "../../lib/errors.ts";
 import { idAtTime } from "../../lib/ids.ts";
+import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import { tagUrl } from "../../serializers/status.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -8,9 +9,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // Mastodon's hashtag name rule: word characters (with `·` and ZWNJ inside), at least one letter or `_`.
 const HASHTAG_NAME = /^(?=.*[\p{L}_])[\p{L}\p{M}\p{N}_]([\p{L}\p{M}\p{N}_·\u200c]*[\p{L}\p{M}\p{N}_])?$/u;
 
-/** Whether `name` (without `#`) can be a hashtag. */
+/** Whether `name` (without `#`) can be a hashtag, and has a name to be stored by once normalised. */
 export function isHashtagName(name: string): boolean {
-  return name.length > 0 && name.length <= 200 && HASHTAG_NAME.test(name);
+  return name.length > 0 && name.length <= 200 && HASHTAG_NAME.test(name) && normalizeHashtag(name) !== "";
 }
 
 /** Seven days, newest first: each day's start (UTC, as Mastodon's history `day`) and its uses. */
@@ -74,15 +75,15 @@ export async function tagJson(
 
 /**
  * The Tag of a name no post has used yet, as Mastodon renders a tag it has not stored (empty `id`,
- * seven days of no use); `following`/`featuring` (false) only for a signed-in viewer. An
- * impossible name is 404.
+ * seven days of no use, the name as asked for and the URL of its normalised name);
+ * `following`/`featuring` (false) only for a signed-in viewer. An impossible name is 404.
  */
 export function unusedTagJson(ctx: AppContext, name: string, signedIn: boolean): Record<string, unknown> {
   if (!isHashtagName(name)) throw notFound();
   const tag: Record<string, unknown> = {
     id: "",
     name,
-    url: tagUrl(ctx.config.baseUrl, name),
+    url: tagUrl(ctx.config.baseUrl, normalizeHashtag(name)),
     history: history(startOfToday(), undefined),
   };
   if (signedIn) {

@@ -26,6 +26,7 @@
  */
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
+import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 
 const logger = getLogger(["gannet", "streaming"]);
 
@@ -44,9 +45,9 @@ export function publicChannel(scope: "all" | "local" | "remote", onlyMedia: bool
   return onlyMedia ? `${base}:media` : base;
 }
 
-/** A hashtag as the channel names it: no `#`, NFKC, lower case (as timelines compare tag names). */
+/** A hashtag as the channel names it: no `#`, normalised as tags are stored (lib/text/hashtag-name.ts). */
 export function normalizeTagName(name: string): string {
-  return name.normalize("NFKC").replace(/^#/, "").trim().toLowerCase();
+  return normalizeHashtag(name.trim().replace(/^#/, ""));
 }
 
 export interface IdPayload {
