@@ -1,9 +1,9 @@
 /** Longest e-mail address taken (a bound on stored input; Mastodon's column has none). */
 export const EMAIL_MAX = 255;
 
-// RFC 5322 atext without `%`, which Mastodon refuses along with `,` and `"` (they have been used to
-// smuggle a second address past mail software). ASCII only: a UTF-8 address needs SMTPUTF8 from
-// every relay on the way, which an operator cannot count on.
+// RFC 5322 atext without `%`, which Mastodon refuses along with `,` and `"` (characters some mail
+// software reads as routing or list syntax). ASCII only: a UTF-8 address needs SMTPUTF8 from every
+// relay on the way, which an operator cannot count on.
 const ATEXT = "[A-Za-z0-9!#$&'*+/=?^_`{|}~-]";
 // The mail gem Mastodon validates with takes stray dots in the local part (`a..b`, `.a`); the
 // domain is a dot-atom, with or without a dot (`admin@localhost`), or a bracketed literal.

@@ -117,8 +117,8 @@ export function parseWholeWord(v: unknown, problems: Problems, field = "Whole wo
 
 /**
  * `keywords_attributes[]` as Rails' nested attributes: a scalar, entries that are not hashes and
- * entries with nothing but blanks are ignored, an entry with `_destroy` and no `id` too; an `id` that is no keyword of the filter is
- * a 404 (`known` holds the filter's keyword ids).
+ * entries with nothing but blanks are ignored, an entry with `_destroy` and no `id` too; an `id`
+ * that is no keyword of the filter is a 404 (`known` holds the filter's keyword ids).
  */
 export function parseKeywordChanges(v: unknown, problems: Problems, known: ReadonlySet<string>): KeywordChange[] {
   const items = asHashList(v) ?? [];
