@@ -128,3 +128,26 @@ export function asArray(v: unknown): unknown[] | undefined {
   }
   return [v];
 }
+
+/**
+ * A Rails hash parameter (`x[key]=..` or a JSON object); undefined for anything else. Rails'
+ * `permit` drops a scalar, a list or a file given where a hash is expected, so callers treat
+ * these as not given rather than as an error (masto.js sends `x=undefined` for an unset hash).
+ */
+export function asHash(v: unknown): Tree | undefined {
+  if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof File) return undefined;
+  return v as Tree;
+}
+
+/**
+ * A Rails list of hashes (`x[][k]=`, `x[0][k]=`, a JSON array of objects): the hash entries only,
+ * as `permit` keeps them. Undefined (not given) for a scalar, and for a list holding no hash at
+ * all (`[1, 2]`), so that such a value changes nothing; an empty list stays an empty list.
+ * A hash whose keys are not all numbers counts as a one-entry list.
+ */
+export function asHashList(v: unknown): Tree[] | undefined {
+  if (v === null || typeof v !== "object" || v instanceof File) return undefined;
+  const items = asArray(v) ?? [];
+  const hashes = items.map(asHash).filter((x): x is Tree => x !== undefined);
+  return hashes.length === 0 && items.length > 0 ? undefined : hashes;
+}

@@ -142,8 +142,6 @@ describe("bad input on the statuses, timelines, notifications, markers and media
         [{ status: "x", poll: { options: ["a", "b"], expires_in: 1 } }, 422],
         [{ status: "x", poll: { options: ["a", "b"], expires_in: 600 }, media_ids: [mediaId] }, 422],
         [{ status: "x", poll: { options: [["a"], "b"], expires_in: 600 } }, 422],
-        [{ status: "x", poll: "a,b" }, 422],
-        [{ status: "x", poll: ["a", "b"] }, 422],
         [{ status: "x", scheduled_at: "not a date" }, 422],
         [{ status: "x", scheduled_at: ["2099-01-01T00:00:00Z"] }, 422],
         [{ status: "x", scheduled_at: new Date(Date.now() + 60_000).toISOString() }, 422],
@@ -338,7 +336,6 @@ describe("bad input on the statuses, timelines, notifications, markers and media
         { media_ids: [{ a: 1 }] },
         { media_ids: ["1", "2", "3", "4", "5"] },
         { status: "x", poll: { options: ["a"], expires_in: 600 } },
-        { status: "x", poll: "a,b" },
       ];
       for (const json of cases) fails(await put(json), 422, JSON.stringify(json).slice(0, 60));
       fails(await put({ status: "not mine" }, bob.token), 404, "someone else's post");
@@ -569,12 +566,8 @@ describe("bad input on the statuses, timelines, notifications, markers and media
           JSON.stringify(json),
         );
       }
-      fails(
-        await s.request("/api/v1/markers", { method: "POST", token: alice.token, json: { home: ["1"] } }),
-        422,
-        "home as an array",
-      );
-      for (const json of [{}, { bogus: { last_read_id: "1" } }, { home: "1" }]) {
+      // A scalar or a list where a timeline's hash belongs is dropped, as Rails' `permit` does.
+      for (const json of [{}, { bogus: { last_read_id: "1" } }, { home: "1" }, { home: ["1"] }]) {
         const r = await s.request("/api/v1/markers", { method: "POST", token: alice.token, json });
         assert.equal(r.status, 200, `${JSON.stringify(json)}: ${JSON.stringify(r.body)}`);
       }

@@ -208,22 +208,53 @@ describe("POST /oauth/revoke", () => {
     assert.equal((await s.request("/api/v1/apps/verify_credentials", { token })).status, 200);
   });
 
-  it("refuses bad client credentials with 401 invalid_client", async () => {
+  // Doorkeeper's refusal, word for word: one answer for every client that does not authenticate.
+  const REFUSED = {
+    error: "unauthorized_client",
+    error_description: "You are not authorized to revoke this token",
+  };
+
+  it("refuses missing, wrong or unknown client credentials with 403 unauthorized_client, as Doorkeeper does", async () => {
     const token = await appToken(app);
-    const r = await s.request("/oauth/revoke", { form: { client_id: app.client_id, client_secret: "x", token } });
-    assert.equal(r.status, 401);
-    assert.equal(r.body.error, "invalid_client");
-    const none = await s.request("/oauth/revoke", { form: { token } });
-    assert.equal(none.status, 401);
+    const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
+    const attempts: [string, Parameters<TestServer["request"]>[1]][] = [
+      ["no credentials", { form: { token } }],
+      ["no credentials, no token", { form: {} }],
+      ["no secret", { form: { client_id: app.client_id, token } }],
+      ["wrong secret", { form: { client_id: app.client_id, client_secret: "x", token } }],
+      ["another client's secret", { form: { client_id: app.client_id, client_secret: other.client_secret, token } }],
+      ["unknown client", { form: { client_id: "nobody", client_secret: "x", token } }],
+      ["client_id as a list", { json: { client_id: [app.client_id], client_secret: app.client_secret, token } }],
+      ["wrong secret by Basic", { form: { token }, headers: { authorization: basic(app.client_id, "x") } }],
+      ["malformed Basic", { form: { token }, headers: { authorization: "Basic !!!" } }],
+    ];
+    for (const [what, opts] of attempts) {
+      const r = await s.request("/oauth/revoke", { method: "POST", ...opts });
+      assert.equal(r.status, 403, what);
+      assert.deepEqual(r.body, REFUSED, what);
+      assert.equal(r.headers.get("www-authenticate"), null, what);
+    }
     assert.equal((await s.request("/api/v1/apps/verify_credentials", { token })).status, 200);
+    // Right credentials by Basic work.
+    const ok = await s.request("/oauth/revoke", {
+      form: { token },
+      headers: { authorization: basic(app.client_id, app.client_secret) },
+    });
+    assert.equal(ok.status, 200);
+    assert.equal((await s.request("/api/v1/apps/verify_credentials", { token })).status, 401);
   });
 
-  it("refuses a missing or non-string token with 400 invalid_request", async () => {
+  it("answers another client's token with the same 403 body", async () => {
+    const r = await revoke(app, await appToken(other));
+    assert.deepEqual(r.body, REFUSED);
+  });
+
+  it("answers 200 {} to an authenticated client without a token; a non-string token is 400", async () => {
     const missing = await s.request("/oauth/revoke", {
       form: { client_id: app.client_id, client_secret: app.client_secret },
     });
-    assert.equal(missing.status, 400);
-    assert.equal(missing.body.error, "invalid_request");
+    assert.equal(missing.status, 200);
+    assert.deepEqual(missing.body, {});
     const arr = await s.request("/oauth/revoke", {
       json: { client_id: app.client_id, client_secret: app.client_secret, token: ["a"] },
     });

@@ -100,19 +100,19 @@ describe("gannet accounts", () => {
       assert.equal((await userOf("dave")).user?.approved, true);
     });
 
-    it("lets the operator take a reserved username", async () => {
+    it("lets the operator take a reserved username, with an e-mail domain without a dot as Mastodon does", async () => {
       const r = await gannet(
         inst,
         "accounts",
         "create",
         "admin",
         "--email",
-        "admin@example.com",
+        "admin@localhost",
         "--confirmed",
         "--approved",
       );
       assert.equal(r.code, 0, r.stderr);
-      assert.ok((await userOf("admin")).user);
+      assert.equal((await userOf("admin")).user?.email, "admin@localhost");
     });
 
     it("fails with exit 1 and one line for a taken username, a taken or bad e-mail, a bad name or an unknown role", async () => {
@@ -120,6 +120,8 @@ describe("gannet accounts", () => {
         [["ALICE", "--email", "new@example.com"], /Username is already taken/],
         [["erin", "--email", "Alice@Example.com"], /Email is already taken/],
         [["erin", "--email", "not-an-address"], /Email is invalid/],
+        [["erin", "--email", "erin%x@localhost"], /Email is invalid/],
+        [["erin", "--email", "erin,x@localhost"], /Email is invalid/],
         [["bad-name!", "--email", "erin@example.com"], /Username must contain only letters/],
         [["erin", "--email", "erin@example.com", "--role", "Emperor"], /no role named Emperor/],
         [["erin", "--email", "erin@example.com", "--password", "short"], /Password is too short/],
@@ -188,6 +190,9 @@ describe("gannet accounts", () => {
       assert.equal((await gannet(inst, "accounts", "modify", "bob", "--email", "robert@example.com")).code, 0);
       assert.equal((await userOf("bob")).user?.email, "robert@example.com");
       assert.equal(await ctx.repos.users.getByEmail("bob@example.com"), undefined);
+      assert.equal((await gannet(inst, "accounts", "modify", "bob", "--email", "bob@intranet")).code, 0);
+      assert.equal((await userOf("bob")).user?.email, "bob@intranet");
+      assert.equal((await gannet(inst, "accounts", "modify", "bob", "--email", "robert@example.com")).code, 0);
     });
 
     it("resets the password and prints the new one", async () => {
@@ -252,7 +257,7 @@ describe("gannet accounts", () => {
         ["bob", "robert@example.com", "everyone", "yes", "yes", "no"],
         ["carol", "carol@example.com", "everyone", "no", "no", "no"],
         ["dave", "dave@example.com", "everyone", "no", "yes", "no"],
-        ["admin", "admin@example.com", "everyone", "yes", "yes", "no"],
+        ["admin", "admin@localhost", "everyone", "yes", "yes", "no"],
       ]);
     });
 

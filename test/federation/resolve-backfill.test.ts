@@ -142,25 +142,29 @@ describe("resolving remote accounts and posts, and backfill", () => {
     await remote.close();
   });
 
-  it("lookup resolves an unknown remote account through WebFinger and backfills 20 of its posts", async () => {
-    const r = await s.request(`/api/v1/accounts/lookup?acct=bird@${remote.domain}`);
-    assert.equal(r.status, 200);
-    assert.equal(r.body.acct, `bird@${remote.domain}`);
-    assert.equal(r.body.display_name, "Bird");
-    assert.equal(r.body.url, `${remote.base}/@bird`);
-    assert.equal(r.body.note, "<p>I am bird</p>");
+  it("search with resolve=true resolves an unknown remote account through WebFinger and backfills 20 of its posts", async () => {
+    const found = await s.request(`/api/v2/search?q=${encodeURIComponent(`@bird@${remote.domain}`)}&resolve=true`, {
+      token: alice.token,
+    });
+    assert.equal(found.status, 200);
+    const bird = found.body.accounts[0];
+    assert.equal(bird.acct, `bird@${remote.domain}`);
+    assert.equal(bird.display_name, "Bird");
+    assert.equal(bird.url, `${remote.base}/@bird`);
+    assert.equal(bird.note, "<p>I am bird</p>");
     await s.settle();
-    const avatar = (await s.request(`/api/v1/accounts/${r.body.id}`)).body.avatar;
+    const avatar = (await s.request(`/api/v1/accounts/${bird.id}`)).body.avatar;
     assert.match(avatar, /\/system\/cache\/accounts\/avatars\//, "the avatar is cached when the account is stored");
-    const posts = await s.request(`/api/v1/accounts/${r.body.id}/statuses?limit=40`, { token: alice.token });
+    const posts = await s.request(`/api/v1/accounts/${bird.id}/statuses?limit=40`, { token: alice.token });
     assert.equal(posts.body.length, 20, "bounded to 20 of the 25 in the outbox");
     assert.equal(posts.body[0].content, "<p>Post number 25</p>", "the newest first");
     assert.equal(posts.body[0].uri, `${remote.base}/users/bird/statuses/25`);
-    // Known now: asked again, no WebFinger query.
+    // Known now: lookup (which never resolves) finds it, with no WebFinger query.
     const wf = remote.hits("/.well-known/webfinger");
-    assert.equal((await s.request(`/api/v1/accounts/lookup?acct=@bird@${remote.domain}`)).body.id, r.body.id);
+    assert.equal((await s.request(`/api/v1/accounts/lookup?acct=@bird@${remote.domain}`)).body.id, bird.id);
     assert.equal(remote.hits("/.well-known/webfinger"), wf);
     assert.equal((await s.request(`/api/v1/accounts/lookup?acct=nobody@${remote.domain}`)).status, 404);
+    assert.equal(remote.hits("/.well-known/webfinger"), wf);
   });
 
   it("search with resolve=true finds @user@domain, profile URLs and post URLs (signed-in only)", async () => {
@@ -260,10 +264,13 @@ describe("resolving remote accounts and posts, and backfill", () => {
       });
       await other.settle();
       const domain = other.ctx.config.localDomain;
-      const r = await s.request(`/api/v1/accounts/lookup?acct=bob@${domain}`);
-      assert.equal(r.status, 200);
-      assert.equal(r.body.acct, `bob@${domain}`);
-      assert.equal(r.body.uri, `${other.ctx.config.baseUrl}/users/bob`);
+      const found = await s.request(`/api/v2/search?q=${encodeURIComponent(`@bob@${domain}`)}&resolve=true`, {
+        token: alice.token,
+      });
+      assert.equal(found.status, 200);
+      const bobThere = found.body.accounts[0];
+      assert.equal(bobThere.acct, `bob@${domain}`);
+      assert.equal(bobThere.uri, `${other.ctx.config.baseUrl}/users/bob`);
       await s.settle();
 
       const search = (q: string) =>

@@ -35,10 +35,14 @@ describe("two Gannet servers federating", () => {
     return res.body;
   }
 
+  /** The id `on` gives `username` of `from`, resolved as a signed-in user's search does (lookup stays local). */
   async function lookup(on: TestServer, username: string, from: TestServer): Promise<string> {
-    const r = await on.request(`/api/v1/accounts/lookup?acct=${username}@${from.ctx.config.localDomain}`);
+    const q = encodeURIComponent(`@${username}@${from.ctx.config.localDomain}`);
+    const token = on === a ? alice.token : bob.token;
+    const r = await on.request(`/api/v2/search?q=${q}&resolve=true&type=accounts`, { token });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    return r.body.id;
+    assert.ok(r.body.accounts[0], `${username} not found`);
+    return r.body.accounts[0].id;
   }
 
   /** B's copy of a status of A, by its URI. */

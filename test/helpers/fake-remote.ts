@@ -88,6 +88,8 @@ export class FakeRemote {
   readonly origin: string;
   readonly domain: string;
   readonly received: ReceivedActivity[] = [];
+  /** Every request this server got (method and path with query), in order. */
+  readonly requests: { method: string; path: string }[] = [];
   readonly #server: Server;
   readonly #actors = new Map<string, FakeActor>();
   readonly #objects = new Map<string, unknown>();
@@ -249,6 +251,7 @@ export class FakeRemote {
 
   private async handle(req: IncomingMessage): Promise<{ status: number; type: string; body: string }> {
     const url = new URL(req.url ?? "/", this.origin);
+    this.requests.push({ method: req.method ?? "", path: `${url.pathname}${url.search}` });
     const json = (v: unknown) => ({ status: 200, type: "application/activity+json", body: JSON.stringify(v) });
     if (req.method === "POST") {
       const chunks: Buffer[] = [];

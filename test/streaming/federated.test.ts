@@ -29,9 +29,10 @@ describe("streaming: posts from another server", () => {
     [a, b] = await Promise.all([startTestServer(ALLOW), startTestServer(ALLOW)]);
     alice = await a.createUser("alice");
     bob = await b.createUser("bob");
-    const lookup = await b.request(`/api/v1/accounts/lookup?acct=alice@${a.ctx.config.localDomain}`);
-    assert.equal(lookup.status, 200, JSON.stringify(lookup.body));
-    await api(b, bob, `/api/v1/accounts/${lookup.body.id}/follow`);
+    const handle = encodeURIComponent(`@alice@${a.ctx.config.localDomain}`);
+    const found = await b.request(`/api/v2/search?q=${handle}&resolve=true&type=accounts`, { token: bob.token });
+    assert.equal(found.status, 200, JSON.stringify(found.body));
+    await api(b, bob, `/api/v1/accounts/${found.body.accounts[0].id}/follow`);
     await settle();
   });
   after(async () => {

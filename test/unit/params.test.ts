@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { asArray, setNested } from "../../src/http/params.ts";
+import { asArray, asHash, asHashList, setNested } from "../../src/http/params.ts";
 
 describe("Rails-style parameter keys", () => {
   it("builds nested objects and arrays", () => {
@@ -33,5 +33,18 @@ describe("Rails-style parameter keys", () => {
     assert.deepEqual(asArray({ "1": "b", "0": "a" }), ["a", "b"]);
     assert.deepEqual(asArray("x"), ["x"]);
     assert.equal(asArray(undefined), undefined);
+  });
+
+  it("asHash and asHashList ignore scalars where Rails expects a hash or a list of hashes", () => {
+    assert.deepEqual(asHash({ a: "1" }), { a: "1" });
+    for (const v of ["undefined", "", 1, true, null, undefined, ["a"], new File([], "f")]) {
+      assert.equal(asHash(v), undefined, String(v));
+      if (!Array.isArray(v)) assert.equal(asHashList(v), undefined, String(v));
+    }
+    assert.deepEqual(asHashList({ "1": { n: "b" }, "0": { n: "a" } }), [{ n: "a" }, { n: "b" }]);
+    assert.deepEqual(asHashList({ n: "a" }), [{ n: "a" }]);
+    assert.deepEqual(asHashList(["x", { n: "a" }, null]), [{ n: "a" }]);
+    assert.equal(asHashList(["x", 2]), undefined);
+    assert.deepEqual(asHashList([]), []);
   });
 });

@@ -1,9 +1,11 @@
 import type { Context, Hono } from "hono";
+import type { Application } from "../../db/repositories/oauth.ts";
 import { ApiError, OAuthError } from "../../lib/errors.ts";
 import {
   authenticateClient,
   missingParam,
   revokeClientToken,
+  revokeRefused,
   tokenForClient,
   tokenFromCode,
   tokenFromPassword,
@@ -11,7 +13,7 @@ import {
 import { type IssuedToken, serializeToken } from "../../services/oauth/tokens.ts";
 import { throttle } from "../middleware/rate-limit.ts";
 import type { HonoEnv } from "../types.ts";
-import { asOAuthError, oauthParams, type Params, stringParam } from "./params.ts";
+import { asOAuthError, BadParam, oauthParams, type Params, stringParam } from "./params.ts";
 
 const FIVE_MIN = 5 * 60 * 1000;
 // Password guesses through the token endpoint count against the same budget as the sign-in form.
@@ -110,13 +112,23 @@ async function token(c: Context<HonoEnv>): Promise<Response> {
   return c.json(serializeToken(issued));
 }
 
+/**
+ * RFC 7009 as Doorkeeper (Mastodon) answers it: a client that does not authenticate, by Basic or
+ * in the body, gets 403 `unauthorized_client` (not the token endpoint's 401), and a missing or
+ * unknown token is 200 `{}` like a revoked one.
+ */
 async function revoke(c: Context<HonoEnv>): Promise<Response> {
   const params = await oauthParams(c);
+  let app: Application;
   try {
-    const app = await client(c, params);
+    const creds = clientCredentials(c, params);
+    app = await authenticateClient(c.env.ctx, creds.clientId, creds.clientSecret);
+  } catch (e) {
+    throw e instanceof OAuthError || e instanceof BadParam ? revokeRefused() : e;
+  }
+  try {
     const raw = stringParam(params, "token", 1000);
-    if (!raw) throw missingParam("token");
-    await revokeClientToken(c.env.ctx, app, raw);
+    if (raw) await revokeClientToken(c.env.ctx, app, raw);
   } catch (e) {
     throw asOAuthError(e);
   }

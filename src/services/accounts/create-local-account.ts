@@ -3,6 +3,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import type { User } from "../../db/repositories/users.ts";
 import { generateActorKeys } from "../../federation/keys.ts";
 import { randomToken, sha256 } from "../../lib/crypto.ts";
+import { isValidEmail } from "../../lib/email.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { passwords } from "../../lib/passwords.ts";
 
@@ -10,7 +11,6 @@ export const USERNAME_RE = /^[a-z0-9_]+$/i;
 export const USERNAME_MAX = 30;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 72;
-const EMAIL_RE = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 
 /** Names that would be confusing or dangerous to hand out (Mastodon reserves similar ones). */
 const RESERVED = new Set([
@@ -98,7 +98,7 @@ export async function checkNewAccount(ctx: AppContext, input: NewLocalAccount): 
   else if (!input.allowReserved && RESERVED.has(username.toLowerCase())) add("username", "ERR_RESERVED", "is reserved");
   else if (await ctx.repos.accounts.getByUsername(username, null)) add("username", "ERR_TAKEN", "is already taken");
   if (!email) add("email", "ERR_BLANK", "can't be blank");
-  else if (email.length > 255 || !EMAIL_RE.test(email)) add("email", "ERR_INVALID", "is invalid");
+  else if (!isValidEmail(email)) add("email", "ERR_INVALID", "is invalid");
   else if (await ctx.repos.users.emailTaken(email)) add("email", "ERR_TAKEN", "is already taken");
   if (password !== undefined) {
     if (password.length < PASSWORD_MIN)

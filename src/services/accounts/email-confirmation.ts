@@ -3,12 +3,12 @@ import type { AppContext } from "../../context.ts";
 import type { Application } from "../../db/repositories/oauth.ts";
 import type { User } from "../../db/repositories/users.ts";
 import { randomToken, sha256 } from "../../lib/crypto.ts";
+import { isValidEmail } from "../../lib/email.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { enqueueAdminSignUp } from "../notifications/admin-sign-up.ts";
 import { FieldErrors } from "./field-errors.ts";
 
 const logger = getLogger(["gannet", "accounts"]);
-const EMAIL_RE = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 const OOB = "urn:ietf:wg:oauth:2.0:oob";
 
 /** E-mail addresses are compared and stored trimmed and lower-cased (Devise's case-insensitive keys). */
@@ -102,7 +102,7 @@ export async function resendConfirmation(ctx: AppContext, user: User, email?: st
     if (next !== normalizeEmail(user.email)) {
       const errors = new FieldErrors();
       if (next === "") errors.add("email", "ERR_BLANK", "can't be blank");
-      else if (next.length > 255 || !EMAIL_RE.test(next)) errors.add("email", "ERR_INVALID", "is invalid");
+      else if (!isValidEmail(next)) errors.add("email", "ERR_INVALID", "is invalid");
       else if (await ctx.repos.users.emailTaken(next, user.id)) errors.add("email", "ERR_TAKEN", "is already taken");
       errors.throwIfAny();
       pending = next;

@@ -1,9 +1,9 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
+import { refreshIfStale } from "../../federation/resolve/queue.ts";
 import { gone, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { isAccountDeleted, isAccountPublic } from "../../policies/accounts.ts";
-import { resolveAcct } from "./resolve.ts";
 
 /**
  * The account `GET /api/v1/accounts/:id` shows: 404 when it does not exist or is a local account
@@ -50,19 +50,19 @@ export function parseAcct(ctx: AppContext, acct: string): { username: string; do
 }
 
 /**
- * `GET /api/v1/accounts/lookup`: an account by `user` or `user@domain`. An unknown remote one is
- * resolved through WebFinger (services/accounts/resolve.ts; Mastodon answers 404 instead), a
- * stale one refreshed in the background. Unlike everything else it also finds unconfirmed and
- * unapproved local accounts, so a sign-up form can tell whether a username is free.
+ * `GET /api/v1/accounts/lookup`: an account by `user` or `user@domain` among those this server
+ * knows. An unknown remote one is a 404, as in Mastodon: the endpoint needs no token, so it must
+ * not make this server ask other servers anything (resolving is for signed-in search with
+ * `resolve=true`). A known stale one is refreshed in the background. Unlike everything else it
+ * also finds unconfirmed and unapproved local accounts, so a sign-up form can tell whether a
+ * username is free.
  */
 export async function lookupAccount(ctx: AppContext, acct: string): Promise<Account> {
   const parsed = parseAcct(ctx, acct);
   if (!parsed) throw notFound();
-  const account =
-    parsed.domain === null
-      ? await ctx.repos.accounts.getByUsername(parsed.username, null)
-      : await resolveAcct(ctx, acct);
+  const account = await ctx.repos.accounts.getByUsername(parsed.username, parsed.domain);
   if (!account) throw notFound();
   if (isAccountDeleted(account)) throw gone();
+  if (account.domain !== null) await refreshIfStale(ctx, [account]);
   return account;
 }

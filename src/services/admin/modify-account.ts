@@ -2,13 +2,11 @@ import type { AppContext } from "../../context.ts";
 import { EVERYONE_ROLE_ID } from "../../db/repositories/roles.ts";
 import type { UserUpdate } from "../../db/repositories/users.ts";
 import { randomToken } from "../../lib/crypto.ts";
+import { isValidEmail } from "../../lib/email.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { passwords } from "../../lib/passwords.ts";
 import { enqueueAdminSignUp } from "../notifications/admin-sign-up.ts";
 import type { LocalUser } from "./local-user.ts";
-
-// The same shape sign-up accepts (create-local-account.ts keeps its pattern private).
-const EMAIL_RE = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 
 /** What an administrator may change on a local user; absent fields stay as they are. */
 export interface AccountChanges {
@@ -47,8 +45,7 @@ export async function modifyAccount(
     }
   }
   if (changes.email !== undefined && changes.email.toLowerCase() !== target.user.email.toLowerCase()) {
-    if (changes.email.length > 255 || !EMAIL_RE.test(changes.email))
-      throw new ApiError(422, "Validation failed: Email is invalid");
+    if (!isValidEmail(changes.email)) throw new ApiError(422, "Validation failed: Email is invalid");
     const other = await ctx.repos.users.getByEmail(changes.email);
     if (other && other.id !== target.user.id) throw new ApiError(422, "Validation failed: Email is already taken");
     // The operator vouches for the new address; a pending change of address is dropped.

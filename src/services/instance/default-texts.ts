@@ -9,14 +9,6 @@ export const DEFAULT_PRIVACY_POLICY_DATE = "2026-11-01T00:00:00.000Z";
 const escapeHtml = (s: string): string =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-export function defaultExtendedDescription(site: { title: string; shortDescription: string; domain: string }): string {
-  return [
-    `<p>${escapeHtml(site.title)} (${escapeHtml(site.domain)}) is a server of the fediverse running Gannet.</p>`,
-    `<p>${escapeHtml(site.shortDescription)}</p>`,
-    "<p>People here can follow and talk with people on any server that speaks ActivityPub, such as Mastodon.</p>",
-  ].join("\n");
-}
-
 export function defaultPrivacyPolicy(site: { title: string; domain: string; contactEmail: string }): string {
   const contact = site.contactEmail
     ? `<a href="mailto:${escapeHtml(site.contactEmail)}">${escapeHtml(site.contactEmail)}</a>`

@@ -1,10 +1,13 @@
 import type { AppContext } from "../../context.ts";
-import { DEFAULT_PRIVACY_POLICY_DATE, defaultExtendedDescription, defaultPrivacyPolicy } from "./default-texts.ts";
+import { DEFAULT_PRIVACY_POLICY_DATE, defaultPrivacyPolicy } from "./default-texts.ts";
 import { loadSiteInfo, SITE_SETTING } from "./site-settings.ts";
 
-/** An HTML page of the operator's with the time it last changed (ExtendedDescription, PrivacyPolicy). */
+/**
+ * An HTML page of the operator's with the time it last changed (ExtendedDescription,
+ * PrivacyPolicy); null while the operator has written no extended description.
+ */
 export interface DatedText {
-  updatedAt: string;
+  updatedAt: string | null;
   content: string;
 }
 
@@ -35,15 +38,17 @@ function domainOf(ctx: AppContext): string {
   return ctx.config.localDomain;
 }
 
+/**
+ * The operator's "about" text. Until one is written it is empty and undated, as in Mastodon:
+ * clients show their own placeholder then, and a made-up text would pass for the operator's.
+ */
 export async function getExtendedDescription(ctx: AppContext): Promise<DatedText> {
-  const own = datedTextOf(ctx, await ctx.repos.settings.get<unknown>(SITE_SETTING.extendedDescription));
-  if (own) return own;
-  const site = await loadSiteInfo(ctx);
-  return {
-    // The default text derives from settings read at start-up, so it dates from then.
-    updatedAt: new Date(ctx.startedAt).toISOString(),
-    content: defaultExtendedDescription({ ...site, domain: domainOf(ctx) }),
-  };
+  return (
+    datedTextOf(ctx, await ctx.repos.settings.get<unknown>(SITE_SETTING.extendedDescription)) ?? {
+      content: "",
+      updatedAt: null,
+    }
+  );
 }
 
 export async function getPrivacyPolicy(ctx: AppContext): Promise<DatedText> {
@@ -61,7 +66,7 @@ async function setDated(ctx: AppContext, key: DatedKey, content: string): Promis
   await ctx.repos.settings.set(key, value);
 }
 
-/** The operator's "about" text (HTML); an empty text restores the default. */
+/** The operator's "about" text (HTML); an empty text removes it. */
 export function setExtendedDescription(ctx: AppContext, html: string): Promise<void> {
   return setDated(ctx, SITE_SETTING.extendedDescription, html);
 }

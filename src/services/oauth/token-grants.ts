@@ -106,13 +106,18 @@ export async function tokenFromPassword(
   return issued;
 }
 
+/**
+ * Doorkeeper's one refusal at `/oauth/revoke`, for a client that failed to authenticate as well
+ * as for a token that is not the client's (so the endpoint tells nobody which tokens exist).
+ */
+export const revokeRefused = (): OAuthError =>
+  new OAuthError(403, "unauthorized_client", "You are not authorized to revoke this token");
+
 /** Revokes an access token of this application; unknown tokens are fine (revocation is idempotent). */
 export async function revokeClientToken(ctx: AppContext, app: Application, raw: string): Promise<void> {
   const token = raw.length > 200 ? undefined : await ctx.repos.oauth.getTokenByHash(sha256(raw));
   if (!token) return;
-  if (token.applicationId !== app.id) {
-    throw new OAuthError(403, "unauthorized_client", "You are not authorized to revoke this token.");
-  }
+  if (token.applicationId !== app.id) throw revokeRefused();
   await ctx.repos.oauth.revokeToken(token.id, new Date().toISOString());
   // Its streaming connections close (Mastodon's `kill`).
   await publishAll(ctx, [accessTokenChannel(token.id)], "kill", null);

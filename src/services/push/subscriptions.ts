@@ -61,6 +61,8 @@ function checkAuth(text: string): string {
  * A push endpoint is a URL the user chose, so the server's private-address guard applies: https
  * to any address the guarded client may reach (it checks again at delivery), plain http only to
  * an address the operator listed in ALLOWED_PRIVATE_ADDRESSES (a test receiver, a LAN service).
+ * The endpoint is kept as sent, not in the parser's normal form: clients compare the one they
+ * get back with their own (Mastodon stores it verbatim), and delivery parses it the same way.
  */
 async function checkEndpoint(ctx: AppContext, endpoint: string): Promise<string> {
   let url: URL;
@@ -74,7 +76,7 @@ async function checkEndpoint(ctx: AppContext, endpoint: string): Promise<string>
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (url.protocol === "https:") {
     if (parseAddress(host) && !policy.allows(host)) throw invalid("Endpoint is not a public address");
-    return url.href;
+    return endpoint;
   }
   if (url.protocol !== "http:") throw invalid("Endpoint is not a valid URL");
   let addresses: string[];
@@ -89,7 +91,7 @@ async function checkEndpoint(ctx: AppContext, endpoint: string): Promise<string>
   if (addresses.length === 0 || !addresses.every((a) => policy.isExplicitlyAllowed(a))) {
     throw invalid("Endpoint must use https");
   }
-  return url.href;
+  return endpoint;
 }
 
 /** `POST /api/v1/push/subscription`: the token's subscription is replaced by this one. */

@@ -2,7 +2,7 @@ import { isLanguageCode } from "../../../../lib/text/languages.ts";
 import { FieldErrors } from "../../../../services/accounts/field-errors.ts";
 import type { CredentialsUpdate, Privacy } from "../../../../services/accounts/update-credentials.ts";
 import { MAX_IMAGE_BYTES } from "../../../../services/media/process-image.ts";
-import { asArray } from "../../../params.ts";
+import { asHash, asHashList } from "../../../params.ts";
 import { boolish } from "../../../validate.ts";
 
 type Params = Record<string, unknown>;
@@ -37,10 +37,6 @@ export function parseRegistration(p: Params): RegistrationParams {
   };
 }
 
-function isPlainObject(v: unknown): v is Params {
-  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof File);
-}
-
 const PRIVACY: readonly Privacy[] = ["public", "unlisted", "private", "direct"];
 const DATA_URI = /^data:image\/[a-z0-9.+-]+;base64,([a-z0-9+/=\s]*)$/i;
 
@@ -70,7 +66,8 @@ async function imageBytes(name: string, v: unknown, errors: FieldErrors): Promis
 /**
  * `update_credentials` parameters, checked for types: booleans as Rails reads them, texts as
  * strings, `fields_attributes` as an array or a numbered object, `source[...]` settings, images.
- * Wrong types are a 422 naming each field; the profile limits are the service's business.
+ * Wrong types are a 422 naming each field, except that a scalar where a hash or list is expected is
+ * ignored (Rails' `permit` drops it); the profile limits are the service's business.
  */
 export async function parseCredentialsUpdate(p: Params): Promise<CredentialsUpdate> {
   const errors = new FieldErrors();
@@ -99,18 +96,15 @@ export async function parseCredentialsUpdate(p: Params): Promise<CredentialsUpda
   out.indexable = bool("indexable");
   out.hideCollections = bool("hide_collections");
 
-  const rawFields = p.fields_attributes;
-  if (rawFields !== undefined && rawFields !== null && rawFields !== "") {
-    const items = isPlainObject(rawFields) || Array.isArray(rawFields) ? (asArray(rawFields) ?? []) : [null];
-    if (items.every(isPlainObject)) {
-      out.fields = items.map((f) => ({ name: scalarText(f.name) ?? "", value: scalarText(f.value) ?? "" }));
-    } else {
-      errors.add("fields", "ERR_INVALID", "must be a list of name and value pairs");
-    }
+  // A scalar here (masto.js sends `fields_attributes=undefined` for an unset list) leaves the
+  // fields as they are, and entries that are not name/value hashes are dropped, as Rails' `permit` does.
+  const fields = asHashList(p.fields_attributes);
+  if (fields !== undefined) {
+    out.fields = fields.map((f) => ({ name: scalarText(f.name) ?? "", value: scalarText(f.value) ?? "" }));
   }
 
-  const source = p.source;
-  if (isPlainObject(source)) {
+  const source = asHash(p.source);
+  if (source) {
     if (source.privacy !== undefined && source.privacy !== null) {
       if (PRIVACY.includes(source.privacy as Privacy)) out.privacy = source.privacy as Privacy;
       else errors.add("default_privacy", "ERR_INCLUSION", "is not included in the list");
@@ -122,8 +116,6 @@ export async function parseCredentialsUpdate(p: Params): Promise<CredentialsUpda
       else if (lang !== undefined && isLanguageCode(lang)) out.language = lang;
       else errors.add("default_language", "ERR_INCLUSION", "is not included in the list");
     }
-  } else if (source !== undefined && source !== null && source !== "") {
-    errors.add("source", "ERR_INVALID", "must be a set of settings");
   }
 
   out.avatar = await imageBytes("avatar", p.avatar, errors);

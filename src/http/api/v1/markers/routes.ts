@@ -3,7 +3,7 @@ import { ApiError } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
 import { MARKER_TIMELINES, markersJson, saveMarkers } from "../../../../services/markers.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
-import { asArray, readParams } from "../../../params.ts";
+import { asArray, asHash, readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
 
 const known = (t: unknown): t is string => typeof t === "string" && (MARKER_TIMELINES as readonly string[]).includes(t);
@@ -19,9 +19,9 @@ export function markerRoutes(app: Hono<HonoEnv>): void {
     const p = await readParams(c);
     const positions = new Map<string, string>();
     for (const timeline of MARKER_TIMELINES) {
-      const given = p[timeline];
-      if (given === undefined || given === null || typeof given !== "object") continue;
-      let id = (given as Record<string, unknown>).last_read_id;
+      const given = asHash(p[timeline]);
+      if (!given) continue;
+      let id = given.last_read_id;
       if (typeof id === "number" && Number.isSafeInteger(id)) id = String(id);
       if (!isId(id)) throw new ApiError(422, "Validation failed: Last read can't be blank");
       positions.set(timeline, id);

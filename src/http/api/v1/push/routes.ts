@@ -11,13 +11,11 @@ import {
   updateSubscription,
 } from "../../../../services/push/subscriptions.ts";
 import { bearerToken, currentAccount, requireUser } from "../../../middleware/auth.ts";
-import { readParams } from "../../../params.ts";
+import { asHash, readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { boolish } from "../../../validate.ts";
 
 type Tree = Record<string, unknown>;
-
-const isTree = (v: unknown): v is Tree => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Rails' boolean cast: anything but false, 0, "0", "f", "false", "off" (any case) and blank is true. */
 function railsTrue(v: unknown): boolean {
@@ -28,8 +26,8 @@ function railsTrue(v: unknown): boolean {
 
 /** `data[alerts][<type>]` for every type the server notifies about, and `data[policy]`. */
 function parseData(p: Tree): { alerts: string[]; policy: PushPolicy } {
-  const data = isTree(p.data) ? p.data : {};
-  const given = isTree(data.alerts) ? data.alerts : {};
+  const data = asHash(p.data) ?? {};
+  const given = asHash(data.alerts) ?? {};
   const alerts = NOTIFICATION_TYPES.filter((t) => railsTrue(given[t]));
   const raw = data.policy;
   if (raw === undefined || raw === null || raw === "") return { alerts, policy: "all" };
@@ -40,9 +38,9 @@ function parseData(p: Tree): { alerts: string[]; policy: PushPolicy } {
 }
 
 function parseSubscription(p: Tree): SubscriptionInput {
-  const s = p.subscription;
-  if (!isTree(s)) throw new ApiError(400, "param is missing or the value is empty: subscription");
-  const keys = isTree(s.keys) ? s.keys : {};
+  const s = asHash(p.subscription);
+  if (!s) throw new ApiError(400, "param is missing or the value is empty: subscription");
+  const keys = asHash(s.keys) ?? {};
   const problems: string[] = [];
   const field = (v: unknown, name: string): string => {
     if (typeof v === "string" && v.trim() !== "") return v.trim();

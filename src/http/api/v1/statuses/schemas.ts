@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError } from "../../../../lib/errors.ts";
 import { VISIBILITIES } from "../../../../policies/statuses.ts";
 import type { PollInput } from "../../../../services/polls/poll-input.ts";
-import { asArray } from "../../../params.ts";
+import { asArray, asHash } from "../../../params.ts";
 import { boolish } from "../../../validate.ts";
 
 /** Optional parameter: clients send "" or null for "not given". */
@@ -98,17 +98,13 @@ function seconds(v: unknown): number | null {
 
 /**
  * `poll[options][]`, `poll[expires_in]`, `poll[multiple]`, `poll[hide_totals]` (form or JSON);
- * undefined when no poll was given (absent, null, "" or an empty object). Limits are checked by
- * the service (`validatePoll`); here only the shape: anything but an object, or an option that
- * is not text, is a 422.
+ * undefined when no poll was given (absent, an empty object, or anything but an object, which
+ * Rails' `permit` drops). Limits are checked by the service (`validatePoll`); here only the
+ * shape: an option that is not text is a 422.
  */
 export function pollOf(v: unknown): PollInput | undefined {
-  if (v === undefined || v === null || v === "") return undefined;
-  if (typeof v !== "object" || Array.isArray(v) || v instanceof File) {
-    throw new ApiError(422, "Validation failed: Poll is invalid");
-  }
-  const o = v as Record<string, unknown>;
-  if (Object.keys(o).length === 0) return undefined;
+  const o = asHash(v);
+  if (!o || Object.keys(o).length === 0) return undefined;
   const options: string[] = [];
   for (const x of asArray(o.options) ?? []) {
     if (typeof x === "string") options.push(x);

@@ -7,15 +7,13 @@ import {
 import { ApiError, notFound } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
 import type { KeywordChange } from "../../../../services/filters/filters.ts";
-import { asArray } from "../../../params.ts";
+import { asArray, asHashList } from "../../../params.ts";
 
 export const TITLE_MAX = 256;
 export const KEYWORD_MAX = 512;
 /** At most this many keyword changes in one request (Mastodon has no limit; a bound on the work). */
 export const KEYWORD_CHANGES_MAX = 200;
 const EXPIRES_IN_MAX = 2_147_483_647;
-
-type Params = Record<string, unknown>;
 
 /** Rails' `blank?`: nil, false, whitespace, an empty array or hash. */
 export function isBlank(v: unknown): boolean {
@@ -118,23 +116,17 @@ export function parseWholeWord(v: unknown, problems: Problems, field = "Whole wo
 }
 
 /**
- * `keywords_attributes[]` as Rails' nested attributes: entries with nothing but blanks are
- * ignored, an entry with `_destroy` and no `id` too; an `id` that is no keyword of the filter is
- * a 404 (`known` holds the filter's keyword ids).
+ * `keywords_attributes[]` as Rails' nested attributes: a scalar, entries that are not hashes and
+ * entries with nothing but blanks are ignored, an entry with `_destroy` and no `id` too; an `id`
+ * that is no keyword of the filter is a 404 (`known` holds the filter's keyword ids).
  */
 export function parseKeywordChanges(v: unknown, problems: Problems, known: ReadonlySet<string>): KeywordChange[] {
-  if (v === undefined || v === null || v === "") return [];
-  const items = asArray(v) ?? [];
+  const items = asHashList(v) ?? [];
   if (items.length > KEYWORD_CHANGES_MAX) {
     throw new ApiError(422, `Validation failed: Keywords too many (maximum is ${KEYWORD_CHANGES_MAX})`);
   }
   const out: KeywordChange[] = [];
-  for (const item of items) {
-    if (item === null || typeof item !== "object" || Array.isArray(item) || item instanceof File) {
-      problems.add("Keywords is invalid");
-      continue;
-    }
-    const p = item as Params;
+  for (const p of items) {
     if (Object.entries(p).every(([k, x]) => k === "_destroy" || isBlank(x))) continue;
     const destroy = toBool(p._destroy) === true;
     const rawId = typeof p.id === "number" ? String(p.id) : p.id;
