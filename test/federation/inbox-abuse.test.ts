@@ -79,7 +79,7 @@ describe("inbox: abusive requests are refused before JSON-LD work", () => {
     assert.equal(await stored(`${bob.id}/statuses/unsigned-big`), false);
   });
 
-  it("answers a forged signature with 401 before any JSON-LD work", async () => {
+  it("answers a forged, misnamed or malformed signature with 401 before any JSON-LD work", async () => {
     const activity = bigCreate("forged-big", 10);
     const res = await remote.send(inbox, activity, { tamper: (body) => body.replace("Hello", "Pay me") });
     assert.equal(res.status, 401);
@@ -87,6 +87,10 @@ describe("inbox: abusive requests are refused before JSON-LD work", () => {
     const signature = signed.headers.get("signature") ?? "";
     signed.headers.set("signature", signature.replace(/keyId="[^"]+"/, 'keyId="not a url"'));
     assert.equal((await postSigned(signed)).status, 401);
+    const malformed = await remote.sign(inbox, activity);
+    const value = malformed.headers.get("signature") ?? "";
+    malformed.headers.set("signature", value.replace(/signature="[^"]+"/, 'signature="=not base64!"'));
+    assert.equal((await postSigned(malformed)).status, 401);
     assert.equal(spy.fetches(), 0);
   });
 
