@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { inboxPrecheck, isInboxPost } from "../federation/inbox/precheck.ts";
+import { outboxPageAlias } from "./outbox-page.ts";
 import type { HonoEnv } from "./types.ts";
 
 /**
@@ -13,7 +14,7 @@ export function federationBridge(): MiddlewareHandler<HonoEnv> {
       await next();
       return c.res;
     };
-    let request = c.req.raw;
+    let request = outboxPageAlias(c.req.raw);
     if (isInboxPost(request)) {
       // What is unsigned, forged, from a blocked domain or out of shape is refused here, before
       // Fedify's JSON-LD processing (precheck.ts).
