@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import { after, before, describe, it } from "node:test";
+import { signJsonLd } from "@fedify/fedify";
+import { preloadedContexts } from "@fedify/vocab-runtime";
 import { type FakeActor, FakeRemote, MASTODON_CONTEXT, postSigned } from "../helpers/fake-remote.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -22,6 +24,13 @@ async function contextSpy(): Promise<{ url: string; fetches: () => number; close
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The JSON-LD contexts Fedify ships (the Mastodon context's URLs are all among them). */
+async function loadContext(url: string): Promise<unknown> {
+  const document = preloadedContexts[url];
+  if (!document) throw new Error(`no context ${url} offline`);
+  return document;
 }
 
 function nested(levels: number): unknown {
@@ -118,6 +127,23 @@ describe("inbox: abusive requests are refused before JSON-LD work", () => {
     assert.equal(spy.fetches(), 0);
     assert.equal(await stored(`${bob.id}/statuses/many-tags`), false);
     assert.equal(await stored(`${bob.id}/statuses/many-media`), false);
+  });
+
+  it("takes a forwarded activity whose actor signed it (Linked Data signature), refuses one unsigned by its actor", async () => {
+    const carol = await remote.addActor("carol");
+    const reply = remote.create(carol, remote.note(carol, "forwarded"));
+    const signed = await signJsonLd(reply, carol.keys.privateKey, new URL(carol.keyId), {
+      contextLoader: async (url) => ({ contextUrl: null, documentUrl: url, document: await loadContext(url) }),
+    });
+    // bob's server forwards it: the HTTP signature is bob's, the activity carol's.
+    assert.equal((await remote.send(inbox, signed as Record<string, unknown>, { signer: bob })).status, 202);
+    await s.settle({ delayed: false });
+    assert.equal(await stored(`${carol.id}/statuses/forwarded`), true);
+    const bare = remote.create(carol, remote.note(carol, "not-vouched"));
+    const refused = await remote.send(inbox, bare, { signer: bob });
+    assert.equal(refused.status, 401);
+    assert.deepEqual(await refused.json(), { error: "The signer and the actor do not match" });
+    assert.equal(await stored(`${carol.id}/statuses/not-vouched`), false);
   });
 
   it("still takes a signed activity within the bounds, its JSON-LD context loaded", async () => {

@@ -62,10 +62,13 @@ async function isBlocked(ctx: AppContext, hosts: Iterable<string>): Promise<bool
   return false;
 }
 
-/** Whether the body carries a Linked Data signature (a forwarded activity may be signed so). */
-function hasLdSignature(json: unknown): boolean {
-  const signature = (json as { signature?: unknown }).signature;
-  return signature !== null && typeof signature === "object";
+/**
+ * Whether the body carries a Linked Data signature or an object integrity proof, by which a
+ * forwarded activity vouches for its actor (Fedify verifies either).
+ */
+function hasEmbeddedSignature(json: unknown): boolean {
+  const { signature, proof } = json as { signature?: unknown; proof?: unknown };
+  return (signature !== null && typeof signature === "object") || (proof !== null && typeof proof === "object");
 }
 
 /**
@@ -79,8 +82,8 @@ function hasLdSignature(json: unknown): boolean {
  * 3. the signature (and digest) verified by Fedify's own code: 401 when it does not verify;
  * 4. the body as JSON: 400 when it is not; an actor of a blocked domain: 403; a shape past the
  *    bounds of shape.ts (nesting, tags, attachments, values): 400;
- * 5. a key owned by another actor than the activity's, without a Linked Data signature that could
- *    vouch for a forwarded activity: 401.
+ * 5. a key owned by another actor than the activity's, without a Linked Data signature or
+ *    integrity proof that could vouch for a forwarded activity: 401.
  * A featured-tag Add or Remove, which Fedify cannot parse, is then handled here
  * (hashtag-activity.ts). Anything else answers the request to hand on to Fedify (which verifies
  * again: its inbox cannot be told that the gate did), carrying the body read here.
@@ -111,8 +114,8 @@ export async function inboxPrecheck(
   if (host && (await isBlocked(ctx, [host]))) return refuse(403, "Forbidden");
   const problem = shapeProblem(json);
   if (problem) return refuse(400, problem);
-  const actor = actorId(json);
-  if (signer.ownerId && actor !== undefined && signer.ownerId.href !== actor && !hasLdSignature(json)) {
+  const actor = URL.parse(actorId(json) ?? "")?.href;
+  if (signer.ownerId && actor !== undefined && signer.ownerId.href !== actor && !hasEmbeddedSignature(json)) {
     return refuse(401, "The signer and the actor do not match");
   }
   const type = (json as { type?: unknown }).type;
