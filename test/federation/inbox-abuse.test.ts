@@ -81,6 +81,8 @@ describe("inbox: abusive requests are refused before JSON-LD work", () => {
     const res = await remote.send(inbox, activity, { unsigned: true });
     assert.equal(res.status, 401);
     assert.deepEqual(await res.json(), { error: "Request not signed" });
+    // The connection is closed rather than the megabyte read to its end.
+    assert.equal(res.headers.get("connection"), "close");
     // Not even parsed as JSON: a body that is not JSON is refused the same way.
     const garbage = await remote.send(inbox, activity, { unsigned: true, rawBody: "{not json" });
     assert.equal(garbage.status, 401);

@@ -48,11 +48,15 @@ let hashtagActivityModule: Promise<HashtagActivityModule> | undefined;
 type SignatureGateModule = typeof import("./signature-gate.ts");
 let signatureGateModule: Promise<SignatureGateModule> | undefined;
 
-function refuse(status: number, error: string): Response {
-  return new Response(JSON.stringify({ error }), {
-    status,
-    headers: { "Content-Type": "application/json; charset=utf-8" },
-  });
+/** Past this many unread bytes, closing the connection is cheaper than reading the body to its end. */
+const DRAIN_LIMIT = 64 * 1024;
+
+function refuse(status: number, error: string, unread?: Request): Response {
+  const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8" };
+  if (unread && Number(unread.headers.get("content-length") ?? Number.POSITIVE_INFINITY) > DRAIN_LIMIT) {
+    headers.Connection = "close";
+  }
+  return new Response(JSON.stringify({ error }), { status, headers });
 }
 
 async function isBlocked(ctx: AppContext, hosts: Iterable<string>): Promise<boolean> {
@@ -76,7 +80,8 @@ function hasEmbeddedSignature(json: unknown): boolean {
  * signed costs no JSON-LD work (Fedify parses the whole activity as JSON-LD before it looks at the
  * HTTP signature):
  * 1. no Signature or Signature-Input header naming a key URL: 401, the body left unread (as on
- *    Mastodon, an inbox takes only signed requests);
+ *    Mastodon, an inbox takes only signed requests), and the connection closed when the body is
+ *    large, rather than read to its end;
  * 2. a signing key of a suspended domain (or, in limited-federation mode, of a domain not
  *    allowed): 403, so that no key is fetched from it;
  * 3. the signature (and digest) verified by Fedify's own code: 401 when it does not verify;
@@ -94,8 +99,8 @@ export async function inboxPrecheck(
   federation: () => Promise<Federation<AppContext>>,
 ): Promise<Response | Request> {
   const keys = keyHosts(request);
-  if (keys.length === 0) return refuse(401, "Request not signed");
-  if (await isBlocked(ctx, keys)) return refuse(403, "Forbidden");
+  if (keys.length === 0) return refuse(401, "Request not signed", request);
+  if (await isBlocked(ctx, keys)) return refuse(403, "Forbidden", request);
   // Read once and handed on from memory (a clone would copy the stream into two).
   const bytes = new Uint8Array(await request.arrayBuffer());
   const forward = new Request(request.url, { method: "POST", headers: request.headers, body: bytes });
