@@ -16,8 +16,8 @@
 //                           relationships, /followers, filters, delivery; the filtered home
 //                           timeline brings the unfiltered one along, for its target)
 // Last, each on a server of its own: bench/delivery.ts measures federation delivery,
-// bench/inbox.ts inbox ingestion and bench/streaming.ts 10,000 WebSocket clients
-// (BENCH_ONLY=delivery, inbox or streaming).
+// bench/inbox.ts inbox ingestion, bench/inbox-abuse.ts the cost of refusing bad inbox requests
+// and bench/streaming.ts 10,000 WebSocket clients (BENCH_ONLY=delivery, inbox, abuse or streaming).
 //   SEED_*                  smaller seed shapes, for development (see bench/seed.ts)
 // Prints a Markdown table and writes bench/results/latest.json. Exits 0 when a target fails (the
 // table says so) and 1 only when the harness itself breaks.
@@ -446,11 +446,13 @@ async function main(): Promise<void> {
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   log(`wrote ${file}`);
   // Each on a server of its own: federation delivery (bench/delivery.ts: its seed and fake
-  // servers), inbox ingestion (bench/inbox.ts: signed activities from fake servers) and 10,000
-  // WebSocket clients (bench/streaming.ts: memory and delivery). Their table rows are printed.
+  // servers), inbox ingestion (bench/inbox.ts: signed activities from fake servers), refusals of
+  // bad inbox requests (bench/inbox-abuse.ts) and 10,000 WebSocket clients (bench/streaming.ts:
+  // memory and delivery). Their table rows are printed.
   const separate: [name: string, script: string, limitMs: number][] = [
     ["delivery", "delivery.ts", 600_000],
     ["inbox", "inbox.ts", 600_000],
+    ["inbox-abuse", "inbox-abuse.ts", 300_000],
     ["streaming", "streaming.ts", 1_200_000],
   ];
   for (const [name, script, limitMs] of separate) {

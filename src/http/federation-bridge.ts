@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { inboxPrecheck, isInboxPost } from "../federation/inbox/precheck.ts";
+import { outboxPageAlias } from "./outbox-page.ts";
 import type { HonoEnv } from "./types.ts";
 
 /**
@@ -13,15 +14,13 @@ export function federationBridge(): MiddlewareHandler<HonoEnv> {
       await next();
       return c.res;
     };
-    let request = c.req.raw;
+    let request = outboxPageAlias(c.req.raw);
     if (isInboxPost(request)) {
-      // The body is read once here and the request handed on with it (a clone would copy the
-      // stream into two); activities from blocked domains are refused before Fedify verifies
-      // (and fetches) anything.
-      const bytes = new Uint8Array(await request.arrayBuffer());
-      request = new Request(request.url, { method: "POST", headers: request.headers, body: bytes });
-      const refused = await inboxPrecheck(ctx, request, new TextDecoder().decode(bytes), () => ctx.federation());
-      if (refused) return refused;
+      // What is unsigned, forged, from a blocked domain or out of shape is refused here, before
+      // Fedify's JSON-LD processing (precheck.ts).
+      const checked = await inboxPrecheck(ctx, request, () => ctx.federation());
+      if (checked instanceof Response) return checked;
+      request = checked;
     }
     const federation = await ctx.federation();
     return federation.fetch(request, {

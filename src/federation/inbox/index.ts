@@ -25,6 +25,7 @@ import { onDelete } from "./delete.ts";
 import { onAdd, onRemove } from "./featured.ts";
 import { onFlag } from "./flag.ts";
 import { onFollow } from "./follow.ts";
+import { inboxIdempotencyKey } from "./idempotency.ts";
 import { onLike } from "./like.ts";
 import { onMove } from "./move.ts";
 import { onUndo } from "./undo.ts";
@@ -57,6 +58,7 @@ export function registerInboxListeners(federation: Federation<AppContext>): void
     .on(Move, onMove)
     .on(Add, onAdd)
     .on(Remove, onRemove)
+    .withIdempotency(inboxIdempotencyKey)
     .onError((_ctx, error) => {
       logger.error("Inbox activity failed: {error}", { error });
     });

@@ -1,5 +1,6 @@
 import type { Federation } from "@fedify/fedify";
 import type { AppContext } from "../../context.ts";
+import { shapeProblem } from "./shape.ts";
 
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
 
@@ -20,11 +21,16 @@ function keyHosts(request: Request): string[] {
   return out;
 }
 
-function actorHost(body: unknown): string | undefined {
+function actorId(body: unknown): string | undefined {
   if (!body || typeof body !== "object") return undefined;
   const actor = (body as { actor?: unknown }).actor;
   const id = typeof actor === "string" ? actor : (actor as { id?: unknown } | null)?.id;
-  if (typeof id !== "string") return undefined;
+  return typeof id === "string" ? id : undefined;
+}
+
+function actorHost(body: unknown): string | undefined {
+  const id = actorId(body);
+  if (id === undefined) return undefined;
   try {
     return new URL(id).host.toLowerCase();
   } catch {
@@ -39,40 +45,89 @@ export function isInboxPost(request: Request): boolean {
 
 type HashtagActivityModule = typeof import("./hashtag-activity.ts");
 let hashtagActivityModule: Promise<HashtagActivityModule> | undefined;
+type SignatureGateModule = typeof import("./signature-gate.ts");
+let signatureGateModule: Promise<SignatureGateModule> | undefined;
+
+/** Past this many unread bytes, closing the connection is cheaper than reading the body to its end. */
+const DRAIN_LIMIT = 64 * 1024;
+
+function refuse(status: number, error: string, unread?: Request): Response {
+  const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8" };
+  if (unread && Number(unread.headers.get("content-length") ?? Number.POSITIVE_INFINITY) > DRAIN_LIMIT) {
+    headers.Connection = "close";
+  }
+  return new Response(JSON.stringify({ error }), { status, headers });
+}
+
+async function isBlocked(ctx: AppContext, hosts: Iterable<string>): Promise<boolean> {
+  for (const h of hosts) {
+    if (!(await ctx.repos.instanceDomainBlocks.isDeliveryAllowed(h))) return true;
+  }
+  return false;
+}
 
 /**
- * Runs before Fedify on inbox POSTs (`isInboxPost`), given the body the request carries: an
- * activity whose actor or signing key is of a suspended domain (or, in limited-federation mode,
- * of a domain not allowed) is refused with 403 before anything is verified, so that no key or
- * actor is fetched from such a domain; a featured-tag Add or Remove, which Fedify cannot parse,
- * is handled here (hashtag-activity.ts). null lets the request through (a body that is not JSON
- * is left for Fedify to answer 400).
+ * Whether the body carries a Linked Data signature or an object integrity proof, by which a
+ * forwarded activity vouches for its actor (Fedify verifies either).
+ */
+function hasEmbeddedSignature(json: unknown): boolean {
+  const { signature, proof } = json as { signature?: unknown; proof?: unknown };
+  return (signature !== null && typeof signature === "object") || (proof !== null && typeof proof === "object");
+}
+
+/**
+ * Runs before Fedify on inbox POSTs (`isInboxPost`), cheapest refusal first, so that what is not
+ * signed costs no JSON-LD work (Fedify parses the whole activity as JSON-LD before it looks at the
+ * HTTP signature):
+ * 1. no Signature or Signature-Input header naming a key URL: 401, the body left unread (as on
+ *    Mastodon, an inbox takes only signed requests), and the connection closed when the body is
+ *    large, rather than read to its end;
+ * 2. a signing key of a suspended domain (or, in limited-federation mode, of a domain not
+ *    allowed): 403, so that no key is fetched from it;
+ * 3. the signature (and digest) verified by Fedify's own code: 401 when it does not verify;
+ * 4. the body as JSON: 400 when it is not; an actor of a blocked domain: 403; a shape past the
+ *    bounds of shape.ts (nesting, tags, attachments, values): 400;
+ * 5. a key owned by another actor than the activity's, without a Linked Data signature or
+ *    integrity proof that could vouch for a forwarded activity: 401.
+ * A featured-tag Add or Remove, which Fedify cannot parse, is then handled here
+ * (hashtag-activity.ts). Anything else answers the request to hand on to Fedify (which verifies
+ * again: its inbox cannot be told that the gate did), carrying the body read here.
  */
 export async function inboxPrecheck(
   ctx: AppContext,
   request: Request,
-  body: string,
   federation: () => Promise<Federation<AppContext>>,
-): Promise<Response | null> {
-  const hosts = new Set(keyHosts(request));
+): Promise<Response | Request> {
+  const keys = keyHosts(request);
+  if (keys.length === 0) return refuse(401, "Request not signed", request);
+  if (await isBlocked(ctx, keys)) return refuse(403, "Forbidden", request);
+  // Read once and handed on from memory (a clone would copy the stream into two).
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  const forward = new Request(request.url, { method: "POST", headers: request.headers, body: bytes });
+  const fed = await federation();
+  signatureGateModule ??= import("./signature-gate.ts");
+  const signer = await (await signatureGateModule).verifiedSigner(fed, ctx, forward);
+  if (!signer) return refuse(401, "Signature verification failed");
   let json: unknown;
   try {
-    json = JSON.parse(body);
+    json = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
-    return null;
+    return refuse(400, "Invalid JSON");
   }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return refuse(400, "Invalid activity");
   const host = actorHost(json);
-  if (host) hosts.add(host);
-  for (const h of hosts) {
-    if (!(await ctx.repos.instanceDomainBlocks.isDeliveryAllowed(h))) {
-      return new Response("Forbidden", { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-    }
+  if (host && (await isBlocked(ctx, [host]))) return refuse(403, "Forbidden");
+  const problem = shapeProblem(json);
+  if (problem) return refuse(400, problem);
+  const actor = URL.parse(actorId(json) ?? "")?.href;
+  if (signer.ownerId && actor !== undefined && signer.ownerId.href !== actor && !hasEmbeddedSignature(json)) {
+    return refuse(401, "The signer and the actor do not match");
   }
-  const type = (json as { type?: unknown } | null)?.type;
-  if (type !== "Add" && type !== "Remove") return null;
+  const type = (json as { type?: unknown }).type;
+  if (type !== "Add" && type !== "Remove") return forward;
   // Loaded when first needed, not imported: it brings Fedify's vocabulary, which a server loads
   // only once it federates (this module is on every request's path through the bridge).
   hashtagActivityModule ??= import("./hashtag-activity.ts");
   const { featuredTagActivity } = await hashtagActivityModule;
-  return featuredTagActivity(ctx, await federation(), request, json);
+  return (await featuredTagActivity(ctx, fed, forward, json)) ?? forward;
 }

@@ -17,6 +17,7 @@ import { htmlToPlainText, sanitizeRemoteHtml } from "../../lib/text/remote-html.
 import { queueRemoteMedia } from "../../services/media/remote-cache.ts";
 import { persistEmojis } from "./emoji.ts";
 import { hostOf, loaderOptions, sameOrigin } from "./origin.ts";
+import { pageUrlOf } from "./page-url.ts";
 
 /** A remote account is fetched again when its copy is older than this (Mastodon: a day). */
 export const ACTOR_STALE_MS = 24 * 3600_000;
@@ -148,7 +149,7 @@ export async function persistActor(
     discoverable: actor.discoverable ?? null,
     indexable: actor.indexable === true,
     memorial: actor.memorial === true,
-    url: firstUrl(actor.url) ?? id.href,
+    url: pageUrlOf(firstUrl(actor.url), id) ?? id.href,
     inbox_url: inbox?.href ?? null,
     // Shared inboxes may live on another host of the same server: only the scheme is checked.
     shared_inbox_url: sharedInbox && /^https?:$/.test(sharedInbox.protocol) ? sharedInbox.href : null,

@@ -21,6 +21,7 @@ import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { htmlToPlainText, sanitizeRemoteHtml } from "../../lib/text/remote-html.ts";
 import { loaderOptions } from "./origin.ts";
+import { pageUrlOf } from "./page-url.ts";
 
 export type NoteLike = Note | Question | Article;
 
@@ -221,7 +222,7 @@ export async function readNote(
     spoilerText,
     sensitive: object.sensitive === true || spoilerText !== "",
     language,
-    url: linkHref(object.url) ?? object.id?.href ?? "",
+    url: (object.id ? pageUrlOf(linkHref(object.url), object.id) : null) ?? object.id?.href ?? "",
     visibility: visibilityOf(to, cc, author.followersUrl),
     mentions,
     tags: [...tags].map(([name, display]) => ({ name, display })),
