@@ -88,8 +88,20 @@ describe("media attachments through the real ffmpeg", { skip: missing }, () => {
       audio: probed.streams.find((x) => x.codec_type === "audio"),
     };
   };
-  const filesOf = (id: string) =>
-    readdir(join(s.ctx.config.dataDir, "media", "media_attachments", "files", id)).catch(() => [] as string[]);
+  /**
+   * An upload's files, once the background job is through with them: it marks the upload
+   * complete before it deletes the `upload.*` file it replaced, so that may take a moment.
+   */
+  const filesOf = async (id: string) => {
+    const list = () =>
+      readdir(join(s.ctx.config.dataDir, "media", "media_attachments", "files", id)).catch(() => [] as string[]);
+    let files = await list();
+    for (let i = 0; i < 100 && files.some((f) => f.startsWith("upload.")); i++) {
+      await new Promise((res) => setTimeout(res, 20));
+      files = await list();
+    }
+    return files;
+  };
   const poll = async (id: string) => {
     let r = await s.request(`/api/v1/media/${id}`, { token: alice.token });
     for (let i = 0; i < 300 && r.status === 206; i++) {
