@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KvStore } from "@fedify/fedify";
+import type { KvKey, KvStore } from "@fedify/fedify";
 import { Temporal } from "@js-temporal/polyfill";
 
 /** One KvStore backend under test; `close` drops its data. */
@@ -35,7 +35,7 @@ export function kvContract(name: string, open: () => Promise<KvBackend>): void {
 
     it("swaps when the expected object equals the stored one, whatever its key order", () =>
       withStore(async ({ kv }) => {
-        const key = ["_fedify", "circuit", "peer.example"];
+        const key: KvKey = ["_fedify", "circuit", "peer.example"];
         await kv.set(key, { state: "open", failures: ["a", "b"], opened: "t1", version: 1 });
         // What Fedify's circuit breaker passes back: the same state with its keys reordered.
         const read = { state: "open", failures: ["a", "b"], version: 1, opened: "t1" };
@@ -49,7 +49,7 @@ export function kvContract(name: string, open: () => Promise<KvBackend>): void {
 
     it("treats undefined as absent: creates only when absent, deletes when the new value is undefined", () =>
       withStore(async ({ kv }) => {
-        const key = ["cas", "absent"];
+        const key: KvKey = ["cas", "absent"];
         assert.equal(await cas(kv)(key, { any: 1 }, { n: 1 }), false);
         assert.equal(await kv.get(key), undefined);
         assert.equal(await cas(kv)(key, undefined, { n: 1 }), true);
@@ -64,7 +64,7 @@ export function kvContract(name: string, open: () => Promise<KvBackend>): void {
 
     it("sees an expired entry as absent", () =>
       withStore(async ({ kv }) => {
-        const key = ["cas", "expiring"];
+        const key: KvKey = ["cas", "expiring"];
         await kv.set(key, { n: 1 }, { ttl: Temporal.Duration.from({ milliseconds: 30 }) });
         await sleep(80);
         assert.equal(await cas(kv)(key, { n: 1 }, { n: 2 }), false);
@@ -74,7 +74,7 @@ export function kvContract(name: string, open: () => Promise<KvBackend>): void {
 
     it("lets one of two writers that read the same value win", () =>
       withStore(async ({ kv, other }) => {
-        const key = ["cas", "race"];
+        const key: KvKey = ["cas", "race"];
         await kv.set(key, { n: 0 });
         const second = other ?? kv;
         const results = await Promise.all([

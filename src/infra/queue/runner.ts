@@ -4,6 +4,7 @@ import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
 import { runInBackground } from "../../lib/background.ts";
 import type { IdGenerator } from "../../lib/ids.ts";
+import { withGuardedFetch } from "../../lib/net/scoped-fetch.ts";
 import {
   type EnqueueOptions,
   type JobHandler,
@@ -200,7 +201,9 @@ export class StoreJobQueue implements JobQueue {
     try {
       if (!handler) throw new Error(`no handler registered for job ${job.name}`);
       const info = { id: job.id, name: job.name, attempt: job.attempts, maxAttempts: job.maxAttempts };
-      await handler(this.#context(), JSON.parse(job.payload), info);
+      const ctx = this.#context();
+      // Fedify's deliveries and lookups in a job obey the address policy (lib/net/scoped-fetch.ts).
+      await withGuardedFetch(ctx.guardedFetch, () => handler(ctx, JSON.parse(job.payload), info));
     } catch (e) {
       const error = e instanceof Error ? (e.stack ?? e.message) : String(e);
       const dead = e instanceof PermanentJobError || job.attempts >= job.maxAttempts;
