@@ -216,11 +216,20 @@ export class StoreJobQueue implements JobQueue {
         });
         await this.#settle(() => this.store.kill(this.workerId, job.id, error.slice(0, 4000)));
       } else {
-        logger.info("Job {name} {id} failed (attempt {attempts}), retrying: {error}", {
+        // One line per retry: a peer that is down fails every delivery to it, for hours.
+        const message = e instanceof Error ? e.message : String(e);
+        logger.info("Job {name} {id} failed (attempt {attempts} of {maxAttempts}), retrying: {message}", {
           name: job.name,
           id: job.id,
           attempts: job.attempts,
-          error: e,
+          maxAttempts: job.maxAttempts,
+          message,
+        });
+        logger.debug("Job {name} {id} attempt {attempts} failed with: {stack}", {
+          name: job.name,
+          id: job.id,
+          attempts: job.attempts,
+          stack: error,
         });
         const runAt = Date.now() + this.backoff(job.attempts);
         await this.#settle(() => this.store.retry(this.workerId, job.id, runAt, error.slice(0, 4000)));
