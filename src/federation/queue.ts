@@ -146,12 +146,16 @@ function refusedByPolicy(error: unknown): boolean {
   return cause instanceof ForbiddenAddressError || cause instanceof UnsupportedUrlError;
 }
 
-/** Fedify's failures that say the inbox is unreachable: no connection, a time-out, or a 5xx. */
-function unreachable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (error.name === "FetchError") return true;
+/**
+ * What a failed delivery says of its inbox: unreachable (no connection, a time-out, a 5xx),
+ * reachable (it answered 4xx), or nothing (the failure came before any request).
+ */
+function inboxState(error: unknown): "unreachable" | "reachable" | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (error.name === "FetchError") return "unreachable";
   const status = (error as { statusCode?: unknown }).statusCode;
-  return error.name === "SendActivityError" && typeof status === "number" && status >= 500;
+  if (error.name !== "SendActivityError" || typeof status !== "number") return undefined;
+  return status >= 500 ? "unreachable" : "reachable";
 }
 
 /**
@@ -194,7 +198,9 @@ async function deliverThroughCircuit(ctx: AppContext, q: JobMessageQueue, payloa
     if (refusedByPolicy(error)) {
       throw new PermanentJobError(`delivery to ${payload.inbox} refused: ${(error as Error).cause}`);
     }
-    await record(() => (unreachable(error) ? circuit.failed(payload.inbox) : circuit.reached(payload.inbox, state)));
+    const inbox = inboxState(error);
+    if (inbox === "unreachable") await record(() => circuit.failed(payload.inbox));
+    else if (inbox === "reachable") await record(() => circuit.reached(payload.inbox, state));
     throw error;
   }
   await record(() => circuit.reached(payload.inbox, state));
