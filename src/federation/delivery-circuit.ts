@@ -16,8 +16,11 @@ export const CIRCUIT = {
   coolOffMs: 30_000,
   /** Held deliveries arrive spread over this much after the cool-off, so the probe goes first. */
   spreadMs: 5_000,
-  /** A probe still running after this (a worker died) no longer holds the others. */
-  probeMs: 15_000,
+  /**
+   * A probe holds the others this long at most: a delivery gives up after 10 s (the guarded
+   * client's time-out), and a probe still running later (its worker died) no longer counts.
+   */
+  probeMs: 12_000,
   /** A delivery held longer waits longer between checks (a quarter of its time held), up to this. */
   maxWaitMs: 30 * 60_000,
   /** A delivery held this long is dropped, as Fedify's own circuit drops its held activities. */
@@ -83,9 +86,10 @@ export class DeliveryCircuit {
       const state = await this.#kv.get<CircuitState>(this.#key(inbox));
       if (state?.openUntil === undefined) return { type: "send", state };
       if (now < state.openUntil) return { type: "hold", runAt: this.#heldUntil(state.openUntil, heldSince) };
-      // Another delivery is probing: look again shortly (a probe takes one request).
+      // Another delivery is probing: look again once it must be done (not every second while
+      // a probe to a silent peer waits for its time-out).
       if (state.probeUntil !== undefined && now < state.probeUntil) {
-        return { type: "hold", runAt: this.#heldUntil(now + 1000, heldSince) };
+        return { type: "hold", runAt: this.#heldUntil(state.probeUntil, heldSince) };
       }
       const probing = { ...state, probeUntil: now + CIRCUIT.probeMs };
       if (await this.#cas(inbox, state, probing)) return { type: "send", state: probing };
