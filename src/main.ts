@@ -3,6 +3,7 @@ import { configure, getConsoleSink, getLogger } from "@logtape/logtape";
 import { startBackground } from "./background.ts";
 import { ConfigError, loadConfig, readEnvironment } from "./config/index.ts";
 import { createContext } from "./context.ts";
+import { fedifyLogLevel } from "./lib/logging.ts";
 import { startHttpServer } from "./server.ts";
 
 async function main(): Promise<void> {
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     contextLocalStorage: new AsyncLocalStorage(),
     loggers: [
       { category: ["gannet"], lowestLevel: config.logLevel, sinks: ["console"] },
-      { category: ["fedify"], lowestLevel: "warning", sinks: ["console"] },
+      { category: ["fedify"], lowestLevel: fedifyLogLevel(config.logLevel), sinks: ["console"] },
       { category: ["logtape", "meta"], lowestLevel: "warning", sinks: ["console"] },
     ],
   });

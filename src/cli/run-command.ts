@@ -78,7 +78,7 @@ async function configureLogging(config: Config): Promise<void> {
     sinks: { stderr: stderrSink },
     loggers: [
       { category: ["gannet"], lowestLevel: level, sinks: ["stderr"] },
-      { category: ["fedify"], lowestLevel: "error", sinks: ["stderr"] },
+      { category: ["fedify"], lowestLevel: level === "debug" ? "debug" : "error", sinks: ["stderr"] },
       { category: ["logtape", "meta"], lowestLevel: "warning", sinks: ["stderr"] },
     ],
   });

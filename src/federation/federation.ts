@@ -25,6 +25,10 @@ export function createGannetFederation(app: AppContext, kv: KvStore): Federation
     // the request that brings them (queue.ts says why).
     queue: federationQueues(app),
     manuallyStartQueue: true,
+    // Fedify's circuit holds a whole host, so one hostile actor whose inbox is a failing path on
+    // another server would hold that server's mail: Gannet keeps one circuit per inbox instead
+    // (delivery-circuit.ts, run by the delivery job in queue.ts).
+    circuitBreaker: false,
     origin: { handleHost: config.localDomain, webOrigin: config.baseUrl },
     trailingSlashInsensitive: true,
     // Documents, contexts and signed fetches go through the guarded client (loader.ts).
@@ -50,16 +54,18 @@ export function createGannetFederation(app: AppContext, kv: KvStore): Federation
 
 /**
  * Fedify refuses `allowPrivateAddress` and `userAgent` beside custom loaders, but still reads
- * them where it fetches with the global `fetch`: WebFinger lookups (`lookupObject` of a handle,
- * `lookupWebFinger`), NodeInfo, and the User-Agent of deliveries. They are set on the object
- * after construction so those keep working on the operator's allowed addresses (tests, LANs) and
- * name Gannet; Gannet's own WebFinger and fetch code uses the guarded client instead.
+ * them where it fetches with the global `fetch`: WebFinger lookups (`lookupObject` falls back to
+ * one), NodeInfo, and the User-Agent of deliveries. Those requests run inside Gannet's requests
+ * and jobs, where the global `fetch` is the guarded client (lib/net/scoped-fetch.ts), which lets
+ * through exactly the addresses ALLOWED_PRIVATE_ADDRESSES lists. Fedify's own all-or-nothing
+ * switch stays off, so a fetch made outside such a scope still reaches no private address;
+ * Gannet's own WebFinger (resolve/webfinger.ts) is the one that reaches the listed ones.
  */
 function allowFedifyOwnFetches(federation: Federation<AppContext>, app: AppContext): void {
   const fields = federation as unknown as { allowPrivateAddress?: unknown; userAgent?: unknown };
   if (typeof fields.allowPrivateAddress !== "boolean") {
     throw new Error("Fedify's federation object changed: allowPrivateAddress is not where Gannet sets it");
   }
-  fields.allowPrivateAddress = app.config.allowedPrivateAddresses.length > 0;
+  fields.allowPrivateAddress = false;
   fields.userAgent = { software: "Gannet/0.1.0", url: new URL(app.config.baseUrl) };
 }

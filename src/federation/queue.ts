@@ -1,6 +1,12 @@
 import type { Federation, MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOptions } from "@fedify/fedify";
+import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../context.ts";
-import type { JobInfo, JobQueue, JobToEnqueue } from "../infra/queue/interface.ts";
+import { DatabaseKvStore } from "../infra/kv/fedify-kv.ts";
+import { type JobInfo, type JobQueue, type JobToEnqueue, PermanentJobError } from "../infra/queue/interface.ts";
+import { ForbiddenAddressError, UnsupportedUrlError } from "../lib/net/errors.ts";
+import type { CircuitDecision, DeliveryCircuit } from "./delivery-circuit.ts";
+
+const logger = getLogger(["gannet", "federation"]);
 
 // Only types from Fedify here: the job handlers are registered in every worker at start-up, and
 // Fedify loads only when a federation job first runs.
@@ -110,8 +116,100 @@ function ensureListening(ctx: AppContext, federation: Federation<AppContext>): J
   return q;
 }
 
+/** Where a held delivery keeps the time it was first held (Fedify ignores fields it does not know). */
+const HELD_SINCE = "gannetHeldSince";
+
+type OutboxPayload = { type: "outbox"; inbox: string; activityId?: string; [HELD_SINCE]?: number };
+
+function isOutbox(payload: unknown): payload is OutboxPayload {
+  const p = payload as Partial<OutboxPayload> | null;
+  return p?.type === "outbox" && typeof p.inbox === "string";
+}
+
+// One circuit per context, as the queue adapters.
+const circuits = new WeakMap<AppContext, DeliveryCircuit>();
+
+// Loaded with Fedify, in the first federation job (the Temporal polyfill comes with it).
+async function circuitOf(ctx: AppContext): Promise<DeliveryCircuit> {
+  let c = circuits.get(ctx);
+  if (!c) {
+    const { DeliveryCircuit } = await import("./delivery-circuit.ts");
+    c = new DeliveryCircuit(new DatabaseKvStore(ctx.repos.kv));
+    circuits.set(ctx, c);
+  }
+  return c;
+}
+
+/** The guarded client refused the inbox's address or URL: retrying cannot change that. */
+function refusedByPolicy(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof ForbiddenAddressError || cause instanceof UnsupportedUrlError;
+}
+
+/**
+ * What a failed delivery says of its inbox: unreachable (no connection, a time-out, a 5xx),
+ * reachable (it answered 4xx), or nothing (the failure came before any request).
+ */
+function inboxState(error: unknown): "unreachable" | "reachable" | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (error.name === "FetchError") return "unreachable";
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (error.name !== "SendActivityError" || typeof status !== "number") return undefined;
+  return status >= 500 ? "unreachable" : "reachable";
+}
+
+/**
+ * One delivery through its inbox's circuit (delivery-circuit.ts): sent, or queued again for when
+ * the circuit may close (this job then ends: no attempt is used up while held), or dropped once
+ * held for a week. The circuit's own failures never stop a delivery.
+ */
+async function deliverThroughCircuit(ctx: AppContext, q: JobMessageQueue, payload: OutboxPayload): Promise<void> {
+  const circuit = await circuitOf(ctx);
+  const heldSince = typeof payload[HELD_SINCE] === "number" ? payload[HELD_SINCE] : undefined;
+  let decision: CircuitDecision = { type: "send", state: undefined };
+  try {
+    decision = await circuit.before(payload.inbox, heldSince);
+  } catch (error) {
+    logger.warn("Cannot read the delivery circuit of {inbox}; sending: {error}", { inbox: payload.inbox, error });
+  }
+  if (decision.type === "drop") {
+    logger.warn("Dropped activity {activityId} to {inbox}: held for a week by its circuit", {
+      activityId: payload.activityId,
+      inbox: payload.inbox,
+    });
+    return;
+  }
+  if (decision.type === "hold") {
+    const held = { ...payload, [HELD_SINCE]: heldSince ?? Date.now() };
+    await ctx.queue.enqueue(FEDERATION_JOBS.outbox, held, { runAt: new Date(decision.runAt) });
+    return;
+  }
+  const state = decision.state;
+  const record = async (f: () => Promise<void>) => {
+    try {
+      await f();
+    } catch (error) {
+      logger.warn("Cannot record a delivery to {inbox} in its circuit: {error}", { inbox: payload.inbox, error });
+    }
+  };
+  try {
+    await q.deliver(payload);
+  } catch (error) {
+    if (refusedByPolicy(error)) {
+      throw new PermanentJobError(`delivery to ${payload.inbox} refused: ${(error as Error).cause}`);
+    }
+    const inbox = inboxState(error);
+    if (inbox === "unreachable") await record(() => circuit.failed(payload.inbox));
+    else if (inbox === "reachable") await record(() => circuit.reached(payload.inbox, state));
+    throw error;
+  }
+  await record(() => circuit.reached(payload.inbox, state));
+}
+
 /** The job handler of Fedify's messages (`src/jobs/index.ts`). */
 export async function runFederationJob(ctx: AppContext, payload: unknown, _job: JobInfo): Promise<void> {
   const federation = await ctx.federation();
-  await ensureListening(ctx, federation).deliver(payload);
+  const q = ensureListening(ctx, federation);
+  if (isOutbox(payload)) await deliverThroughCircuit(ctx, q, payload);
+  else await q.deliver(payload);
 }

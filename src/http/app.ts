@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppContext } from "../context.ts";
+import { withGuardedFetch } from "../lib/net/scoped-fetch.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { adminReportRoutes } from "./api/v1/admin/report-routes.ts";
@@ -134,5 +135,6 @@ export function handlerFor(
   app: Hono<HonoEnv>,
   ctx: AppContext,
 ): (request: Request, env?: object) => Response | Promise<Response> {
-  return (request, env) => app.fetch(request, { ...env, ctx });
+  // Fedify's own fetches made while serving (WebFinger, deliveries) obey the address policy.
+  return (request, env) => withGuardedFetch(ctx.guardedFetch, () => app.fetch(request, { ...env, ctx }));
 }

@@ -39,18 +39,51 @@ export class KvRepository {
     await this.#db.deleteFrom("kv_store").where("key", "=", key).execute();
   }
 
-  /** Compare-and-swap: sets `value` only if the current value equals `expected` (undefined = absent). */
-  async cas(key: string, expected: string | undefined, value: string, expiresAt: string | null): Promise<boolean> {
-    return this.#db.transaction().execute(async (trx) => {
-      const r = await trx.selectFrom("kv_store").select("value").where("key", "=", key).executeTakeFirst();
-      if ((r?.value ?? undefined) !== expected) return false;
-      await trx
+  /**
+   * Compare-and-swap. `matches` decides on the stored text (undefined when the key is absent or
+   * expired); `value` undefined deletes the key. The write itself is conditional on the text
+   * that was read, so of two writers that read the same value only one succeeds (a transaction
+   * alone would not guarantee that on PostgreSQL's read committed).
+   */
+  async cas(
+    key: string,
+    matches: (stored: string | undefined) => boolean,
+    value: string | undefined,
+    expiresAt: string | null,
+    nowIso: string,
+  ): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom("kv_store")
+      .select(["value", "expires_at"])
+      .where("key", "=", key)
+      .executeTakeFirst();
+    const live = row !== undefined && (row.expires_at === null || row.expires_at > nowIso);
+    if (!matches(live ? row.value : undefined)) return false;
+    if (row === undefined) {
+      if (value === undefined) return true;
+      const r = await this.#db
         .insertInto("kv_store")
         .values({ key, value, expires_at: expiresAt })
-        .onConflict((oc) => oc.column("key").doUpdateSet({ value, expires_at: expiresAt }))
-        .execute();
-      return true;
-    });
+        .onConflict((oc) => oc.column("key").doNothing())
+        .executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+    }
+    if (value === undefined) {
+      const r = await this.#db
+        .deleteFrom("kv_store")
+        .where("key", "=", key)
+        .where("value", "=", row.value)
+        .executeTakeFirst();
+      // An expired row that vanished meanwhile (purged) leaves the key absent, as asked.
+      return Number(r.numDeletedRows) > 0 || !live;
+    }
+    const r = await this.#db
+      .updateTable("kv_store")
+      .set({ value, expires_at: expiresAt })
+      .where("key", "=", key)
+      .where("value", "=", row.value)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
   async listPrefix(prefix: string, nowIso: string): Promise<{ key: string; value: string }[]> {

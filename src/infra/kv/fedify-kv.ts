@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { KvKey, KvStore, KvStoreListEntry, KvStoreSetOptions } from "@fedify/fedify";
 import type { KvRepository } from "../../db/repositories/kv.ts";
 
@@ -99,12 +100,23 @@ export class DatabaseKvStore implements KvStore {
     await this.#repo.delete(encoded);
   }
 
+  /**
+   * Fedify hands the value it read back as `expectedValue`, an object whose keys may come in
+   * another order than the stored JSON's (its circuit breaker rebuilds its state), so values are
+   * compared as JSON values, not as text. `newValue` undefined deletes the key, as in Fedify's
+   * MemoryKvStore.
+   */
   async cas(key: KvKey, expectedValue: unknown, newValue: unknown, options?: KvStoreSetOptions): Promise<boolean> {
     const encoded = encode(key);
     this.#writes++;
     this.#memory.delete(encoded);
-    const expected = expectedValue === undefined ? undefined : JSON.stringify(expectedValue);
-    return this.#repo.cas(encoded, expected, JSON.stringify(newValue), expiry(options));
+    const expected = expectedValue === undefined ? undefined : JSON.parse(JSON.stringify(expectedValue));
+    const matches = (stored: string | undefined): boolean =>
+      stored === undefined || expected === undefined
+        ? stored === expected
+        : isDeepStrictEqual(JSON.parse(stored), expected);
+    const text = newValue === undefined ? undefined : JSON.stringify(newValue);
+    return this.#repo.cas(encoded, matches, text, expiry(options), new Date().toISOString());
   }
 
   async *list(prefix?: KvKey): AsyncIterable<KvStoreListEntry> {

@@ -4,6 +4,7 @@ import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
 import { runInBackground } from "../../lib/background.ts";
 import type { IdGenerator } from "../../lib/ids.ts";
+import { withGuardedFetch } from "../../lib/net/scoped-fetch.ts";
 import {
   type EnqueueOptions,
   type JobHandler,
@@ -200,7 +201,9 @@ export class StoreJobQueue implements JobQueue {
     try {
       if (!handler) throw new Error(`no handler registered for job ${job.name}`);
       const info = { id: job.id, name: job.name, attempt: job.attempts, maxAttempts: job.maxAttempts };
-      await handler(this.#context(), JSON.parse(job.payload), info);
+      const ctx = this.#context();
+      // Fedify's deliveries and lookups in a job obey the address policy (lib/net/scoped-fetch.ts).
+      await withGuardedFetch(ctx.guardedFetch, () => handler(ctx, JSON.parse(job.payload), info));
     } catch (e) {
       const error = e instanceof Error ? (e.stack ?? e.message) : String(e);
       const dead = e instanceof PermanentJobError || job.attempts >= job.maxAttempts;
@@ -213,11 +216,20 @@ export class StoreJobQueue implements JobQueue {
         });
         await this.#settle(() => this.store.kill(this.workerId, job.id, error.slice(0, 4000)));
       } else {
-        logger.info("Job {name} {id} failed (attempt {attempts}), retrying: {error}", {
+        // One line per retry: a peer that is down fails every delivery to it, for hours.
+        const message = e instanceof Error ? e.message : String(e);
+        logger.info("Job {name} {id} failed (attempt {attempts} of {maxAttempts}), retrying: {message}", {
           name: job.name,
           id: job.id,
           attempts: job.attempts,
-          error: e,
+          maxAttempts: job.maxAttempts,
+          message,
+        });
+        logger.debug("Job {name} {id} attempt {attempts} failed with: {stack}", {
+          name: job.name,
+          id: job.id,
+          attempts: job.attempts,
+          stack: error,
         });
         const runAt = Date.now() + this.backoff(job.attempts);
         await this.#settle(() => this.store.retry(this.workerId, job.id, runAt, error.slice(0, 4000)));

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { configure, defaultTextFormatter, type LogRecord, reset } from "@logtape/logtape";
+import { JobsRepository } from "../../src/db/repositories/jobs.ts";
+import { DatabaseJobQueue } from "../../src/infra/queue/database.ts";
+import { IdGenerator } from "../../src/lib/ids.ts";
+import { waitFor } from "./queue-contract.ts";
+import { openTestDatabase, testContext } from "./test-database.ts";
+
+describe("a failing job's retries in the log", () => {
+  const records: LogRecord[] = [];
+  before(async () => {
+    await configure({
+      sinks: { memory: (r) => records.push(r) },
+      loggers: [
+        { category: ["gannet", "jobs"], lowestLevel: "debug", sinks: ["memory"] },
+        { category: ["logtape", "meta"], lowestLevel: "warning", sinks: ["memory"] },
+      ],
+    });
+  });
+  after(() => reset());
+
+  it("says one line at info per retry (job, attempt, message) and keeps the stack for debug", async () => {
+    const t = await openTestDatabase();
+    const queue = new DatabaseJobQueue(new JobsRepository(t.database.db, t.database.dialect), {
+      context: () => testContext,
+      ids: new IdGenerator(),
+      pollIntervalMs: 20,
+      backoffBaseMs: 20,
+      backoffMaxMs: 40,
+    });
+    let runs = 0;
+    queue.register("flaky", async () => {
+      runs++;
+      throw new Error("peer.example refused the connection");
+    });
+    try {
+      queue.start();
+      await queue.enqueue("flaky", {}, { attempts: 3 });
+      await waitFor(() => runs >= 3, 10_000, "three attempts");
+      await waitFor(async () => (await queue.state()).counts.some((c) => c.state === "dead"), 5000, "the job to die");
+    } finally {
+      await queue.stop();
+      await t.close();
+    }
+    const retries = records.filter((r) => r.level === "info" && String(r.rawMessage).includes("retrying"));
+    assert.equal(retries.length, 2, "attempts 1 and 2 are retried");
+    for (const [i, r] of retries.entries()) {
+      const line = defaultTextFormatter(r).trimEnd();
+      assert.doesNotMatch(line, /\n/, line);
+      assert.doesNotMatch(line, /\bat .*\.ts:\d+/, `no stack at info: ${line}`);
+      assert.match(line, /flaky/);
+      assert.match(line, new RegExp(`attempt ${i + 1} of 3`));
+      assert.match(line, /peer\.example refused the connection/);
+    }
+    const stacks = records.filter((r) => r.level === "debug");
+    assert.equal(stacks.length, 2);
+    for (const r of stacks) assert.match(String(r.properties.stack), /queue-retry-log\.test\.ts/);
+  });
+});
