@@ -20,6 +20,14 @@ export const FEDERATION_JOBS = {
   fanout: "federation.fanout",
 } as const;
 
+/**
+ * Attempts of one delivery: with the queue's backoff (30 s doubling, at most 6 h between two)
+ * the last comes about two days after the first, as Mastodon's 16 retries of a delivery do, so
+ * a peer that is down over a weekend still gets its mail. The queue's default (10) gave up
+ * after about four hours.
+ */
+export const DELIVERY_ATTEMPTS = 16;
+
 type MessageHandler = (message: unknown) => Promise<void> | void;
 
 function jobNameOf(message: unknown): string {
@@ -54,7 +62,11 @@ export class JobMessageQueue implements MessageQueue {
   async enqueueMany(messages: readonly unknown[], options?: MessageQueueEnqueueOptions): Promise<void> {
     const delay = delayMs(options);
     const runAt = delay > 0 ? new Date(Date.now() + delay) : undefined;
-    const jobs: JobToEnqueue[] = messages.map((payload) => ({ name: jobNameOf(payload), payload, options: { runAt } }));
+    const jobs: JobToEnqueue[] = messages.map((payload) => {
+      const name = jobNameOf(payload);
+      const attempts = name === FEDERATION_JOBS.outbox ? DELIVERY_ATTEMPTS : undefined;
+      return { name, payload, options: { runAt, attempts } };
+    });
     await this.#queue.enqueueMany(jobs);
   }
 
