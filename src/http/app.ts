@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppContext } from "../context.ts";
+import { unsignedInboxRefusal } from "../federation/inbox/precheck.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { adminReportRoutes } from "./api/v1/admin/report-routes.ts";
@@ -129,10 +130,16 @@ export function createApp(): Hono<HonoEnv> {
   return app;
 }
 
-/** A fetch handler serving `app` with `ctx`, for node-server (whose env carries incoming/outgoing). */
+/**
+ * A fetch handler serving `app` with `ctx`, for node-server (whose env carries incoming/outgoing).
+ * With `inbox` (an app that has the inboxes: not the streaming-only one), an unsigned inbox POST
+ * is refused before Hono's routing and middleware (precheck.ts says why).
+ */
 export function handlerFor(
   app: Hono<HonoEnv>,
   ctx: AppContext,
+  opts: { inbox?: boolean } = {},
 ): (request: Request, env?: object) => Response | Promise<Response> {
-  return (request, env) => app.fetch(request, { ...env, ctx });
+  if (opts.inbox === false) return (request, env) => app.fetch(request, { ...env, ctx });
+  return (request, env) => unsignedInboxRefusal(request) ?? app.fetch(request, { ...env, ctx });
 }

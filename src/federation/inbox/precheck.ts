@@ -39,9 +39,36 @@ function actorHost(body: unknown): string | undefined {
   }
 }
 
-/** An inbox POST (personal or shared), which `inboxPrecheck` looks at before Fedify. */
-export function isInboxPost(request: Request): boolean {
-  return request.method === "POST" && INBOX_PATH.test(new URL(request.url).pathname);
+/** An inbox POST (personal or shared; `path` without the query), which `inboxPrecheck` looks at before Fedify. */
+export function isInboxPost(method: string, path: string): boolean {
+  return method === "POST" && INBOX_PATH.test(path);
+}
+
+/** The path of an absolute request URL, without a URL parse (the server hands URLs on normalised). */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const query = url.indexOf("?", start);
+  return url.slice(start, query < 0 ? url.length : query);
+}
+
+/** The body bound app.ts puts on inboxes (a larger body is answered 413 before any of this). */
+const INBOX_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The 401 of step 1 of `inboxPrecheck` for an inbox POST without any Signature or
+ * Signature-Input header, answered before routing and middleware (app.ts's `handlerFor`): the
+ * cheapest refusal, for the commonest abuse. Undefined for anything else, which goes the usual
+ * way: a body over the inbox's bound or of unknown length (the body limit answers or counts it
+ * first), a signature header of any kind.
+ */
+export function unsignedInboxRefusal(request: Request): Response | undefined {
+  if (request.method !== "POST" || !INBOX_PATH.test(pathOf(request.url))) return undefined;
+  const headers = request.headers;
+  if (headers.has("signature") || headers.has("signature-input")) return undefined;
+  const length = headers.get("content-length");
+  if (length === null || !(Number(length) <= INBOX_BODY_LIMIT)) return undefined;
+  return refuse(401, "Request not signed", request);
 }
 
 type HashtagActivityModule = typeof import("./hashtag-activity.ts");
