@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash, KeyObject, sign } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { fastSignatureStats, kvOf } from "../../src/federation/inbox/fast-signature.ts";
 import { gateStats } from "../../src/federation/inbox/signature-gate.ts";
@@ -124,6 +125,41 @@ describe("inbox: signatures checked with held keys before Fedify's verification"
     await s.settle({ delayed: false });
     assert.equal(await countByUri(rotated.id), 1);
     assert.equal(await countByUri(`${carol.id}/statuses/stale`), 0);
+  });
+
+  it("takes an hs2019 signature over (created), (expires) and more headers, built as the cavage draft says", async () => {
+    const activity = remote.create(bob, remote.note(bob, "hs2019"));
+    const body = JSON.stringify(activity);
+    const created = Math.floor(Date.now() / 1000) - 5;
+    const headers: Record<string, string> = {
+      host: new URL(s.url).host,
+      date: new Date().toUTCString(),
+      digest: `SHA-256=${createHash("sha256").update(body).digest("base64")}`,
+      "content-type": "application/activity+json",
+    };
+    const names = ["(request-target)", "(created)", "(expires)", "host", "date", "digest", "content-type"];
+    const signWith = (key: CryptoKey, path: string) => {
+      const values: Record<string, string> = {
+        "(request-target)": `post ${path}`,
+        "(created)": String(created),
+        "(expires)": String(created + 300),
+        ...headers,
+      };
+      const message = names.map((n) => `${n}: ${values[n]}`).join("\n");
+      const signature = sign("sha256", Buffer.from(message), KeyObject.from(key)).toString("base64");
+      return `keyId="${bob.keyId}",algorithm="hs2019",created=${created},expires=${created + 300},headers="${names.join(" ")}",signature="${signature}"`;
+    };
+    const post = (signature: string) => fetch(inbox, { method: "POST", headers: { ...headers, signature }, body });
+    const { valid, failed } = fastSignatureStats;
+    // Signed for another path: the (request-target) differs, so it does not verify.
+    assert.equal((await post(signWith(bob.keys.privateKey, "/users/alice/inbox"))).status, 401);
+    assert.equal(fastSignatureStats.failed, failed + 1);
+    const gate = gateStats.verifications;
+    assert.equal((await post(signWith(bob.keys.privateKey, "/inbox"))).status, 202);
+    assert.equal(fastSignatureStats.valid, valid + 1);
+    assert.equal(gateStats.verifications, gate);
+    await s.settle({ delayed: false });
+    assert.equal(await countByUri(`${bob.id}/statuses/hs2019`), 1);
   });
 
   it("leaves RFC 9421 signatures to Fedify's verification, which takes a valid one and refuses a forged one", async () => {

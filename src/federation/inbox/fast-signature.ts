@@ -162,6 +162,10 @@ function signatureValues(header: string): Record<string, string> {
   return values;
 }
 
+/** An integer field as Fedify reads it: parseInt without a radix ("0x..." is hexadecimal). */
+// biome-ignore lint/correctness/useParseIntRadix: the same reading as Fedify's, whatever the text.
+const fedifyInt = (value: string) => Number.parseInt(value);
+
 const outside = (ms: number, now: number) => ms > now + SIGNATURE_WINDOW_MS || ms < now - SIGNATURE_WINDOW_MS;
 
 /**
@@ -185,11 +189,11 @@ export function parseSignature(request: Request): ParsedSignature | "refused" | 
   const { keyId, headers: listed, signature, expires, created, algorithm } = values;
   if (keyId === undefined || listed === undefined || signature === undefined) return "refused";
   if (expires !== undefined) {
-    const seconds = Number.parseInt(expires, 10);
+    const seconds = fedifyInt(expires);
     if (!Number.isInteger(seconds) || now > seconds * 1000) return "refused";
   }
   if (created !== undefined) {
-    const seconds = Number.parseInt(created, 10);
+    const seconds = fedifyInt(created);
     if (!Number.isInteger(seconds) || outside(seconds * 1000, now)) return "refused";
   }
   const headerNames = listed.split(/\s+/g);
