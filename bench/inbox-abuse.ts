@@ -12,6 +12,8 @@
 // 50 ms (99th percentile) meanwhile.
 //   BENCH_DURATION=10 (3 with --quick)  seconds per workload    BENCH_WARMUP=2 (1)  warm-up seconds
 //   BENCH_CONNECTIONS=50                concurrent connections (20 for the 990 KB workload)
+//   BENCH_ABUSE_ONLY=unsigned,bad-signature only these workloads (unsigned, bad-signature, unsigned-big, many-tags)
+//   BENCH_CPU_PROF=DIR                  the server writes a V8 CPU profile (--cpu-prof) into DIR
 // The server runs from the sources (`node src/main.ts`) with RATE_LIMITS=off.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +37,8 @@ const TARGET_HEALTH_MS = 50;
 const HEALTH_EVERY_MS = 20;
 
 interface Workload {
+  /** For BENCH_ABUSE_ONLY (BENCH_ONLY belongs to bench/run.ts, which passes its environment on). */
+  key: string;
   name: string;
   request: SignedRequest;
   connections: number;
@@ -89,9 +93,12 @@ async function main() {
     ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1,::1",
     ...(database.serverUrl ? { DATABASE_URL: database.serverUrl } : {}),
   };
-  const server = startChild(NODE, ["--max-semi-space-size=4", "--no-allocation-site-pretenuring", "src/main.ts"], {
-    env,
-  });
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const server = startChild(
+    NODE,
+    [...profile, "--max-semi-space-size=4", "--no-allocation-site-pretenuring", "src/main.ts"],
+    { env },
+  );
   const remote = await FakeRemote.start();
   try {
     const base = `http://127.0.0.1:${port}`;
@@ -113,16 +120,38 @@ async function main() {
     const bigUnsigned = await remote.sign(inbox, big, { unsigned: true });
     const manyTags = await remote.sign(inbox, remote.create(bob, remote.note(bob, "tags", { tag: mentions(501) })));
     const workloads: Workload[] = [
-      { name: "unsigned", request: unsigned, connections: CONNECTIONS, expected: 401, rateTarget: true },
-      { name: "bad signature", request: badSignature, connections: CONNECTIONS, expected: 401, rateTarget: true },
       {
+        key: "unsigned",
+        name: "unsigned",
+        request: unsigned,
+        connections: CONNECTIONS,
+        expected: 401,
+        rateTarget: true,
+      },
+      {
+        key: "bad-signature",
+        name: "bad signature",
+        request: badSignature,
+        connections: CONNECTIONS,
+        expected: 401,
+        rateTarget: true,
+      },
+      {
+        key: "unsigned-big",
         name: `unsigned ${Math.round(bigUnsigned.body.length / 1000)} KB, 12,500 tags`,
         request: bigUnsigned,
         connections: Math.min(CONNECTIONS, 20),
         expected: 401,
         rateTarget: false,
       },
-      { name: "signed, 501 tags", request: manyTags, connections: CONNECTIONS, expected: 400, rateTarget: false },
+      {
+        key: "many-tags",
+        name: "signed, 501 tags",
+        request: manyTags,
+        connections: CONNECTIONS,
+        expected: 400,
+        rateTarget: false,
+      },
     ];
 
     const ticks = clockTicksPerSecond();
@@ -134,7 +163,8 @@ async function main() {
       "| workload | answers | refused per second | server CPU per request | /health p50 / p99 / max | target |",
     );
     console.log("|---|---|---|---|---|---|");
-    for (const w of workloads) {
+    const only = process.env.BENCH_ABUSE_ONLY?.split(",");
+    for (const w of workloads.filter((w) => !only || only.includes(w.key))) {
       const health = pollHealth(`${base}/health`);
       const runs = await runLoad(
         {

@@ -23,7 +23,9 @@ export function startHttpServer(
   hostname: string,
   opts: { overrideGlobalObjects?: boolean; streamingOnly?: boolean } = {},
 ): Promise<RunningServer> {
-  const fetch = handlerFor(opts.streamingOnly ? createStreamingApp() : createApp(), ctx);
+  const fetch = opts.streamingOnly
+    ? handlerFor(createStreamingApp(), ctx, { inbox: false })
+    : handlerFor(createApp(), ctx);
   return new Promise((resolve, reject) => {
     // @hono/node-server swaps the global Response for a lighter one (faster); tests turn that off
     // because clients in the same process (masto) rely on `instanceof Response`.

@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppContext } from "../context.ts";
+import { unsignedInboxRefusal } from "../federation/inbox/precheck.ts";
 import { withGuardedFetch } from "../lib/net/scoped-fetch.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
@@ -130,11 +131,20 @@ export function createApp(): Hono<HonoEnv> {
   return app;
 }
 
-/** A fetch handler serving `app` with `ctx`, for node-server (whose env carries incoming/outgoing). */
+/**
+ * A fetch handler serving `app` with `ctx`, for node-server (whose env carries incoming/outgoing).
+ * With `inbox` (an app that has the inboxes: not the streaming-only one), an unsigned inbox POST
+ * is refused before Hono's routing and middleware (precheck.ts says why).
+ */
 export function handlerFor(
   app: Hono<HonoEnv>,
   ctx: AppContext,
+  opts: { inbox?: boolean } = {},
 ): (request: Request, env?: object) => Response | Promise<Response> {
   // Fedify's own fetches made while serving (WebFinger, deliveries) obey the address policy.
-  return (request, env) => withGuardedFetch(ctx.guardedFetch, () => app.fetch(request, { ...env, ctx }));
+  const serve = (request: Request, env?: object) =>
+    withGuardedFetch(ctx.guardedFetch, () => app.fetch(request, { ...env, ctx }));
+  if (opts.inbox === false) return serve;
+  // An unsigned inbox POST is refused before routing and middleware (precheck.ts).
+  return (request, env) => unsignedInboxRefusal(request) ?? serve(request, env);
 }

@@ -15,7 +15,7 @@ export function federationBridge(): MiddlewareHandler<HonoEnv> {
       return c.res;
     };
     let request = outboxPageAlias(c.req.raw);
-    if (isInboxPost(request)) {
+    if (isInboxPost(request.method, c.req.path)) {
       // What is unsigned, forged, from a blocked domain or out of shape is refused here, before
       // Fedify's JSON-LD processing (precheck.ts).
       const checked = await inboxPrecheck(ctx, request, () => ctx.federation());

@@ -86,6 +86,12 @@ describe("inbox: abusive requests are refused before JSON-LD work", () => {
     // Not even parsed as JSON: a body that is not JSON is refused the same way.
     const garbage = await remote.send(inbox, activity, { unsigned: true, rawBody: "{not json" });
     assert.equal(garbage.status, 401);
+    // The same answer at a personal inbox, with a trailing slash or a query.
+    for (const path of ["/users/alice/inbox", "/inbox/", "/inbox?page=1"]) {
+      const other = await remote.send(`${s.url}${path}`, activity, { unsigned: true });
+      assert.equal(other.status, 401, path);
+      assert.deepEqual(await other.json(), { error: "Request not signed" }, path);
+    }
     assert.equal(spy.fetches(), 0, "the activity's JSON-LD context was never loaded");
     assert.equal(await stored(`${bob.id}/statuses/unsigned-big`), false);
   });

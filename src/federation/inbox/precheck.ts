@@ -1,5 +1,6 @@
 import type { Federation } from "@fedify/fedify";
 import type { AppContext } from "../../context.ts";
+import { checkSignature, kvOf, mayRefetch, parseSignature } from "./fast-signature.ts";
 import { shapeProblem } from "./shape.ts";
 
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
@@ -38,9 +39,36 @@ function actorHost(body: unknown): string | undefined {
   }
 }
 
-/** An inbox POST (personal or shared), which `inboxPrecheck` looks at before Fedify. */
-export function isInboxPost(request: Request): boolean {
-  return request.method === "POST" && INBOX_PATH.test(new URL(request.url).pathname);
+/** An inbox POST (personal or shared; `path` without the query), which `inboxPrecheck` looks at before Fedify. */
+export function isInboxPost(method: string, path: string): boolean {
+  return method === "POST" && INBOX_PATH.test(path);
+}
+
+/** The path of an absolute request URL, without a URL parse (the server hands URLs on normalised). */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const query = url.indexOf("?", start);
+  return url.slice(start, query < 0 ? url.length : query);
+}
+
+/** The body bound app.ts puts on inboxes (a larger body is answered 413 before any of this). */
+const INBOX_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The 401 of step 1 of `inboxPrecheck` for an inbox POST without any Signature or
+ * Signature-Input header, answered before routing and middleware (app.ts's `handlerFor`): the
+ * cheapest refusal, for the commonest abuse. Undefined for anything else, which goes the usual
+ * way: a body over the inbox's bound or of unknown length (the body limit answers or counts it
+ * first), a signature header of any kind.
+ */
+export function unsignedInboxRefusal(request: Request): Response | undefined {
+  if (request.method !== "POST" || !INBOX_PATH.test(pathOf(request.url))) return undefined;
+  const headers = request.headers;
+  if (headers.has("signature") || headers.has("signature-input")) return undefined;
+  const length = headers.get("content-length");
+  if (length === null || !(Number(length) <= INBOX_BODY_LIMIT)) return undefined;
+  return refuse(401, "Request not signed", request);
 }
 
 type HashtagActivityModule = typeof import("./hashtag-activity.ts");
@@ -84,14 +112,19 @@ function hasEmbeddedSignature(json: unknown): boolean {
  *    large, rather than read to its end;
  * 2. a signing key of a suspended domain (or, in limited-federation mode, of a domain not
  *    allowed): 403, so that no key is fetched from it;
- * 3. the signature (and digest) verified by Fedify's own code: 401 when it does not verify;
+ * 3. a draft-cavage signature's Date, header list and digest checked as Fedify checks them, and
+ *    its signature checked with node:crypto when the key is held (fast-signature.ts): 401 when
+ *    they fail (the key's refetch, once a minute, left to the gate); otherwise (RFC 9421, a key
+ *    not held, an algorithm it does not know, a possibly rotated key) the signature verified by
+ *    Fedify's own code (signature-gate.ts): 401 when it does not verify;
  * 4. the body as JSON: 400 when it is not; an actor of a blocked domain: 403; a shape past the
  *    bounds of shape.ts (nesting, tags, attachments, values): 400;
  * 5. a key owned by another actor than the activity's, without a Linked Data signature or
  *    integrity proof that could vouch for a forwarded activity: 401.
  * A featured-tag Add or Remove, which Fedify cannot parse, is then handled here
  * (hashtag-activity.ts). Anything else answers the request to hand on to Fedify (which verifies
- * again: its inbox cannot be told that the gate did), carrying the body read here.
+ * again: its inbox cannot be told that the gate did; a signature the pre-filter took is verified
+ * by Fedify only there), carrying the body read here.
  */
 export async function inboxPrecheck(
   ctx: AppContext,
@@ -101,13 +134,31 @@ export async function inboxPrecheck(
   const keys = keyHosts(request);
   if (keys.length === 0) return refuse(401, "Request not signed", request);
   if (await isBlocked(ctx, keys)) return refuse(403, "Forbidden", request);
-  // Read once and handed on from memory (a clone would copy the stream into two).
+  // Fedify's checks that need neither the body nor the key (the Date's window...), before reading.
+  const parsed = parseSignature(request);
+  if (parsed === "refused") return refuse(401, "Signature verification failed", request);
   const bytes = new Uint8Array(await request.arrayBuffer());
-  const forward = new Request(request.url, { method: "POST", headers: request.headers, body: bytes });
   const fed = await federation();
-  signatureGateModule ??= import("./signature-gate.ts");
-  const signer = await (await signatureGateModule).verifiedSigner(fed, ctx, forward);
-  if (!signer) return refuse(401, "Signature verification failed");
+  let signer: { ownerId: URL | null } | null = null;
+  let refetchGranted = false;
+  if (typeof parsed === "object") {
+    const kv = kvOf(fed);
+    const fast = await checkSignature(kv, request, parsed, bytes);
+    if (fast.verdict === "refused") return refuse(401, "Signature verification failed");
+    if (fast.verdict === "failed") {
+      // Refused at once, unless this minute's refetch of the key is still unspent (a rotated key).
+      if (!mayRefetch(kv, fast.keyId)) return refuse(401, "Signature verification failed");
+      refetchGranted = true;
+    }
+    if (fast.verdict === "valid") signer = fast;
+  }
+  // Read once and handed on from memory (a clone would copy the stream into two).
+  const forward = new Request(request.url, { method: "POST", headers: request.headers, body: bytes });
+  if (!signer) {
+    signatureGateModule ??= import("./signature-gate.ts");
+    signer = await (await signatureGateModule).verifiedSigner(fed, ctx, forward, { refetchGranted });
+    if (!signer) return refuse(401, "Signature verification failed");
+  }
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));
