@@ -46,6 +46,7 @@ import { StreamingRepository } from "./db/repositories/streaming.ts";
 import { TagCurationRepository } from "./db/repositories/tag-curation.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
+import { FailureThrottle } from "./federation/inbox/failure-throttle.ts";
 import type { BlobStore } from "./infra/blobs/interface.ts";
 import { LocalBlobStore } from "./infra/blobs/local.ts";
 import { createEventBus, type EventBusKind } from "./infra/bus/create.ts";
@@ -120,6 +121,8 @@ export interface AppContext {
   blobs: BlobStore;
   mailer: Mailer;
   rateLimits: RateLimitStore;
+  /** Failed inbox signatures per client IP (failure-throttle.ts): in memory, per process. */
+  inboxThrottle: FailureThrottle;
   roles: RoleCache;
   /** Outgoing HTTP that Fedify does not do itself: private addresses refused, sizes and times bounded. */
   guardedFetch: GuardedFetch;
@@ -234,6 +237,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     blobs: new LocalBlobStore(join(config.dataDir, "media"), config.baseUrl),
     mailer: createMailer(config.smtp),
     rateLimits: redis ? new RedisRateLimitStore(redis, config.redisNamespace) : new MemoryRateLimitStore(),
+    inboxThrottle: new FailureThrottle({
+      limit: config.inboxFailureLimit,
+      windowMs: config.inboxFailureWindowSeconds * 1000,
+    }),
     roles: new RoleCache(repos.roles),
     guardedFetch: createGuardedFetch(config),
     federation: () => {

@@ -84,6 +84,12 @@ export interface Config {
   oauthPasswordGrant: boolean;
   rateLimits: RateLimitConfig;
   trustedProxies: string[];
+  /**
+   * Inbox POSTs from one client IP whose signature failed, past which its inbox POSTs are
+   * answered 429 for the rest of the window (INBOX_FAILURE_LIMIT, 0 for never; INBOX_FAILURE_WINDOW s).
+   */
+  inboxFailureLimit: number;
+  inboxFailureWindowSeconds: number;
   allowedPrivateAddresses: string[];
   /** Federate only with the domains operators allow (LIMITED_FEDERATION_MODE, Mastodon's name). */
   limitedFederationMode: boolean;
@@ -270,6 +276,8 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     oauthPasswordGrant: bool(env, "OAUTH_PASSWORD_GRANT", false),
     rateLimits: { enabled: rateLimits === "on" },
     trustedProxies: trusted,
+    inboxFailureLimit: int(env, "INBOX_FAILURE_LIMIT", 50, 0, 1_000_000),
+    inboxFailureWindowSeconds: int(env, "INBOX_FAILURE_WINDOW", 60, 1, 86_400),
     allowedPrivateAddresses: allowedPrivate,
     limitedFederationMode: bool(env, "LIMITED_FEDERATION_MODE", false),
     smtp,

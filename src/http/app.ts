@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppContext } from "../context.ts";
-import { unsignedInboxRefusal } from "../federation/inbox/precheck.ts";
+import { throttledRefusal } from "../federation/inbox/failure-throttle.ts";
+import { isInboxPostRequest, unsignedRefusal } from "../federation/inbox/precheck.ts";
 import { withGuardedFetch } from "../lib/net/scoped-fetch.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
@@ -31,6 +32,7 @@ import { searchRoutes } from "./api/v2/search/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
 import { authenticate, authenticateMiddleware, TokenCache } from "./middleware/auth.ts";
 import { limitBody } from "./middleware/body-limit.ts";
+import { clientIpOfRequest } from "./middleware/client-ip.ts";
 import { applyCors } from "./middleware/cors.ts";
 import { onError, onNotFound } from "./middleware/errors.ts";
 import { checkApiRateLimit } from "./middleware/rate-limit.ts";
@@ -134,7 +136,8 @@ export function createApp(): Hono<HonoEnv> {
 /**
  * A fetch handler serving `app` with `ctx`, for node-server (whose env carries incoming/outgoing).
  * With `inbox` (an app that has the inboxes: not the streaming-only one), an unsigned inbox POST
- * is refused before Hono's routing and middleware (precheck.ts says why).
+ * is refused before Hono's routing and middleware (precheck.ts says why), and so is any inbox POST
+ * from a client IP throttled for failed signatures (failure-throttle.ts).
  */
 export function handlerFor(
   app: Hono<HonoEnv>,
@@ -145,6 +148,15 @@ export function handlerFor(
   const serve = (request: Request, env?: object) =>
     withGuardedFetch(ctx.guardedFetch, () => app.fetch(request, { ...env, ctx }));
   if (opts.inbox === false) return serve;
-  // An unsigned inbox POST is refused before routing and middleware (precheck.ts).
-  return (request, env) => unsignedInboxRefusal(request) ?? serve(request, env);
+  // An unsigned inbox POST is refused before routing and middleware (precheck.ts), and so is any
+  // inbox POST from an address whose signatures kept failing (failure-throttle.ts).
+  const throttle = ctx.inboxThrottle;
+  const trusted = ctx.config.trustedProxies;
+  return (request, env) => {
+    if (!isInboxPostRequest(request)) return serve(request, env);
+    const refusal =
+      unsignedRefusal(request) ??
+      (throttle.limit > 0 ? throttledRefusal(throttle, clientIpOfRequest(request, env, trusted), request) : undefined);
+    return refusal ?? serve(request, env);
+  };
 }

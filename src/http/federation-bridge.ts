@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { inboxPrecheck, isInboxPost } from "../federation/inbox/precheck.ts";
+import { inboxPrecheck, isInboxPost, isSignatureFailure } from "../federation/inbox/precheck.ts";
+import { clientIpOf } from "./middleware/client-ip.ts";
 import { outboxPageAlias } from "./outbox-page.ts";
 import type { HonoEnv } from "./types.ts";
 
@@ -19,7 +20,11 @@ export function federationBridge(): MiddlewareHandler<HonoEnv> {
       // What is unsigned, forged, from a blocked domain or out of shape is refused here, before
       // Fedify's JSON-LD processing (precheck.ts).
       const checked = await inboxPrecheck(ctx, request, () => ctx.federation());
-      if (checked instanceof Response) return checked;
+      if (checked instanceof Response) {
+        // Counted per client IP; past the limit, the IP's inbox POSTs are refused before routing (app.ts).
+        if (isSignatureFailure(checked) && ctx.inboxThrottle.limit > 0) ctx.inboxThrottle.fail(clientIpOf(c));
+        return checked;
+      }
       request = checked;
     }
     const federation = await ctx.federation();

@@ -55,6 +55,11 @@ function pathOf(url: string): string {
 /** The body bound app.ts puts on inboxes (a larger body is answered 413 before any of this). */
 const INBOX_BODY_LIMIT = 1024 * 1024;
 
+/** A POST to an inbox (personal or shared), from the request alone: before routing. */
+export function isInboxPostRequest(request: Request): boolean {
+  return request.method === "POST" && INBOX_PATH.test(pathOf(request.url));
+}
+
 /**
  * The 401 of step 1 of `inboxPrecheck` for an inbox POST without any Signature or
  * Signature-Input header, answered before routing and middleware (app.ts's `handlerFor`): the
@@ -63,7 +68,12 @@ const INBOX_BODY_LIMIT = 1024 * 1024;
  * first), a signature header of any kind.
  */
 export function unsignedInboxRefusal(request: Request): Response | undefined {
-  if (request.method !== "POST" || !INBOX_PATH.test(pathOf(request.url))) return undefined;
+  if (!isInboxPostRequest(request)) return undefined;
+  return unsignedRefusal(request);
+}
+
+/** `unsignedInboxRefusal` for a request known to be an inbox POST. */
+export function unsignedRefusal(request: Request): Response | undefined {
   const headers = request.headers;
   if (headers.has("signature") || headers.has("signature-input")) return undefined;
   const length = headers.get("content-length");
@@ -85,6 +95,23 @@ function refuse(status: number, error: string, unread?: Request): Response {
     headers.Connection = "close";
   }
   return new Response(JSON.stringify({ error }), { status, headers });
+}
+
+/** The 401s for a signature that is missing, malformed or does not verify (`isSignatureFailure`). */
+const signatureFailures = new WeakSet<Response>();
+
+function signatureRefusal(error: string, unread?: Request): Response {
+  const response = refuse(401, error, unread);
+  signatureFailures.add(response);
+  return response;
+}
+
+/**
+ * Whether `inboxPrecheck` refused the request for its signature (the failure throttle counts
+ * these: failure-throttle.ts), not for its sender's domain or its content.
+ */
+export function isSignatureFailure(response: Response): boolean {
+  return signatureFailures.has(response);
 }
 
 async function isBlocked(ctx: AppContext, hosts: Iterable<string>): Promise<boolean> {
@@ -132,11 +159,11 @@ export async function inboxPrecheck(
   federation: () => Promise<Federation<AppContext>>,
 ): Promise<Response | Request> {
   const keys = keyHosts(request);
-  if (keys.length === 0) return refuse(401, "Request not signed", request);
+  if (keys.length === 0) return signatureRefusal("Request not signed", request);
   if (await isBlocked(ctx, keys)) return refuse(403, "Forbidden", request);
   // Fedify's checks that need neither the body nor the key (the Date's window...), before reading.
   const parsed = parseSignature(request);
-  if (parsed === "refused") return refuse(401, "Signature verification failed", request);
+  if (parsed === "refused") return signatureRefusal("Signature verification failed", request);
   const bytes = new Uint8Array(await request.arrayBuffer());
   const fed = await federation();
   let signer: { ownerId: URL | null } | null = null;
@@ -144,10 +171,10 @@ export async function inboxPrecheck(
   if (typeof parsed === "object") {
     const kv = kvOf(fed);
     const fast = await checkSignature(kv, request, parsed, bytes);
-    if (fast.verdict === "refused") return refuse(401, "Signature verification failed");
+    if (fast.verdict === "refused") return signatureRefusal("Signature verification failed");
     if (fast.verdict === "failed") {
       // Refused at once, unless this minute's refetch of the key is still unspent (a rotated key).
-      if (!mayRefetch(kv, fast.keyId)) return refuse(401, "Signature verification failed");
+      if (!mayRefetch(kv, fast.keyId)) return signatureRefusal("Signature verification failed");
       refetchGranted = true;
     }
     if (fast.verdict === "valid") signer = fast;
@@ -157,7 +184,7 @@ export async function inboxPrecheck(
   if (!signer) {
     signatureGateModule ??= import("./signature-gate.ts");
     signer = await (await signatureGateModule).verifiedSigner(fed, ctx, forward, { refetchGranted });
-    if (!signer) return refuse(401, "Signature verification failed");
+    if (!signer) return signatureRefusal("Signature verification failed");
   }
   let json: unknown;
   try {

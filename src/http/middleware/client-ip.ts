@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import type { HonoEnv } from "../types.ts";
@@ -7,33 +8,46 @@ function normalise(ip: string): string {
 }
 
 /**
- * The client's address, worked out on first use (most requests never need it): the peer
- * address, or the last untrusted address of X-Forwarded-For when the peer is a trusted proxy
- * (TRUSTED_PROXY_IP, loopback by default), as Rails does.
+ * The client's address from the peer's address and X-Forwarded-For: the peer, or the last
+ * untrusted address of X-Forwarded-For when the peer is a trusted proxy (TRUSTED_PROXY_IP,
+ * loopback by default), as Rails does. Also used before routing (app.ts's `handlerFor`), where
+ * there is no Hono context yet.
  */
+export function resolveClientIp(peer: string | undefined, xff: string | null | undefined, trusted: string[]): string {
+  let ip = normalise(peer ?? "127.0.0.1");
+  if (xff && trusted.includes(ip)) {
+    const hops = xff
+      .split(",")
+      .map((s) => normalise(s.trim()))
+      .filter(Boolean);
+    for (let i = hops.length - 1; i >= 0; i--) {
+      ip = hops[i];
+      if (!trusted.includes(ip)) break;
+    }
+  }
+  return ip;
+}
+
+/**
+ * The client's address (`resolveClientIp`) before routing, from node-server's env (`incoming`):
+ * the same address `clientIpOf` works out later.
+ */
+export function clientIpOfRequest(request: Request, env: object | undefined, trusted: string[]): string {
+  const peer = (env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
+  return resolveClientIp(peer, request.headers.get("x-forwarded-for"), trusted);
+}
+
+/** The client's address (`resolveClientIp`), worked out on first use (most requests never need it). */
 export function clientIpOf(c: Context<HonoEnv>): string {
   const known = c.get("clientIp");
   if (known !== undefined) return known;
-  const trusted = c.env.ctx.config.trustedProxies;
-  let ip = "127.0.0.1";
+  let peer: string | undefined;
   try {
-    ip = normalise(getConnInfo(c).remote.address ?? ip);
+    peer = getConnInfo(c).remote.address;
   } catch {
-    // Not running on node-server (app.request() in tools): keep loopback.
+    // Not running on node-server (app.request() in tools): loopback.
   }
-  if (trusted.includes(ip)) {
-    const xff = c.req.header("x-forwarded-for");
-    if (xff) {
-      const hops = xff
-        .split(",")
-        .map((s) => normalise(s.trim()))
-        .filter(Boolean);
-      for (let i = hops.length - 1; i >= 0; i--) {
-        ip = hops[i];
-        if (!trusted.includes(ip)) break;
-      }
-    }
-  }
+  const ip = resolveClientIp(peer, c.req.header("x-forwarded-for"), c.env.ctx.config.trustedProxies);
   c.set("clientIp", ip);
   return ip;
 }
