@@ -5,14 +5,20 @@
 // the harness asks `/health` every 20 ms:
 //   unsigned          a small Create without any signature (401, body never read)
 //   bad signature     a small Create with a well-formed cavage signature naming the known key,
-//                     made with another key (401 after a real verification, digest included)
+//                     made with another key, from one client address (X-Forwarded-For through
+//                     the trusted loopback proxy): 401 after a real verification, digest
+//                     included, for its first 50 requests, then 429 from the failure throttle
+//                     (failure-throttle.ts) before anything is read; counted: the 429s
 //   unsigned 990 KB   a Create with 12,500 Mention tags, unsigned (the issue's report: 401)
 //   signed, 501 tags  a correctly signed Create with 501 tags (400 after verification)
+//   bad signature, verified  the bad-signature workload against a server restarted with the
+//                     throttle off (INBOX_FAILURE_LIMIT=0): the cost of the verification itself
 // Printed beside the targets: 10,000 bad-signature requests refused per second, /health under
 // 50 ms (99th percentile) meanwhile.
 //   BENCH_DURATION=10 (3 with --quick)  seconds per workload    BENCH_WARMUP=2 (1)  warm-up seconds
 //   BENCH_CONNECTIONS=50                concurrent connections (20 for the 990 KB workload)
-//   BENCH_ABUSE_ONLY=unsigned,bad-signature only these workloads (unsigned, bad-signature, unsigned-big, many-tags)
+//   BENCH_ABUSE_ONLY=unsigned,bad-signature only these workloads (unsigned, bad-signature,
+//                                       unsigned-big, many-tags, bad-signature-verified)
 //   BENCH_CPU_PROF=DIR                  the server writes a V8 CPU profile (--cpu-prof) into DIR
 // The server runs from the sources (`node src/main.ts`) with RATE_LIMITS=off.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -46,6 +52,8 @@ interface Workload {
   expected: number;
   /** Whether the refusals-per-second target applies. */
   rateTarget: boolean;
+  /** Run against a server started with the failure throttle off. */
+  throttleOff?: boolean;
 }
 
 /** Asks `/health` one request at a time until `stop()`; answers the latencies seen (ms). */
@@ -94,25 +102,34 @@ async function main() {
     ...(database.serverUrl ? { DATABASE_URL: database.serverUrl } : {}),
   };
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const server = startChild(
-    NODE,
-    [...profile, "--max-semi-space-size=4", "--no-allocation-site-pretenuring", "src/main.ts"],
-    { env },
-  );
+  const base = `http://127.0.0.1:${port}`;
+  const inbox = `${base}/inbox`;
   const remote = await FakeRemote.start();
-  try {
-    const base = `http://127.0.0.1:${port}`;
-    await waitUntilAnswering(`${base}/health`, server, performance.now(), { limitMs: 60_000 });
-    const inbox = `${base}/inbox`;
-    const bob = await remote.addActor("bob");
-    const warm = await remote.send(inbox, remote.create(bob, remote.note(bob, "warm-up")));
+  const bob = await remote.addActor("bob");
+  let warmUps = 0;
+  /** The server, answering, with bob's key fetched and held (one signed Create). */
+  const startServer = async (extraEnv: Record<string, string> = {}) => {
+    const child = startChild(
+      NODE,
+      [...profile, "--max-semi-space-size=4", "--no-allocation-site-pretenuring", "src/main.ts"],
+      { env: { ...env, ...extraEnv } },
+    );
+    await waitUntilAnswering(`${base}/health`, child, performance.now(), { limitMs: 60_000 });
+    const warm = await remote.send(inbox, remote.create(bob, remote.note(bob, `warm-up-${warmUps++}`)));
     if (warm.status !== 202) throw new Error(`warm-up answered ${warm.status}`);
-
+    return child;
+  };
+  let server = await startServer();
+  try {
     const small = remote.create(bob, remote.note(bob, "abuse"));
     const unsigned = await remote.sign(inbox, small, { unsigned: true });
     // Signed with another key under bob's key id: verified with bob's cached key, and refused.
     const mallory = await remote.addActor("mallory");
     const badSignature = await remote.sign(inbox, small, { signer: { ...bob, keys: mallory.keys } });
+    // One attacker's address, as the trusted proxy (loopback) reports it: the throttle engages for
+    // it alone, and the workloads after it (from loopback itself) are not throttled by it.
+    const throttledBadSignature = { ...badSignature, headers: new Headers(badSignature.headers) };
+    throttledBadSignature.headers.set("x-forwarded-for", "192.0.2.66");
     const mentions = (n: number) =>
       Array.from({ length: n }, (_, i) => ({ type: "Mention", href: `${remote.origin}/u/${i}`, name: `@u${i}` }));
     const big = remote.create(bob, remote.note(bob, "big", { tag: mentions(12_500) }));
@@ -130,10 +147,10 @@ async function main() {
       },
       {
         key: "bad-signature",
-        name: "bad signature",
-        request: badSignature,
+        name: "bad signature (throttled: 429)",
+        request: throttledBadSignature,
         connections: CONNECTIONS,
-        expected: 401,
+        expected: 429,
         rateTarget: true,
       },
       {
@@ -152,6 +169,15 @@ async function main() {
         expected: 400,
         rateTarget: false,
       },
+      {
+        key: "bad-signature-verified",
+        name: "bad signature, throttle off (each verified: 401)",
+        request: badSignature,
+        connections: CONNECTIONS,
+        expected: 401,
+        rateTarget: true,
+        throttleOff: true,
+      },
     ];
 
     const ticks = clockTicksPerSecond();
@@ -164,7 +190,13 @@ async function main() {
     );
     console.log("|---|---|---|---|---|---|");
     const only = process.env.BENCH_ABUSE_ONLY?.split(",");
+    let throttleOff = false;
     for (const w of workloads.filter((w) => !only || only.includes(w.key))) {
+      if (Boolean(w.throttleOff) !== throttleOff) {
+        throttleOff = Boolean(w.throttleOff);
+        await stopChild(server);
+        server = await startServer(throttleOff ? { INBOX_FAILURE_LIMIT: "0" } : {});
+      }
       const health = pollHealth(`${base}/health`);
       const runs = await runLoad(
         {

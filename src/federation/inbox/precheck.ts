@@ -148,6 +148,8 @@ function hasEmbeddedSignature(json: unknown): boolean {
  *    bounds of shape.ts (nesting, tags, attachments, values): 400;
  * 5. a key owned by another actor than the activity's, without a Linked Data signature or
  *    integrity proof that could vouch for a forwarded activity: 401.
+ * The 401s of steps 1 and 3 are counted against the client IP (`isSignatureFailure`); past the
+ * failure throttle's limit, its inbox POSTs never get here (failure-throttle.ts).
  * A featured-tag Add or Remove, which Fedify cannot parse, is then handled here
  * (hashtag-activity.ts). Anything else answers the request to hand on to Fedify (which verifies
  * again: its inbox cannot be told that the gate did; a signature the pre-filter took is verified
