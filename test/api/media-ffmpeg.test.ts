@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
+import { mediaFilesOf, pollMedia } from "../helpers/media-files.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 /**
@@ -109,29 +110,8 @@ describe("media attachments with ffprobe and ffmpeg", () => {
     sharp({ create: { width: 200, height: 100, channels: 3, background: "#ffcc00" } })
       .png()
       .toBuffer();
-  /** The files stored for one attachment. */
-  /**
-   * An upload's files, once the background job is through with them: it marks the upload
-   * complete before it deletes the `upload.*` file it replaced, so that may take a moment.
-   */
-  const filesOf = async (id: string) => {
-    const list = () =>
-      readdir(join(s.ctx.config.dataDir, "media", "media_attachments", "files", id)).catch(() => [] as string[]);
-    let files = await list();
-    for (let i = 0; i < 100 && files.some((f) => f.startsWith("upload.")); i++) {
-      await new Promise((res) => setTimeout(res, 20));
-      files = await list();
-    }
-    return files;
-  };
-  const poll = async (id: string) => {
-    let r = await s.request(`/api/v1/media/${id}`, { token: alice.token });
-    for (let i = 0; i < 100 && r.status === 206; i++) {
-      await new Promise((res) => setTimeout(res, 20));
-      r = await s.request(`/api/v1/media/${id}`, { token: alice.token });
-    }
-    return r;
-  };
+  const filesOf = (id: string) => mediaFilesOf(s, id);
+  const poll = (id: string) => pollMedia(s, alice.token, id);
 
   before(async () => {
     tools = await mkdtemp(join(tmpdir(), "gannet-fake-ffmpeg-"));

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { constants } from "node:fs";
-import { access, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { access, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
+import { mediaFilesOf, pollMedia } from "../helpers/media-files.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 /**
@@ -88,28 +89,8 @@ describe("media attachments through the real ffmpeg", { skip: missing }, () => {
       audio: probed.streams.find((x) => x.codec_type === "audio"),
     };
   };
-  /**
-   * An upload's files, once the background job is through with them: it marks the upload
-   * complete before it deletes the `upload.*` file it replaced, so that may take a moment.
-   */
-  const filesOf = async (id: string) => {
-    const list = () =>
-      readdir(join(s.ctx.config.dataDir, "media", "media_attachments", "files", id)).catch(() => [] as string[]);
-    let files = await list();
-    for (let i = 0; i < 100 && files.some((f) => f.startsWith("upload.")); i++) {
-      await new Promise((res) => setTimeout(res, 20));
-      files = await list();
-    }
-    return files;
-  };
-  const poll = async (id: string) => {
-    let r = await s.request(`/api/v1/media/${id}`, { token: alice.token });
-    for (let i = 0; i < 300 && r.status === 206; i++) {
-      await new Promise((res) => setTimeout(res, 50));
-      r = await s.request(`/api/v1/media/${id}`, { token: alice.token });
-    }
-    return r;
-  };
+  const filesOf = (id: string) => mediaFilesOf(s, id);
+  const poll = (id: string) => pollMedia(s, alice.token, id, 300, 50);
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "gannet-transcode-"));
