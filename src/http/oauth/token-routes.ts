@@ -1,5 +1,4 @@
 import type { Context, Hono } from "hono";
-import type { Application } from "../../db/repositories/oauth.ts";
 import { ApiError, OAuthError } from "../../lib/errors.ts";
 import {
   authenticateClient,
@@ -112,6 +111,16 @@ async function token(c: Context<HonoEnv>): Promise<Response> {
   return c.json(serializeToken(issued));
 }
 
+/** The client revoking a token; any failure to authenticate it is Doorkeeper's 403. */
+async function revokingClient(c: Context<HonoEnv>, params: Params) {
+  try {
+    const creds = clientCredentials(c, params);
+    return await authenticateClient(c.env.ctx, creds.clientId, creds.clientSecret);
+  } catch (e) {
+    throw e instanceof OAuthError || e instanceof BadParam ? revokeRefused() : e;
+  }
+}
+
 /**
  * RFC 7009 as Doorkeeper (Mastodon) answers it: a client that does not authenticate, by Basic or
  * in the body, gets 403 `unauthorized_client` (not the token endpoint's 401), and a missing or
@@ -119,13 +128,7 @@ async function token(c: Context<HonoEnv>): Promise<Response> {
  */
 async function revoke(c: Context<HonoEnv>): Promise<Response> {
   const params = await oauthParams(c);
-  let app: Application;
-  try {
-    const creds = clientCredentials(c, params);
-    app = await authenticateClient(c.env.ctx, creds.clientId, creds.clientSecret);
-  } catch (e) {
-    throw e instanceof OAuthError || e instanceof BadParam ? revokeRefused() : e;
-  }
+  const app = await revokingClient(c, params);
   try {
     const raw = stringParam(params, "token", 1000);
     if (raw) await revokeClientToken(c.env.ctx, app, raw);
