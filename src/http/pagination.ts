@@ -1,14 +1,11 @@
 import type { Context } from "hono";
 import { ApiError } from "../lib/errors.ts";
 import { isId } from "../lib/ids.ts";
+import type { IdWindow } from "../lib/pagination.ts";
 import type { HonoEnv } from "./types.ts";
 
-export interface PageParams {
-  maxId?: string;
-  sinceId?: string;
-  minId?: string;
-  limit: number;
-}
+/** The page window a list request asks for (the same shape services and repositories take). */
+export type PageParams = IdWindow;
 
 function cursor(c: Context<HonoEnv>, name: string): string | undefined {
   const v = c.req.query(name);
@@ -64,12 +61,4 @@ export function setLinkHeader(
     links.push(link("min_id", from, "prev"));
   }
   c.header("Link", links.join(", "));
-}
-
-/** Mastodon's page window on a sorted ID column, for repositories. */
-export interface IdWindow {
-  maxId?: string;
-  sinceId?: string;
-  minId?: string;
-  limit: number;
 }

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, sql } from "kysely";
-import type { IdWindow } from "../../http/pagination.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import type { DB } from "../schema.ts";
 import { idWindowOrder } from "./id-window.ts";
 import { selectShaped } from "./query-shapes.ts";

@@ -1,4 +1,4 @@
-import type { IdWindow } from "../../http/pagination.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 
 /** Mastodon's id window (max_id/since_id/min_id) for repositories: order and conditions. */
 

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
-import type { IdWindow } from "../../http/pagination.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import type { DialectName } from "../database.ts";
 import type { DB, ListsTable } from "../schema.ts";
 import { applyWindow, idWindowOrder } from "./id-window.ts";

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { IdWindow } from "../../http/pagination.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
 import { selectShaped } from "./query-shapes.ts";

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { IdWindow } from "../../http/pagination.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import type { DB, ScheduledStatusesTable } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
 

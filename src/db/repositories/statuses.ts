@@ -1,5 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
-import type { IdWindow } from "../../http/pagination.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import { hashtagDisplayName, normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import type { DB, StatusesTable } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";

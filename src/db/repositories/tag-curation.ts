@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { IdWindow } from "../../http/pagination.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import { hashtagDisplayName, normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";

@@ -4,7 +4,6 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { pipeline, Readable, Transform } from "node:stream";
 import zlib from "node:zlib";
-import type { Config } from "../../config/index.ts";
 import { type AddressPolicy, createAddressPolicy, parseAddress } from "./address-policy.ts";
 import {
   FetchTimeoutError,
@@ -62,7 +61,12 @@ function guardedLookup(policy: AddressPolicy): LookupFunction {
   };
 }
 
-export function createGuardedFetch(config: Pick<Config, "allowedPrivateAddresses" | "baseUrl">): GuardedFetch {
+export function createGuardedFetch(config: {
+  /** Address ranges fetched despite being private (the operator's ALLOWED_PRIVATE_ADDRESSES). */
+  allowedPrivateAddresses: string[];
+  /** The server's own URL. */
+  baseUrl: string;
+}): GuardedFetch {
   const policy = createAddressPolicy(config.allowedPrivateAddresses);
   const lookup = guardedLookup(policy);
   // Our own keep-alive agents: Web Push sends many requests to a few push services.

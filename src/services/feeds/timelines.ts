@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
-import type { IdWindow } from "../../http/pagination.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import { keptStatusesText } from "../statuses/rendered.ts";
 import { filterVisible } from "../statuses/views.ts";

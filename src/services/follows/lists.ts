@@ -1,8 +1,8 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { AccountPageRow } from "../../db/repositories/follow-pages.ts";
-import type { IdWindow } from "../../http/pagination.ts";
 import { isId } from "../../lib/ids.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import { getVisibleAccount } from "../accounts/find-accounts.ts";
 import { accountsJson } from "../accounts/views.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";

@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context.ts";
-import type { IdWindow } from "../../http/pagination.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import { keptStatusesText } from "../statuses/rendered.ts";
 import { getOwnedList, LIST_FEED_CAP } from "./lists.ts";
 

@@ -2,10 +2,10 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { DomainBlockRow } from "../../db/repositories/domain-blocks.ts";
 import { queueDelivery } from "../../federation/deliveries.ts";
-import type { IdWindow } from "../../http/pagination.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { normalizeDomain } from "../../lib/domains.ts";
 import { unprocessable } from "../../lib/errors.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 
 /**
  * The `domain` parameter as Mastodon stores it (`normalizeDomain`); anything else, or nothing, is a
