@@ -7,6 +7,26 @@ import type { Auth, HonoEnv } from "../types.ts";
 
 const SIGN_IN_REFRESH_MS = 60 * 60 * 1000;
 
+/**
+ * What a guard asks for, as the API description (src/http/openapi) reads it off a route's
+ * handlers: `user` (a user token), `token` (any token), `optional` (public; a sent token is
+ * checked), `signed-in` (a user token, no scope), `permission` (a role bit, after `user`).
+ */
+export interface GuardTag {
+  kind: "user" | "token" | "optional" | "signed-in" | "permission";
+  scopes: readonly string[];
+  permission?: number;
+}
+
+/** Guard middleware → what it asks for. Written once when a route is registered, never per request. */
+export const guardTags = new WeakMap<MiddlewareHandler<HonoEnv>, GuardTag>();
+
+/** Tags `mw` in `guardTags` and returns it. */
+export function tagGuard(mw: MiddlewareHandler<HonoEnv>, tag: GuardTag): MiddlewareHandler<HonoEnv> {
+  guardTags.set(mw, tag);
+  return mw;
+}
+
 /** The bearer token of a request: `Authorization: Bearer`, else the `access_token` query parameter. */
 export function bearerToken(c: Context<HonoEnv>): string | undefined {
   const h = c.req.header("authorization");
@@ -109,13 +129,16 @@ function checkScopes(c: Context<HonoEnv>, anyOf: readonly string[]): Auth {
 
 /** A user token is required: 401 without a valid token, 403 without a scope, 422 for an app token. */
 export function requireUser(...anyOf: string[]): MiddlewareHandler<HonoEnv> {
-  return async (c, next) => {
-    const auth = checkScopes(c, anyOf);
-    if (!auth.user || !auth.account) throw new ApiError(422, ERR.userRequired);
-    const problem = userLoginProblem(auth.user, auth.account);
-    if (problem) throw new ApiError(403, ERR[problem]);
-    await next();
-  };
+  return tagGuard(
+    async (c, next) => {
+      const auth = checkScopes(c, anyOf);
+      if (!auth.user || !auth.account) throw new ApiError(422, ERR.userRequired);
+      const problem = userLoginProblem(auth.user, auth.account);
+      if (problem) throw new ApiError(403, ERR[problem]);
+      await next();
+    },
+    { kind: "user", scopes: anyOf },
+  );
 }
 
 /**
@@ -124,34 +147,43 @@ export function requireUser(...anyOf: string[]): MiddlewareHandler<HonoEnv> {
  */
 export function requireSignedIn(): MiddlewareHandler<HonoEnv> {
   const states = requireUser();
-  return async (c, next) => {
-    if (!c.get("auth")?.user) throw new ApiError(422, ERR.userRequired);
-    return states(c, next);
-  };
+  return tagGuard(
+    async (c, next) => {
+      if (!c.get("auth")?.user) throw new ApiError(422, ERR.userRequired);
+      return states(c, next);
+    },
+    { kind: "signed-in", scopes: [] },
+  );
 }
 
 /** Any valid token (app or user) holding one of the scopes. */
 export function requireToken(...anyOf: string[]): MiddlewareHandler<HonoEnv> {
-  return async (c, next) => {
-    const auth = checkScopes(c, anyOf);
-    if (auth.user && auth.account) {
-      const problem = userLoginProblem(auth.user, auth.account);
-      if (problem === "disabled") throw new ApiError(403, ERR.disabled);
-    }
-    await next();
-  };
+  return tagGuard(
+    async (c, next) => {
+      const auth = checkScopes(c, anyOf);
+      if (auth.user && auth.account) {
+        const problem = userLoginProblem(auth.user, auth.account);
+        if (problem === "disabled") throw new ApiError(403, ERR.disabled);
+      }
+      await next();
+    },
+    { kind: "token", scopes: anyOf },
+  );
 }
 
 /** Public endpoint that also takes a token: a bad token is 401, a token without the scope 403. */
 export function optionalToken(...anyOf: string[]): MiddlewareHandler<HonoEnv> {
-  return async (c, next) => {
-    if (c.get("badToken")) throw new ApiError(401, ERR.invalidToken);
-    const auth = c.get("auth");
-    if (auth && anyOf.length > 0 && !grantsAny(auth.token.scopes, anyOf)) {
-      throw new ApiError(403, ERR.outsideScopes);
-    }
-    await next();
-  };
+  return tagGuard(
+    async (c, next) => {
+      if (c.get("badToken")) throw new ApiError(401, ERR.invalidToken);
+      const auth = c.get("auth");
+      if (auth && anyOf.length > 0 && !grantsAny(auth.token.scopes, anyOf)) {
+        throw new ApiError(403, ERR.outsideScopes);
+      }
+      await next();
+    },
+    { kind: "optional", scopes: anyOf },
+  );
 }
 
 /** The signed-in account of a route guarded by `requireUser`. */

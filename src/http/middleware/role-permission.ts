@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { forbidden } from "../../lib/errors.ts";
 import type { HonoEnv } from "../types.ts";
+import { tagGuard } from "./auth.ts";
 
 /**
  * Admin endpoints: after the scope guard (`requireUser(admin scope)`), the token's user must hold
@@ -8,9 +9,12 @@ import type { HonoEnv } from "../types.ts";
  * "This action is not allowed", as Mastodon answers a failed Pundit check.
  */
 export function requirePermission(permission: number): MiddlewareHandler<HonoEnv> {
-  return async (c, next) => {
-    const user = c.get("auth")?.user;
-    if (!user || !(await c.env.ctx.roles.can(user.roleId, permission))) throw forbidden();
-    await next();
-  };
+  return tagGuard(
+    async (c, next) => {
+      const user = c.get("auth")?.user;
+      if (!user || !(await c.env.ctx.roles.can(user.roleId, permission))) throw forbidden();
+      await next();
+    },
+    { kind: "permission", scopes: [], permission },
+  );
 }
