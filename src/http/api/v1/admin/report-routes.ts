@@ -18,9 +18,9 @@ const WRITE = [requireUser("admin:write:reports"), requirePermission(Permission.
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 
-const listSchema = z.object({ resolved: optional(boolish) });
+export const listSchema = z.object({ resolved: optional(boolish) });
 
-const updateSchema = z.object({
+export const updateSchema = z.object({
   category: optional(z.enum(REPORT_CATEGORIES, { message: "is not included in the list" })),
   rule_ids: z.preprocess(
     (v) =>

@@ -10,7 +10,7 @@ import { readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { text, validate } from "../../../validate.ts";
 
-const noteSchema = z.object({
+export const noteSchema = z.object({
   comment: z.preprocess((v) => (v === null ? undefined : v), text(Number.MAX_SAFE_INTEGER).optional()),
 });
 

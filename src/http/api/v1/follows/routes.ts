@@ -16,7 +16,7 @@ import { boolish, validate } from "../../../validate.ts";
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 
-const followSchema = z.object({
+export const followSchema = z.object({
   reblogs: optional(boolish),
   notify: optional(boolish),
 });

@@ -15,7 +15,7 @@ import { boolish, intish, validate } from "../../../validate.ts";
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 
-const muteSchema = z.object({
+export const muteSchema = z.object({
   notifications: optional(boolish),
   duration: optional(
     intish.pipe(
@@ -27,7 +27,7 @@ const muteSchema = z.object({
   ),
 });
 
-const relationshipsSchema = z.object({ with_suspended: optional(boolish) });
+export const relationshipsSchema = z.object({ with_suspended: optional(boolish) });
 
 /** Blocks and mutes of accounts and of domains, the lists of them, and Relationships. */
 export function relationshipRoutes(app: Hono<HonoEnv>): void {

@@ -22,7 +22,7 @@ const idList = z.preprocess(
   z.array(z.string()).optional(),
 );
 
-const reportSchema = z.object({
+export const reportSchema = z.object({
   account_id: optional(z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.string())),
   status_ids: idList,
   rule_ids: idList,

@@ -16,7 +16,7 @@ import { validate } from "../../../validate.ts";
 const READ = ["read", "read:statuses"];
 const WRITE = ["write", "write:statuses"];
 
-const updateSchema = z.object({
+export const updateSchema = z.object({
   scheduled_at: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().max(100).optional()),
 });
 

@@ -17,7 +17,7 @@ import type { HonoEnv } from "../../../types.ts";
 import { boolish, validate } from "../../../validate.ts";
 
 const optionalBool = z.preprocess((v) => (v === "" || v === null ? undefined : v), boolish.optional());
-const publicSchema = z.object({ local: optionalBool, remote: optionalBool, only_media: optionalBool });
+export const publicSchema = z.object({ local: optionalBool, remote: optionalBool, only_media: optionalBool });
 
 function publicOptions(params: unknown): PublicTimelineOptions {
   const p = validate(publicSchema, params);

@@ -11,7 +11,7 @@ const READ = ["read", "read:notifications"];
 const WRITE = ["write", "write:notifications"];
 
 const value = z.enum(["accept", "filter", "drop"]).optional();
-const policyParams = z.object(
+export const policyParams = z.object(
   Object.fromEntries(POLICY_CATEGORIES.map((k) => [k, value])) as Record<
     (typeof POLICY_CATEGORIES)[number],
     typeof value
