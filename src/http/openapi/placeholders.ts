@@ -1,0 +1,64 @@
+import type { Placeholder, Answer as PlaceholderAnswer } from "../api/placeholders/types.ts";
+import { PLACEHOLDERS } from "../api/placeholders.ts";
+import type { Answer, RouteDoc } from "./types.ts";
+
+const BY_KEY = new Map<string, Placeholder>(PLACEHOLDERS.map((p) => [`${p.method} ${p.path}`, p]));
+
+/** A JSON Schema of the shape of a fixed value (the placeholders' answers are plain data). */
+function shapeOf(v: unknown): object {
+  if (v === null) return { type: "null" };
+  if (Array.isArray(v)) return v.length > 0 ? { type: "array", items: shapeOf(v[0]) } : { type: "array" };
+  if (typeof v === "object") {
+    const properties = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shapeOf(x)]));
+    return { type: "object", properties };
+  }
+  return { type: typeof v === "number" ? "number" : typeof v };
+}
+
+const EMPTY_LIST: Answer = { schema: { type: "array", maxItems: 0 }, description: "An empty list (not built yet)" };
+
+function answerOf(a: PlaceholderAnswer): Pick<RouteDoc, "ok" | "status" | "paginated" | "errors" | "description"> {
+  switch (a.kind) {
+    case "list":
+      return { ok: EMPTY_LIST };
+    case "page":
+      return { ok: EMPTY_LIST, paginated: { limit: a.def, max: a.max } };
+    case "offset":
+      return {
+        ok: EMPTY_LIST,
+        errors: [400],
+        description: `Offset pagination: \`limit\` (default ${a.def}, at most ${a.max}) and \`offset\`.`,
+      };
+    case "json": {
+      const schema = typeof a.body === "function" ? { type: "object" } : shapeOf(a.body);
+      return { ok: { schema, description: "An entity with empty values (not built yet)" } };
+    }
+    case "not-found":
+      return { ok: "Error", status: 404, errors: [] };
+    case "unavailable":
+      return { ok: "Error", status: 422 };
+    case "no-content":
+      return { ok: null };
+    case "text":
+      return { ok: { schema: { type: "string" }, type: "text/plain", description: "Plain text" } };
+  }
+}
+
+/**
+ * The description of a placeholder route (src/http/api/placeholders), from its table row: the
+ * guard is read off the route's middleware like any other; the answer from the row.
+ */
+export function placeholderDoc(method: string, path: string): RouteDoc | undefined {
+  const p = BY_KEY.get(`${method} ${path}`);
+  if (!p) return undefined;
+  const area = path.split("/")[3] ?? "misc";
+  const answer = answerOf(p.answer);
+  const note = p.note ? ` ${p.note}.` : "";
+  return {
+    summary: `${method} ${path.replace(/:([a-z_]+)/g, "{$1}")} (placeholder)`,
+    description: `Not built yet: Mastodon's shape with an empty or refusing answer.${note}${answer.description ? ` ${answer.description}` : ""}`,
+    tags: [area.startsWith("admin") || path.startsWith("/api/v1/admin") ? "Admin" : "Placeholders"],
+    ...answer,
+    ...(p.account || p.existing ? { errors: [...(answer.errors ?? []), 404, 410] } : {}),
+  };
+}
