@@ -1,0 +1,34 @@
+import { accountDocs } from "./routes/accounts.ts";
+import { federationDocs } from "./routes/federation.ts";
+import { filterDocs } from "./routes/filters.ts";
+import { instanceDocs } from "./routes/instance.ts";
+import { notificationDocs } from "./routes/notifications.ts";
+import { oauthDocs } from "./routes/oauth.ts";
+import { statusDocs } from "./routes/statuses.ts";
+import { timelineDocs } from "./routes/timelines.ts";
+import type { DocArea, RouteDoc } from "./types.ts";
+
+/** Every area of route descriptions (src/http/openapi/routes/<area>.ts). */
+export const AREAS: readonly DocArea[] = [
+  oauthDocs,
+  accountDocs,
+  statusDocs,
+  timelineDocs,
+  notificationDocs,
+  filterDocs,
+  instanceDocs,
+  federationDocs,
+];
+
+/** The descriptions keyed by `"METHOD /hono/path"`, each with its area's tag unless it names its own. */
+export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = Object.fromEntries(
+  AREAS.flatMap((a) => Object.entries(a.routes).map(([k, doc]) => [k, { ...doc, tags: doc.tags ?? [a.tag] }])),
+);
+
+/** The document's tags: one per area, then those only single routes name. */
+export const AREA_TAGS: { name: string; description?: string }[] = (() => {
+  const tags = new Map<string, string | undefined>(AREAS.map((a) => [a.tag, a.description]));
+  for (const doc of Object.values(ROUTE_DOCS)) for (const t of doc.tags ?? []) if (!tags.has(t)) tags.set(t, undefined);
+  for (const t of ["Placeholders", "Admin"]) if (!tags.has(t)) tags.set(t, undefined);
+  return [...tags].map(([name, description]) => (description ? { name, description } : { name }));
+})();
