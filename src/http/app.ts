@@ -37,6 +37,7 @@ import { applyCors } from "./middleware/cors.ts";
 import { onError, onNotFound } from "./middleware/errors.ts";
 import { checkApiRateLimit } from "./middleware/rate-limit.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
+import { openapiRoutes } from "./openapi/route.ts";
 import { nulError } from "./params.ts";
 import { KeptMatchRouter } from "./route-cache.ts";
 import { streamingRoutes } from "./streaming/routes.ts";
@@ -128,6 +129,7 @@ export function createApp(): Hono<HonoEnv> {
   webRoutes(app);
   staticRoutes(app);
   mediaProxyRoutes(app);
+  openapiRoutes(app);
   // Last: Mastodon-shaped empty answers for endpoints no issue has built yet.
   placeholderRoutes(app);
   return app;
