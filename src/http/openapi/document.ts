@@ -75,7 +75,10 @@ function response(answer: Answer, description: string, refs: Set<string>, header
 
 function answerText(a: Answer): string {
   if (a === null) return "No content";
-  if (typeof a === "string") return a.endsWith("[]") ? `A list of ${a.slice(0, -2)}` : `A ${a}`;
+  if (typeof a === "string") {
+    if (a.endsWith("[]")) return `A list of ${a.slice(0, -2)}`;
+    return /^[AEIOU]/.test(a) ? `An ${a}` : `A ${a}`;
+  }
   return a.description ?? "Success";
 }
 
@@ -101,6 +104,7 @@ function errorCodes(kind: string, doc: RouteDoc, hasPathParams: boolean, validat
   if (kind === "user" || kind === "signed-in") codes.add(422).add(403);
   if (hasPathParams && !doc.external) codes.add(404);
   if (validates) codes.add(422);
+  if (doc.paginated) codes.add(400);
   for (const e of doc.errors ?? []) codes.add(e);
   return [...codes].sort((a, b) => a - b);
 }
@@ -123,8 +127,8 @@ function operation(method: string, honoPath: string, doc: RouteDoc, guards: Guar
       parameters.push({
         name: "limit",
         in: "query",
-        description: `How many results (default ${limit}, at most ${max})`,
-        schema: { type: "integer", minimum: 1, maximum: max, default: limit },
+        description: `How many results (default ${limit}; more than ${max} is taken as ${max}; 0 is the default)`,
+        schema: { type: "integer", minimum: 0, default: limit },
       });
     }
   }
@@ -134,14 +138,24 @@ function operation(method: string, honoPath: string, doc: RouteDoc, guards: Guar
     [status]: response(doc.ok, answerText(doc.ok), refs, paged ? LINK_HEADER : undefined),
   };
   for (const [code, a] of Object.entries(doc.answers ?? {})) responses[code] = response(a, answerText(a), refs);
-  for (const code of errorCodes(kind, doc, pathParams.length > 0, Boolean(doc.query || doc.body))) {
+  for (const code of errorCodes(kind, doc, pathParams.length > 0, doc.validates ?? Boolean(doc.query || doc.body))) {
     if (responses[code]) continue;
-    responses[code] = response("Error", ERROR_TEXT[code] ?? "Error", refs);
+    if (ERROR_TEXT[code]) {
+      refs.add("Error");
+      responses[code] = { $ref: `#/components/responses/Error${code}` };
+    } else responses[code] = response("Error", "Error", refs);
   }
+  const notes = [
+    doc.description,
+    permission !== undefined
+      ? `Needs a role granting the permission bits ${permission} (\`x-gannet-permission\`).`
+      : undefined,
+    doc.paginated ? "Paginated: follow the `Link` header's `next` and `prev`." : undefined,
+  ].filter(Boolean);
   const op: Json = {
     operationId: operationId(method, path),
     summary: doc.summary,
-    ...(doc.description ? { description: doc.description } : {}),
+    ...(notes.length > 0 ? { description: notes.join(" ") } : {}),
     tags: doc.tags ?? [],
     ...(parameters.length > 0 ? { parameters } : {}),
   };
@@ -232,6 +246,9 @@ export function buildDocument(routes: readonly RouterRoute[], opts: BuildOptions
     paths: sorted,
     components: {
       schemas: entityComponents(),
+      responses: Object.fromEntries(
+        Object.entries(ERROR_TEXT).map(([code, text]) => [`Error${code}`, response("Error", text, new Set())]),
+      ),
       securitySchemes: {
         OAuth2: {
           type: "oauth2",
@@ -251,6 +268,14 @@ export function buildDocument(routes: readonly RouterRoute[], opts: BuildOptions
   return { document, undescribed, stale, refs };
 }
 
+const WHOLE: Record<string, string> = {
+  read: "Read everything",
+  write: "Write everything",
+  follow: "Follows, blocks and mutes (read and write; deprecated)",
+  push: "Web Push subscriptions",
+  profile: "Only the user's own profile (verify_credentials, userinfo)",
+};
+
 /** Every scope of src/lib/scopes.ts with a one-line meaning. */
 function scopeTable(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -258,7 +283,7 @@ function scopeTable(): Record<string, string> {
     const [level, what, sub] = s.split(":");
     if (level === "admin") out[s] = sub ? `Admin ${what}: ${sub.replace(/_/g, " ")}` : `Admin ${what}: everything`;
     else if (what) out[s] = `${level[0].toUpperCase()}${level.slice(1)} ${what.replace(/_/g, " ")}`;
-    else out[s] = `${level[0].toUpperCase()}${level.slice(1)}: every ${level} scope`;
+    else out[s] = WHOLE[s] ?? s;
   }
   return out;
 }

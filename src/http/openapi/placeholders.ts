@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { UNAVAILABLE } from "../api/placeholders/entities.ts";
 import type { Placeholder, Answer as PlaceholderAnswer } from "../api/placeholders/types.ts";
 import { PLACEHOLDERS } from "../api/placeholders.ts";
 import type { Answer, RouteDoc } from "./types.ts";
@@ -15,9 +17,25 @@ function shapeOf(v: unknown): object {
   return { type: typeof v === "number" ? "number" : typeof v };
 }
 
+const refusal = (description: string): Answer => ({ schema: { $ref: "#/components/schemas/Error" }, description });
+
 const EMPTY_LIST: Answer = { schema: { type: "array", maxItems: 0 }, description: "An empty list (not built yet)" };
 
-function answerOf(a: PlaceholderAnswer): Pick<RouteDoc, "ok" | "status" | "paginated" | "errors" | "description"> {
+/** `limit` and `offset` of an offset-paginated placeholder (register.ts checks both). */
+const offsetQuery = (def: number, max: number) =>
+  z.object({
+    limit: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(`How many results (default ${def}; more than ${max} is taken as ${max})`),
+    offset: z.number().int().min(0).optional(),
+  });
+
+function answerOf(
+  a: PlaceholderAnswer,
+): Pick<RouteDoc, "ok" | "status" | "paginated" | "errors" | "description" | "query" | "validates"> {
   switch (a.kind) {
     case "list":
       return { ok: EMPTY_LIST };
@@ -26,6 +44,8 @@ function answerOf(a: PlaceholderAnswer): Pick<RouteDoc, "ok" | "status" | "pagin
     case "offset":
       return {
         ok: EMPTY_LIST,
+        query: offsetQuery(a.def, a.max),
+        validates: false,
         errors: [400],
         description: `Offset pagination: \`limit\` (default ${a.def}, at most ${a.max}) and \`offset\`.`,
       };
@@ -34,9 +54,9 @@ function answerOf(a: PlaceholderAnswer): Pick<RouteDoc, "ok" | "status" | "pagin
       return { ok: { schema, description: "An entity with empty values (not built yet)" } };
     }
     case "not-found":
-      return { ok: "Error", status: 404, errors: [] };
+      return { ok: refusal("Record not found: the record cannot exist yet"), status: 404 };
     case "unavailable":
-      return { ok: "Error", status: 422 };
+      return { ok: refusal(`"${UNAVAILABLE}"`), status: 422 };
     case "no-content":
       return { ok: null };
     case "text":
@@ -52,11 +72,11 @@ export function placeholderDoc(method: string, path: string): RouteDoc | undefin
   const p = BY_KEY.get(`${method} ${path}`);
   if (!p) return undefined;
   const area = path.split("/")[3] ?? "misc";
-  const answer = answerOf(p.answer);
+  const { description, ...answer } = answerOf(p.answer);
   const note = p.note ? ` ${p.note}.` : "";
   return {
     summary: `${method} ${path.replace(/:([a-z_]+)/g, "{$1}")} (placeholder)`,
-    description: `Not built yet: Mastodon's shape with an empty or refusing answer.${note}${answer.description ? ` ${answer.description}` : ""}`,
+    description: `Not built yet: Mastodon's shape with an empty or refusing answer.${note}${description ? ` ${description}` : ""}`,
     tags: [area.startsWith("admin") || path.startsWith("/api/v1/admin") ? "Admin" : "Placeholders"],
     ...answer,
     ...(p.account || p.existing ? { errors: [...(answer.errors ?? []), 404, 410] } : {}),

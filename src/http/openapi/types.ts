@@ -35,7 +35,9 @@ export interface RouteDoc {
    */
   scopes?: readonly string[];
   auth?: "user" | "token" | "optional" | "none";
-  /** Error answers to leave out, or to add (404 is added when the path has parameters). */
+  /** `false` when `query`/`body` are read without a 422 for bad values (otherwise 422 is listed). */
+  validates?: boolean;
+  /** Error answers to add (404 is added when the path has parameters). */
   errors?: number[];
   /** Served outside Hono's route table (Fedify, the WebSocket upgrade). */
   external?: boolean;
