@@ -57,6 +57,13 @@ describe("GET /api/openapi.json", () => {
     assert.equal(validate(broken), false);
   });
 
+  it("is public, open to browsers, and built once", async () => {
+    const r = await s.request("/api/openapi.json", { headers: { Origin: "https://client.example" } });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("access-control-allow-origin"), "*");
+    assert.deepEqual(r.body, doc);
+  });
+
   it("describes every route of the app, each with a summary and an answer", () => {
     const missing: string[] = [];
     for (const r of createApp().routes) {
