@@ -108,7 +108,11 @@ describe("GET /api/openapi.json", () => {
     assert.equal(body.properties.media_ids.type, "array");
     const scopes = op.security.flatMap((r: Json) => r.OAuth2 ?? []);
     assert.ok(scopes.includes("write:statuses"), JSON.stringify(op.security));
-    assert.equal(op.responses["200"].content["application/json"].schema.$ref, "#/components/schemas/Status");
+    const answer = op.responses["200"].content["application/json"].schema;
+    assert.deepEqual(
+      answer.oneOf.map((x: Json) => x.$ref),
+      ["#/components/schemas/Status", "#/components/schemas/ScheduledStatus"],
+    );
     assert.deepEqual(op.responses["401"], { $ref: "#/components/responses/Error401" });
     assert.ok(op.responses["422"]);
   });

@@ -38,6 +38,10 @@ const votes = z.object({ choices: arrayOf(intish).describe("Indexes of the optio
 const tagged = { pathDescriptions: { name: "A hashtag, without `#`" } };
 
 const status = "Status";
+const posted = {
+  schema: { oneOf: [{ $ref: "#/components/schemas/Status" }, { $ref: "#/components/schemas/ScheduledStatus" }] },
+  description: "The status, or the scheduled status when `scheduled_at` was given",
+};
 const action = (summary: string) => d(summary, status, { errors: [404] });
 
 /** Statuses, their actions and lists, polls, scheduled statuses, media. */
@@ -45,9 +49,9 @@ export const statusDocs: DocArea = {
   tag: "Statuses",
   description: "Posting, reading and acting on statuses; polls, scheduled statuses, media",
   routes: {
-    "POST /api/v1/statuses": d("Post a status", status, {
+    "POST /api/v1/statuses": d("Post a status", posted, {
       description:
-        "With `scheduled_at` in the future, answers a ScheduledStatus instead. `Idempotency-Key` makes retries safe.",
+        "With `scheduled_at` (more than 5 minutes ahead, else 422), answers a ScheduledStatus instead. `Idempotency-Key` makes retries safe.",
       body: createBody,
       answers: { 429: "Error" },
     }),
