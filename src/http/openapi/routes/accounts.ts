@@ -4,7 +4,7 @@ import { followSchema } from "../../api/v1/follows/routes.ts";
 import { muteSchema, relationshipsSchema } from "../../api/v1/relationships/routes.ts";
 import { arrayOf, intish } from "../../validate.ts";
 import type { DocArea } from "../types.ts";
-import { bool, d, EMPTY, ids, pageOf, str } from "./common.ts";
+import { bool, d, EMPTY, html, ids, pageOf, str } from "./common.ts";
 
 /** Parameters these routes read by hand (registration-routes.ts, accounts/schemas.ts, lookup-routes.ts). */
 const registration = z.object({
@@ -75,9 +75,13 @@ export const accountDocs: DocArea = {
         errors: [401, 403],
       },
     ),
-    "GET /auth/confirmation": d("Confirm an e-mail address (the link in the e-mail)", null, {
-      status: 302,
-      query: z.object({ confirmation_token: z.string() }),
+    "GET /auth/confirmation": d("Confirm an e-mail address (the link in the e-mail)", html, {
+      query: z.object({
+        confirmation_token: z.string(),
+        redirect_to_app: z.enum(["true"]).optional().describe("Go on to the app that registered the account"),
+      }),
+      answers: { 302: null, 404: { ...html, description: "An HTML page: the link is invalid or used" } },
+      auth: "none",
       tags: ["OAuth"],
     }),
     "GET /api/v1/accounts/verify_credentials": d("The user's own account, with `source`", "Account"),

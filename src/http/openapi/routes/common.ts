@@ -15,20 +15,15 @@ export const pageOf = (summary: string, entity: string, limit = 20, max = 40, mo
   d(summary, `${entity}[]`, { paginated: { limit, max }, ...more });
 
 /** `{}`: Mastodon's empty success. */
-export const EMPTY: Answer = { schema: { type: "object", maxProperties: 0 }, description: "An empty object" };
+export const EMPTY = { schema: { type: "object", maxProperties: 0 }, description: "An empty object" } satisfies Answer;
 
-export const html: Answer = { schema: { type: "string" }, type: "text/html", description: "An HTML page" };
+export const html = { schema: { type: "string" }, type: "text/html", description: "An HTML page" } satisfies Answer;
 export const png: Answer = {
   schema: { type: "string", contentEncoding: "binary" },
   type: "image/png",
   description: "A PNG image",
 };
-export const redirect: Answer = null;
 
 export const ids = z.object({ id: arrayOf(z.string()).describe("Ids, as `id[]=1&id[]=2`") });
-export const limitOffset = z.object({
-  limit: intish.optional().describe("How many results"),
-  offset: intish.optional().describe("Skip this many results"),
-});
 export const bool = boolish.optional();
 export const str = z.string().optional();

@@ -2,6 +2,18 @@ import type { DocArea, RouteDoc } from "../types.ts";
 import { d, html, png } from "./common.ts";
 
 const pub = { auth: "none" as const };
+const terms = {
+  schema: {
+    type: "object",
+    properties: {
+      effective_date: { type: "string", format: "date" },
+      effective: { type: "boolean" },
+      content: { type: "string", description: "HTML" },
+      succeeded_by: { type: ["string", "null"] },
+    },
+  },
+  description: "Terms of service",
+};
 const image = (summary: string): RouteDoc => d(summary, png, pub);
 const activity = {
   schema: { type: "object", description: "ActivityStreams JSON-LD" },
@@ -47,21 +59,12 @@ export const instanceDocs: DocArea = {
     ),
     "GET /api/v1/instance/rules": d("The server's rules", "Rule[]", pub),
     "GET /api/v1/instance/extended_description": d("The server's long description", "ExtendedDescription", pub),
-    "GET /api/v1/instance/privacy_policy": d(
-      "The privacy policy",
-      { schema: { type: "object", properties: { updated_at: { type: "string" }, content: { type: "string" } } } },
-      pub,
-    ),
-    "GET /api/v1/instance/terms_of_service": d(
-      "The terms of service in force",
-      { schema: { type: "object", properties: { effective_date: { type: "string" }, content: { type: "string" } } } },
-      { ...pub, errors: [404] },
-    ),
-    "GET /api/v1/instance/terms_of_service/:date": d(
-      "The terms of service of a date",
-      { schema: { type: "object", properties: { effective_date: { type: "string" }, content: { type: "string" } } } },
-      { ...pub, pathDescriptions: { date: "YYYY-MM-DD" } },
-    ),
+    "GET /api/v1/instance/privacy_policy": d("The privacy policy", "ExtendedDescription", pub),
+    "GET /api/v1/instance/terms_of_service": d("The terms of service in force", terms, { ...pub, errors: [404] }),
+    "GET /api/v1/instance/terms_of_service/:date": d("The terms of service of a date", terms, {
+      ...pub,
+      pathDescriptions: { date: "YYYY-MM-DD" },
+    }),
     "GET /api/v1/instance/translation_languages": d(
       "Translation pairs (none: no translator)",
       { schema: { type: "object" } },

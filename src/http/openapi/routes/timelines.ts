@@ -64,7 +64,11 @@ export const timelineDocs: DocArea = {
     "POST /api/v1/markers": d(
       "Save reading positions",
       { schema: { type: "object", additionalProperties: { $ref: "#/components/schemas/Marker" } } },
-      { body: markers, answers: { 409: "Error" }, tags: ["Markers"] },
+      {
+        body: markers,
+        answers: { 409: { ...EMPTY, description: "`{}`: a concurrent update won" } },
+        tags: ["Markers"],
+      },
     ),
     "GET /api/v1/lists": d("The user's lists", "List[]", { tags: ["Lists"] }),
     "POST /api/v1/lists": d("Create a list", "List", { body: list, tags: ["Lists"] }),
