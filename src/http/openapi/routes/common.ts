@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { arrayOf, boolish, intish } from "../../validate.ts";
+import { arrayOf, boolish } from "../../validate.ts";
 import type { Answer, RouteDoc } from "../types.ts";
 
 /**
