@@ -84,17 +84,17 @@ export const accountDocs: DocArea = {
       auth: "none",
       tags: ["OAuth"],
     }),
-    "GET /api/v1/accounts/verify_credentials": d("The user's own account, with `source`", "Account"),
-    "PATCH /api/v1/accounts/update_credentials": d("Update the profile and settings", "Account", {
+    "GET /api/v1/accounts/verify_credentials": d("The user's own account, with `source`", "CredentialAccount"),
+    "PATCH /api/v1/accounts/update_credentials": d("Update the profile and settings", "CredentialAccount", {
       body: credentials,
       multipart: true,
     }),
-    "PUT /api/v1/accounts/update_credentials": d("Update the profile and settings (as PATCH)", "Account", {
+    "PUT /api/v1/accounts/update_credentials": d("Update the profile and settings (as PATCH)", "CredentialAccount", {
       body: credentials,
       multipart: true,
     }),
-    "DELETE /api/v1/profile/avatar": d("Remove the avatar", "Account"),
-    "DELETE /api/v1/profile/header": d("Remove the header image", "Account"),
+    "DELETE /api/v1/profile/avatar": d("Remove the avatar", "CredentialAccount"),
+    "DELETE /api/v1/profile/header": d("Remove the header image", "CredentialAccount"),
     "GET /api/v1/preferences": d("The user's posting and reading preferences", "Preferences"),
     "GET /api/v1/accounts/lookup": d("An account by its address", "Account", {
       description: "An unknown remote account is resolved by WebFinger.",
@@ -108,22 +108,13 @@ export const accountDocs: DocArea = {
     "POST /api/v1/accounts/:id{[0-9]+}/mute": d("Mute an account", R, { body: muteSchema }),
     "POST /api/v1/accounts/:id{[0-9]+}/unmute": d("Unmute an account", R),
     "GET /api/v1/blocks": pageOf("Blocked accounts", "Account", 40, 80),
-    "GET /api/v1/mutes": pageOf("Muted accounts", "Account", 40, 80),
+    "GET /api/v1/mutes": pageOf("Muted accounts", "MutedAccount", 40, 80),
     "GET /api/v1/domain_blocks": pageOf("Domains the user blocks", "string", 100, 200, {
       ok: { schema: { type: "array", items: { type: "string" } }, description: "Domain names" },
     }),
     "POST /api/v1/domain_blocks": d("Block a domain", EMPTY, { body: domain }),
     "DELETE /api/v1/domain_blocks": d("Unblock a domain", EMPTY, { body: domain }),
-    "GET /api/v1/domain_blocks/preview": d(
-      "What blocking a domain would remove",
-      {
-        schema: {
-          type: "object",
-          properties: { following_count: { type: "integer" }, followers_count: { type: "integer" } },
-        },
-      },
-      { query: domain },
-    ),
+    "GET /api/v1/domain_blocks/preview": d("What blocking a domain would cut", "DomainBlockPreview", { query: domain }),
     "GET /api/v1/accounts/relationships": d("Relationships with accounts", "Relationship[]", { query: relationships }),
     "POST /api/v1/accounts/:id{[0-9]+}/follow": d("Follow an account (or ask to)", R, {
       body: follow,

@@ -59,61 +59,30 @@ export const filterDocs: DocArea = {
     "POST /api/v2/filters": d("Create a filter", "Filter", { body: filterV2 }),
     "PUT /api/v2/filters/:id{[0-9]+}": d("Change a filter", "Filter", { body: filterV2.partial() }),
     "DELETE /api/v2/filters/:id{[0-9]+}": d("Delete a filter", EMPTY),
-    "GET /api/v2/filters/:filter_id{[0-9]+}/keywords": d("A filter's keywords", {
-      schema: { type: "array", items: { type: "object" } },
-      description: "FilterKeyword entities",
+    "GET /api/v2/filters/:filter_id{[0-9]+}/keywords": d("A filter's keywords", "FilterKeyword[]"),
+    "POST /api/v2/filters/:filter_id{[0-9]+}/keywords": d("Add a keyword", "FilterKeyword", {
+      body: keyword,
     }),
-    "POST /api/v2/filters/:filter_id{[0-9]+}/keywords": d(
-      "Add a keyword",
-      { schema: { type: "object" }, description: "A FilterKeyword" },
-      {
-        body: keyword,
-      },
-    ),
     "POST /api/v2/filters/:filter_id{[0-9]+}/keywords/:id": d(
       "Add a keyword (the path's `id` is ignored, as Mastodon routes it)",
-      { schema: { type: "object" }, description: "A FilterKeyword" },
+      "FilterKeyword",
       { body: keyword },
     ),
-    "GET /api/v2/filters/keywords/:id{[0-9]+}": d("One keyword", {
-      schema: { type: "object" },
-      description: "A FilterKeyword",
+    "GET /api/v2/filters/keywords/:id{[0-9]+}": d("One keyword", "FilterKeyword"),
+    "PUT /api/v2/filters/keywords/:id{[0-9]+}": d("Change a keyword", "FilterKeyword", {
+      body: keyword.partial(),
     }),
-    "PUT /api/v2/filters/keywords/:id{[0-9]+}": d(
-      "Change a keyword",
-      { schema: { type: "object" }, description: "A FilterKeyword" },
-      {
-        body: keyword.partial(),
-      },
-    ),
     "DELETE /api/v2/filters/keywords/:id{[0-9]+}": d("Remove a keyword", EMPTY),
-    "GET /api/v1/filters/keywords/:id{[0-9]+}": d("One keyword (v1 path)", {
-      schema: { type: "object" },
-      description: "A FilterKeyword",
+    "GET /api/v1/filters/keywords/:id{[0-9]+}": d("One keyword (v1 path)", "FilterKeyword"),
+    "PUT /api/v1/filters/keywords/:id{[0-9]+}": d("Change a keyword (v1 path)", "FilterKeyword", {
+      body: keyword.partial(),
     }),
-    "PUT /api/v1/filters/keywords/:id{[0-9]+}": d(
-      "Change a keyword (v1 path)",
-      { schema: { type: "object" }, description: "A FilterKeyword" },
-      {
-        body: keyword.partial(),
-      },
-    ),
     "DELETE /api/v1/filters/keywords/:id{[0-9]+}": d("Remove a keyword (v1 path)", EMPTY),
-    "GET /api/v2/filters/:filter_id{[0-9]+}/statuses": d("A filter's statuses", {
-      schema: { type: "array", items: { type: "object" } },
-      description: "FilterStatus entities",
+    "GET /api/v2/filters/:filter_id{[0-9]+}/statuses": d("A filter's statuses", "FilterStatus[]"),
+    "POST /api/v2/filters/:filter_id{[0-9]+}/statuses": d("Add a status to a filter", "FilterStatus", {
+      body: statusFilter,
     }),
-    "POST /api/v2/filters/:filter_id{[0-9]+}/statuses": d(
-      "Add a status to a filter",
-      { schema: { type: "object" }, description: "A FilterStatus" },
-      {
-        body: statusFilter,
-      },
-    ),
-    "GET /api/v2/filters/statuses/:id{[0-9]+}": d("One filtered status", {
-      schema: { type: "object" },
-      description: "A FilterStatus",
-    }),
+    "GET /api/v2/filters/statuses/:id{[0-9]+}": d("One filtered status", "FilterStatus"),
     "DELETE /api/v2/filters/statuses/:id{[0-9]+}": d("Remove a status from a filter", EMPTY),
     "GET /api/v1/filters": d("The user's filters, one per keyword (v1)", "FilterV1[]", { deprecated: true }),
     "GET /api/v1/filters/:id{[0-9]+}": d("One v1 filter", "FilterV1", { deprecated: true }),

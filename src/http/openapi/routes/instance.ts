@@ -2,25 +2,13 @@ import type { DocArea, RouteDoc } from "../types.ts";
 import { d, html, png } from "./common.ts";
 
 const pub = { auth: "none" as const };
-const terms = {
-  schema: {
-    type: "object",
-    properties: {
-      effective_date: { type: "string", format: "date" },
-      effective: { type: "boolean" },
-      content: { type: "string", description: "HTML" },
-      succeeded_by: { type: ["string", "null"] },
-    },
-  },
-  description: "Terms of service",
-};
+const terms = "TermsOfService";
 const image = (summary: string): RouteDoc => d(summary, png, pub);
 const activity = {
   schema: { type: "object", description: "ActivityStreams JSON-LD" },
   type: "application/activity+json",
   description: "ActivityPub JSON (with `Accept: application/activity+json`)",
 };
-const jrd = { schema: { type: "object" }, type: "application/jrd+json", description: "A JSON Resource Descriptor" };
 const binary = {
   schema: { type: "string", contentEncoding: "binary" },
   type: "application/octet-stream",
@@ -39,27 +27,10 @@ export const instanceDocs: DocArea = {
       { schema: { type: "array", items: { type: "string" } } },
       pub,
     ),
-    "GET /api/v1/instance/activity": d(
-      "Weekly activity of the last 12 weeks",
-      {
-        schema: {
-          type: "array",
-          items: {
-            type: "object",
-            properties: {
-              week: { type: "string" },
-              statuses: { type: "string" },
-              logins: { type: "string" },
-              registrations: { type: "string" },
-            },
-          },
-        },
-      },
-      pub,
-    ),
+    "GET /api/v1/instance/activity": d("Weekly activity of the last 12 weeks", "Activity[]", pub),
     "GET /api/v1/instance/rules": d("The server's rules", "Rule[]", pub),
     "GET /api/v1/instance/extended_description": d("The server's long description", "ExtendedDescription", pub),
-    "GET /api/v1/instance/privacy_policy": d("The privacy policy", "ExtendedDescription", pub),
+    "GET /api/v1/instance/privacy_policy": d("The privacy policy", "PrivacyPolicy", pub),
     "GET /api/v1/instance/terms_of_service": d("The terms of service in force", terms, { ...pub, errors: [404] }),
     "GET /api/v1/instance/terms_of_service/:date": d("The terms of service of a date", terms, {
       ...pub,
@@ -71,18 +42,12 @@ export const instanceDocs: DocArea = {
       pub,
     ),
     "GET /api/v1/instance/domain_blocks": d("Moderated domains (none published)", "DomainBlock[]", pub),
-    "GET /api/v1/instance/languages": d(
-      "Languages statuses may be written in",
-      {
-        schema: {
-          type: "array",
-          items: { type: "object", properties: { code: { type: "string" }, name: { type: "string" } } },
-        },
-      },
-      pub,
-    ),
+    "GET /api/v1/instance/languages": d("Languages statuses may be written in", "Language[]", pub),
     "GET /api/v1/custom_emojis": d("Custom emojis of the server", "CustomEmoji[]", pub),
-    "GET /.well-known/nodeinfo": d("Where the NodeInfo documents are", jrd, { ...pub, tags: ["Discovery"] }),
+    "GET /.well-known/nodeinfo": d("Where the NodeInfo documents are", "NodeInfoLinks", {
+      ...pub,
+      tags: ["Discovery"],
+    }),
     "GET /nodeinfo/2.0": d("NodeInfo 2.0", "NodeInfo", { ...pub, tags: ["Discovery"] }),
     "GET /nodeinfo/2.1": d("NodeInfo 2.1", "NodeInfo", { ...pub, tags: ["Discovery"] }),
     "GET /.well-known/host-meta": d(

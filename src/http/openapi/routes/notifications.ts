@@ -16,7 +16,6 @@ const grouped = filter.extend({
   grouped_types: arrayOf(z.string()).optional().describe("Types that are grouped (Mastodon's default when absent)"),
   expand_accounts: z.enum(["full", "partial_avatars"]).optional(),
 });
-const count = { schema: { type: "object", properties: { count: { type: "integer" } }, required: ["count"] } };
 const groupKey = { pathDescriptions: { group_key: "`ungrouped-<id>`, `<type>-<status>-<hour>`, `follow-<hour>`" } };
 const requests = "NotificationRequest";
 
@@ -45,7 +44,7 @@ export const notificationDocs: DocArea = {
   description: "Notifications, grouped notifications, the filtering policy and Web Push subscriptions",
   routes: {
     "GET /api/v1/notifications": pageOf("Notifications", "Notification", 40, 80, { query: filter }),
-    "GET /api/v1/notifications/unread_count": d("How many notifications are unread", count, {
+    "GET /api/v1/notifications/unread_count": d("How many notifications are unread", "UnreadCount", {
       query: filter,
       paginated: { limit: 100, max: 1000 },
     }),
@@ -69,7 +68,7 @@ export const notificationDocs: DocArea = {
       query: grouped,
       errors: [400],
     }),
-    "GET /api/v2/notifications/unread_count": d("How many notification groups are unread", count, {
+    "GET /api/v2/notifications/unread_count": d("How many notification groups are unread", "UnreadCount", {
       query: grouped,
       paginated: { limit: 100, max: 1000 },
     }),

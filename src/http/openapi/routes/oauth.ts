@@ -49,20 +49,7 @@ const oauthError = {
   },
   description: "An OAuth error",
 };
-const userinfo = {
-  schema: {
-    type: "object",
-    properties: {
-      iss: { type: "string" },
-      sub: { type: "string" },
-      name: { type: "string" },
-      preferred_username: { type: "string" },
-      profile: { type: "string" },
-      picture: { type: "string" },
-    },
-  },
-  description: "OpenID Connect userinfo",
-};
+const userinfo = "OAuthUserInfo";
 const page = { auth: "none" as const, tags: ["OAuth"] };
 
 /** Apps, OAuth 2 (authorize, token, revoke, metadata, userinfo) and the browser sign-in. */
@@ -117,11 +104,7 @@ export const oauthDocs: DocArea = {
       ...page,
     }),
     "POST /oauth/revoke": d("Revoke a token", EMPTY, { body: revoke, answers: { 403: oauthError }, ...page }),
-    "GET /.well-known/oauth-authorization-server": d(
-      "OAuth server metadata (RFC 8414)",
-      { schema: { type: "object" }, description: "Endpoints, scopes, grant types, PKCE methods" },
-      page,
-    ),
+    "GET /.well-known/oauth-authorization-server": d("OAuth server metadata (RFC 8414)", "OAuthServerMetadata", page),
     "GET /oauth/userinfo": d("The token's user (OpenID Connect userinfo)", userinfo),
     "POST /oauth/userinfo": d("The token's user (OpenID Connect userinfo)", userinfo),
   },

@@ -64,7 +64,7 @@ export const statusDocs: DocArea = {
     "PUT /api/v1/statuses/:id{[0-9]+}": d("Edit a status", status, { body: editBody }),
     "GET /api/v1/statuses/:id{[0-9]+}/context": d("Ancestors and descendants of a status", "Context"),
     "GET /api/v1/statuses/:id{[0-9]+}/card": d("The preview card of a status", {
-      schema: { type: "object" },
+      schema: { oneOf: [{ $ref: "#/components/schemas/PreviewCard" }, { type: "object", maxProperties: 0 }] },
       description: "A PreviewCard, or `{}` when there is none",
     }),
     "GET /api/v1/statuses/:id{[0-9]+}/history": d("Edit history of a status", "StatusEdit[]"),

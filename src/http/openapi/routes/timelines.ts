@@ -56,20 +56,12 @@ export const timelineDocs: DocArea = {
     "POST /api/v1/conversations/:id{[0-9]+}/unread": d("Mark a conversation unread", "Conversation", {
       tags: ["Conversations"],
     }),
-    "GET /api/v1/markers": d(
-      "Reading positions",
-      { schema: { type: "object", additionalProperties: { $ref: "#/components/schemas/Marker" } } },
-      { query: markerQuery, tags: ["Markers"] },
-    ),
-    "POST /api/v1/markers": d(
-      "Save reading positions",
-      { schema: { type: "object", additionalProperties: { $ref: "#/components/schemas/Marker" } } },
-      {
-        body: markers,
-        answers: { 409: { ...EMPTY, description: "`{}`: a concurrent update won" } },
-        tags: ["Markers"],
-      },
-    ),
+    "GET /api/v1/markers": d("Reading positions", "Markers", { query: markerQuery, tags: ["Markers"] }),
+    "POST /api/v1/markers": d("Save reading positions", "Markers", {
+      body: markers,
+      answers: { 409: { ...EMPTY, description: "`{}`: a concurrent update won" } },
+      tags: ["Markers"],
+    }),
     "GET /api/v1/lists": d("The user's lists", "List[]", { tags: ["Lists"] }),
     "POST /api/v1/lists": d("Create a list", "List", { body: list, tags: ["Lists"] }),
     "GET /api/v1/lists/:id{[0-9]+}": d("One list", "List", { tags: ["Lists"] }),
