@@ -48,6 +48,23 @@ function linkTargets(markdown: string): string[] {
   return targets;
 }
 
+/** GitHub's anchors for a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  for (const m of markdown
+    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "")
+    .matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+    const slug = (m[1] as string)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
+    let anchor = slug;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
+
 /** A target that names a file of this repository (not a URL, not an anchor on the same page). */
 function isRelative(target: string): boolean {
   return !/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith("#") && !target.startsWith("//");
@@ -89,6 +106,21 @@ describe("links in README.md and docs/", () => {
       for (const target of linkTargets(readFileSync(file, "utf8")).filter(isRelative)) {
         const path = join(dirname(file), decodeURIComponent(target.replace(/[#?].*$/, "")));
         if (!existsSync(path) && !WRITTEN_ELSEWHERE.has(path)) broken.push(`${relative(ROOT, file)}: ${target}`);
+      }
+    }
+    assert.deepEqual(broken, []);
+  });
+
+  it("every anchor of a link to a Markdown file names one of its headings", () => {
+    const broken: string[] = [];
+    for (const file of markdownFiles()) {
+      for (const target of linkTargets(readFileSync(file, "utf8")).filter((t) => isRelative(t) || t.startsWith("#"))) {
+        const hash = target.indexOf("#");
+        if (hash < 0) continue;
+        const path = hash === 0 ? file : join(dirname(file), target.slice(0, hash));
+        if (!path.endsWith(".md") || !existsSync(path)) continue;
+        const anchor = decodeURIComponent(target.slice(hash + 1));
+        if (!anchorsOf(readFileSync(path, "utf8")).has(anchor)) broken.push(`${relative(ROOT, file)}: ${target}`);
       }
     }
     assert.deepEqual(broken, []);
