@@ -343,6 +343,10 @@ export async function checkThroughProxy(
       assert.equal(second.status, 200);
       assert.equal(second.headers.get("x-cache-status"), "HIT");
     }
+    // Byte ranges (browsers seek in video with them) pass through, cached or not.
+    const part = await rawRequest(media.body.url, ca, { headers: { range: "bytes=0-99" } });
+    assert.equal(part.status, 206);
+    assert.equal(part.body.length, 100);
   });
 
   await t.test("X-Forwarded-For: Gannet records the client's address, not the proxy's nor a forged one", async () => {
