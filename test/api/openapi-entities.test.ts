@@ -59,7 +59,8 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
   let mod: TestUser;
 
   const get = (path: string, u?: TestUser) => s.request(path, { token: u?.token });
-  const post = (path: string, u: TestUser, json: unknown = {}) => s.request(path, { method: "POST", token: u.token, json });
+  const post = (path: string, u: TestUser, json: unknown = {}) =>
+    s.request(path, { method: "POST", token: u.token, json });
 
   before(async () => {
     s = await startTestServer({ LOCAL_DOMAIN: "example.social", LOCAL_HTTPS: "false" });
@@ -81,7 +82,7 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
       assert.equal(typeof (schema as { description?: unknown }).description, "string", `${name} has a description`);
       for (const [, ref] of json.matchAll(/"\$ref":"([^"]+)"/g)) {
         assert.match(ref, /^#\/components\/schemas\/\w+$/);
-        assert.ok(ref.split("/").at(-1) as string in components, `${name} points at ${ref}`);
+        assert.ok((ref.split("/").at(-1) as string) in components, `${name} points at ${ref}`);
       }
       // Published open: clients must ignore members they do not know.
       assert.ok(!json.includes('"additionalProperties":false'), name);
@@ -104,7 +105,13 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
       "familiar_followers",
     );
     expectEntity(await get(`/api/v1/accounts/${alice.account.id}/followers`, alice), ["Account"], "followers");
-    expectEntity(await get("/api/v2/suggestions", mod), ["Suggestion"], "suggestions");
+    await s.request("/api/v1/accounts/update_credentials", {
+      method: "PATCH",
+      token: alice.token,
+      json: { discoverable: true },
+    });
+    const suggested = expectEntity(await get("/api/v2/suggestions", mod), ["Suggestion"], "suggestions");
+    assert.ok(suggested.length > 0, "a suggestion to check");
     expectEntity(await get("/api/v1/preferences", alice), "Preferences", "preferences");
     expectEntity(await get("/api/v1/profile", alice), "Profile", "profile");
     expectEntity(await get("/api/v1/custom_emojis"), ["CustomEmoji"], "custom_emojis");
@@ -120,7 +127,12 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     const token = expectEntity(
       await s.request("/oauth/token", {
         method: "POST",
-        form: { grant_type: "client_credentials", client_id: app.client_id, client_secret: app.client_secret, scope: "read" },
+        form: {
+          grant_type: "client_credentials",
+          client_id: app.client_id,
+          client_secret: app.client_secret,
+          scope: "read",
+        },
       }),
       "Token",
       "oauth/token",
@@ -211,6 +223,18 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
   });
 
   it("notifications v1 and grouped v2, policy, requests, markers", async () => {
+    // A stranger's mention is held back as a request.
+    expectEntity(
+      await s.request("/api/v2/notifications/policy", {
+        method: "PATCH",
+        token: alice.token,
+        json: { for_not_following: "filter" },
+      }),
+      "NotificationPolicy",
+      "set policy",
+    );
+    const stranger = await s.createUser("carol");
+    await post("/api/v1/statuses", stranger, { status: "@alice who are you" });
     await post("/api/v1/statuses", bob, { status: "@alice hello there" });
     await s.settle({ delayed: false });
     const list = expectEntity(await get("/api/v1/notifications", alice), ["Notification"], "notifications");
@@ -223,7 +247,12 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
       "grouped, partial",
     );
     expectEntity(await get("/api/v2/notifications/policy", alice), "NotificationPolicy", "policy");
-    expectEntity(await get("/api/v1/notifications/requests", alice), ["NotificationRequest"], "requests");
+    const requests = expectEntity(
+      await get("/api/v1/notifications/requests", alice),
+      ["NotificationRequest"],
+      "requests",
+    );
+    assert.ok(requests.length > 0, "a request to check");
 
     expectEntity(
       await s.request("/api/v1/markers", {
@@ -289,7 +318,11 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
   it("scheduled statuses, announcements, reports and their admin views", async () => {
     const at = new Date(Date.now() + 3600_000).toISOString();
     const sched = expectEntity(
-      await post("/api/v1/statuses", alice, { status: "later", scheduled_at: at, poll: { options: ["x", "y"], expires_in: 600 } }),
+      await post("/api/v1/statuses", alice, {
+        status: "later",
+        scheduled_at: at,
+        poll: { options: ["x", "y"], expires_in: 600 },
+      }),
       "ScheduledStatus",
       "schedule",
     );
@@ -313,14 +346,17 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
 
     const offending = await post("/api/v1/statuses", bob, { status: "spam spam" });
     const report = expectEntity(
-      await post("/api/v1/reports", alice, { account_id: bob.account.id, status_ids: [offending.body.id], comment: "x" }),
+      await post("/api/v1/reports", alice, {
+        account_id: bob.account.id,
+        status_ids: [offending.body.id],
+        comment: "x",
+      }),
       "Report",
       "report",
     );
     await s.settle({ delayed: false });
     expectEntity(await get("/api/v1/admin/reports", mod), ["AdminReport"], "admin reports");
     expectEntity(await get(`/api/v1/admin/reports/${report.id}`, mod), "AdminReport", "admin report");
-    expectEntity(await get(`/api/v1/admin/accounts/${bob.account.id}`, mod), "AdminAccount", "admin account");
     expectEntity(await get("/api/v1/notifications?types[]=admin.report", mod), ["Notification"], "report notification");
   });
 
@@ -349,8 +385,8 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     };
     for (const name of seen) visit(name);
     const unchecked = entityNames.filter((n) => !reached.has(n));
-    // Translation: Gannet has no translation service; TermsOfService: none is set here;
+    // DomainBlock: none is published here; Translation: Gannet has no translation service; TermsOfService: none is set here;
     // WebPushSubscription: push.test.ts needs a real receiver's keys.
-    assert.deepEqual(unchecked, ["TermsOfService", "Translation", "WebPushSubscription"]);
+    assert.deepEqual(unchecked, ["DomainBlock", "TermsOfService", "Translation", "WebPushSubscription"]);
   });
 });
