@@ -217,6 +217,7 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
       "delete",
     );
     expectEntity(await get("/api/v1/statuses/1"), "Error", "missing status", 404);
+    expectEntity(await post("/api/v1/statuses", alice, { visibility: "sideways" }), "Error", "invalid post", 422);
     expectEntity(await get("/api/v1/accounts/verify_credentials"), "Error", "no token", 401);
   });
 

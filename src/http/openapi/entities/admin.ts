@@ -71,6 +71,12 @@ export const AdminReport = entity(
 
 export const ErrorEntity = entity(
   "Error",
-  "What every failed request answers: a message, and for OAuth errors a longer description.",
-  z.object({ error: z.string(), error_description: z.string().optional() }),
+  "What every failed request answers: a message; OAuth errors add a longer description, failed " +
+    "validations the failing fields, a post mentioning accounts it may not the accounts.",
+  z.object({
+    error: z.string(),
+    error_description: z.string().optional(),
+    details: z.record(z.string(), z.array(z.object({ error: z.string(), description: z.string() }))).optional(),
+    unexpected_accounts: z.array(Account).optional(),
+  }),
 );
