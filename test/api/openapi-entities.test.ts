@@ -4,6 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import sharp from "sharp";
 import { entityComponents, entityNames } from "../../src/http/openapi/entities/index.ts";
 import { createAnnouncement } from "../../src/services/announcements/manage.ts";
+import { publishTermsOfService } from "../../src/services/instance/site-texts.ts";
 import { pollMedia } from "../helpers/media-files.ts";
 import { newSubscriptionKeys, startPushReceiver } from "../helpers/push-receiver.ts";
 import { type ApiResponse, startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
@@ -118,6 +119,8 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     const suggested = expectEntity(await get("/api/v2/suggestions", mod), ["Suggestion"], "suggestions");
     assert.ok(suggested.length > 0, "a suggestion to check");
     expectEntity(await get("/api/v1/preferences", alice), "Preferences", "preferences");
+    expectEntity(await get("/.well-known/oauth-authorization-server"), "OAuthServerMetadata", "oauth metadata");
+    expectEntity(await get("/oauth/userinfo", alice), "OAuthUserInfo", "userinfo");
     expectEntity(await get("/api/v1/profile", alice), "Profile", "profile");
     expectEntity(await get("/api/v1/custom_emojis"), ["CustomEmoji"], "custom_emojis");
 
@@ -246,6 +249,8 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
       "grouped, partial",
     );
     expectEntity(await get("/api/v2/notifications/policy", alice), "NotificationPolicy", "policy");
+    expectEntity(await get("/api/v1/notifications/unread_count", alice), "UnreadCount", "unread count");
+    expectEntity(await get("/api/v2/notifications/unread_count", alice), "UnreadCount", "unread groups");
     const requests = expectEntity(
       await get("/api/v1/notifications/requests", alice),
       ["NotificationRequest"],
@@ -392,6 +397,11 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     expectEntity(await get("/api/v1/instance/privacy_policy"), "PrivacyPolicy", "privacy policy");
     expectEntity(await get("/api/v1/instance/activity"), ["Activity"], "activity");
     expectEntity(await get("/api/v1/instance/domain_blocks"), ["DomainBlock"], "domain blocks");
+    expectEntity(await get("/api/v1/instance/languages"), ["Language"], "languages");
+    await publishTermsOfService(s.ctx, { effectiveDate: "2025-01-01", content: "<p>Old terms</p>" });
+    await publishTermsOfService(s.ctx, { effectiveDate: "2026-01-01", content: "<p>Terms</p>" });
+    expectEntity(await get("/api/v1/instance/terms_of_service"), "TermsOfService", "terms");
+    expectEntity(await get("/api/v1/instance/terms_of_service/2025-01-01"), "TermsOfService", "old terms");
     expectEntity(await get("/.well-known/nodeinfo"), "NodeInfoLinks", "nodeinfo links");
     expectEntity(await get("/nodeinfo/2.0"), "NodeInfo", "nodeinfo 2.0");
     expectEntity(await get("/nodeinfo/2.1"), "NodeInfo", "nodeinfo 2.1");
@@ -409,7 +419,7 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     };
     for (const name of seen) visit(name);
     const unchecked = entityNames.filter((n) => !reached.has(n));
-    // None is published, set or possible here: domain blocks, terms of service, translations.
-    assert.deepEqual(unchecked, ["DomainBlock", "TermsOfService", "Translation"]);
+    // None is published or possible here: domain blocks, translations.
+    assert.deepEqual(unchecked, ["DomainBlock", "Translation"]);
   });
 });

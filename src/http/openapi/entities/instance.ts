@@ -147,6 +147,12 @@ export const Activity = entity(
   z.object({ week: z.string(), statuses: z.string(), logins: z.string(), registrations: z.string() }),
 );
 
+export const Language = entity(
+  "Language",
+  "A language a post may be tagged with: its ISO 639 code and English name.",
+  z.object({ code: z.string(), name: z.string() }),
+);
+
 export const DomainBlock = entity(
   "DomainBlock",
   "A domain this server limits or suspends, as published (the domain may be partly hidden, `digest` is its SHA-256).",

@@ -65,3 +65,43 @@ export const Announcement = entity(
     reactions: z.array(Reaction),
   }),
 );
+
+export const OAuthServerMetadata = entity(
+  "OAuthServerMetadata",
+  "The OAuth 2 authorization server's metadata (RFC 8414): its endpoints, scopes and grant types.",
+  z.object({
+    issuer: url(),
+    service_documentation: url(),
+    authorization_endpoint: url(),
+    token_endpoint: url(),
+    app_registration_endpoint: url(),
+    revocation_endpoint: url(),
+    userinfo_endpoint: url(),
+    scopes_supported: z.array(z.string()),
+    response_types_supported: z.array(z.string()),
+    response_modes_supported: z.array(z.string()),
+    code_challenge_methods_supported: z.array(z.string()),
+    grant_types_supported: z.array(z.string()),
+    token_endpoint_auth_methods_supported: z.array(z.string()),
+  }),
+);
+
+export const OAuthUserInfo = entity(
+  "OAuthUserInfo",
+  "OpenID Connect-style claims about the token's user: the actor URI as subject, names and profile links.",
+  z.object({
+    iss: url(),
+    sub: url(),
+    name: z.string(),
+    preferred_username: z.string(),
+    profile: url(),
+    picture: url(),
+    website: url(),
+  }),
+);
+
+export const UnreadCount = entity(
+  "UnreadCount",
+  "How many unread notifications (or notification groups, in v2) there are.",
+  z.object({ count: count() }),
+);
