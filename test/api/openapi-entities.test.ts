@@ -319,6 +319,70 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     expectEntity(await get(`/api/v1/accounts/${alice.account.id}/featured_tags`), ["FeaturedTag"], "featured tags");
   });
 
+  it("social graph: blocks, mutes, notes, endorsements, lists' members, follow requests, sign-up", async () => {
+    const dave = await s.createUser("dave");
+    const erin = await s.createUser("erin");
+    expectEntity(await post(`/api/v1/accounts/${erin.account.id}/block`, dave), "Relationship", "block");
+    expectEntity(
+      await post(`/api/v1/accounts/${bob.account.id}/mute`, dave, { duration: 3600 }),
+      "Relationship",
+      "mute",
+    );
+    expectEntity(await get("/api/v1/blocks", dave), ["Account"], "blocks");
+    expectEntity(await get("/api/v1/mutes", dave), ["MutedAccount"], "mutes");
+    expectEntity(
+      await post(`/api/v1/accounts/${bob.account.id}/note`, dave, { comment: "met at the fair" }),
+      "Relationship",
+      "note",
+    );
+    expectEntity(
+      await get("/api/v1/domain_blocks/preview?domain=elsewhere.example", dave),
+      "DomainBlockPreview",
+      "domain block preview",
+    );
+    expectEntity(await post(`/api/v1/accounts/${bob.account.id}/follow`, dave), "Relationship", "follow bob");
+    expectEntity(await post(`/api/v1/accounts/${bob.account.id}/pin`, dave), "Relationship", "endorse");
+    expectEntity(await get("/api/v1/endorsements", dave), ["Account"], "endorsements");
+    const list = await post("/api/v1/lists", dave, { title: "Some" });
+    await post(`/api/v1/lists/${list.body.id}/accounts`, dave, { account_ids: [bob.account.id] });
+    expectEntity(await get(`/api/v1/lists/${list.body.id}/accounts`, dave), ["Account"], "list members");
+    expectEntity(await get(`/api/v1/accounts/${bob.account.id}/lists`, dave), ["List"], "lists of an account");
+    expectEntity(await get(`/api/v1/timelines/list/${list.body.id}`, dave), ["Status"], "list timeline");
+    expectEntity(await get("/api/v1/followed_tags", bob), ["Tag"], "followed tags");
+    expectEntity(await get("/api/v1/featured_tags/suggestions", alice), ["Tag"], "featured tag suggestions");
+
+    await s.request("/api/v1/accounts/update_credentials", {
+      method: "PATCH",
+      token: erin.token,
+      json: { locked: true },
+    });
+    expectEntity(await post(`/api/v1/accounts/${erin.account.id}/follow`, alice), "Relationship", "request");
+    const requests = expectEntity(await get("/api/v1/follow_requests", erin), ["Account"], "follow requests");
+    assert.equal(requests.length, 1);
+    expectEntity(
+      await post(`/api/v1/follow_requests/${alice.account.id}/authorize`, erin),
+      "Relationship",
+      "authorize",
+    );
+
+    const signUp = expectEntity(
+      await s.request("/api/v1/accounts", {
+        method: "POST",
+        token: await s.appToken("read write"),
+        json: {
+          username: "frank",
+          email: "frank@example.com",
+          password: "a long passphrase",
+          agreement: true,
+          locale: "en",
+        },
+      }),
+      "Token",
+      "sign-up",
+    );
+    assert.ok(signUp.access_token);
+  });
+
   it("scheduled statuses, announcements, reports and their admin views", async () => {
     const at = new Date(Date.now() + 3600_000).toISOString();
     const sched = expectEntity(

@@ -99,6 +99,12 @@ export const CredentialAccount = entity(
   Account.extend({ source: Source, role: Role }),
 );
 
+export const MutedAccount = entity(
+  "MutedAccount",
+  "An account the user mutes, with when the mute ends (null: never).",
+  Account.extend({ mute_expires_at: dateTime().nullable() }),
+);
+
 export const PartialAccountWithAvatar = entity(
   "PartialAccountWithAvatar",
   "Just enough of an account to draw its avatar in a grouped notification.",

@@ -55,3 +55,9 @@ export function entityComponents(opts: EntityComponentOptions = {}): Record<stri
 
 /** The names of every entity component, sorted. */
 export const entityNames: readonly string[] = Object.freeze(Object.keys(entityComponents()).sort());
+
+/** A JSON Schema reference to the component `name`; an unknown name throws, so typos fail early. */
+export function entityRef(name: string): { $ref: string } {
+  if (!entityNames.includes(name)) throw new Error(`no entity component ${name}`);
+  return { $ref: `${COMPONENTS}${name}` };
+}

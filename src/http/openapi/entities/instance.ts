@@ -164,6 +164,12 @@ export const DomainBlock = entity(
   }),
 );
 
+export const DomainBlockPreview = entity(
+  "DomainBlockPreview",
+  "What blocking a domain would cut: how many of its accounts the user follows and are followed by.",
+  z.object({ following_count: count(), followers_count: count() }),
+);
+
 export const NodeInfo = entity(
   "NodeInfo",
   "The NodeInfo 2.0 or 2.1 document (see the schemas at nodeinfo.diaspora.software): software, " +
