@@ -90,6 +90,7 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
         assert.match(ref, /^#\/components\/schemas\/\w+$/);
         assert.ok((ref.split("/").at(-1) as string) in components, `${name} points at ${ref}`);
       }
+      assert.equal(ajv.validateSchema(schema), true, `${name} is a 2020-12 schema: ${ajv.errorsText()}`);
       // Published open: clients must ignore members they do not know.
       assert.ok(!json.includes('"additionalProperties":false'), name);
     }
@@ -364,6 +365,17 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
       "Relationship",
       "authorize",
     );
+
+    // Moderated, moved and suspended accounts carry their flags (and `moved`, the new account).
+    const at = new Date().toISOString();
+    const setAccount = (id: string, values: Record<string, unknown>) =>
+      s.ctx.db.updateTable("accounts").set(values).where("id", "=", id).execute();
+    await setAccount(dave.account.id, { silenced_at: at, moved_to_account_id: bob.account.id, memorial: true });
+    expectEntity(await get(`/api/v1/accounts/${dave.account.id}`), "Account", "limited, moved, memorial");
+    assert.equal((await get(`/api/v1/accounts/${dave.account.id}`)).body.moved?.id, bob.account.id);
+    await setAccount(erin.account.id, { suspended_at: at });
+    expectEntity(await get(`/api/v1/accounts/${erin.account.id}`), "Account", "suspended");
+    await setAccount(erin.account.id, { suspended_at: null });
 
     const signUp = expectEntity(
       await s.request("/api/v1/accounts", {
