@@ -177,6 +177,16 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
       "post with poll",
     );
     expectEntity(await get(`/api/v1/polls/${poll.poll.id}`, bob), "Poll", "poll");
+    const hidden = expectEntity(
+      await post("/api/v1/statuses", alice, {
+        status: "Secret ballot",
+        poll: { options: ["yes", "no"], expires_in: 3600, hide_totals: true, multiple: true },
+      }),
+      "Status",
+      "post with a hidden-totals poll",
+    );
+    assert.equal(hidden.poll.options[0].votes_count, null);
+    expectEntity(await get(`/api/v1/polls/${hidden.poll.id}`), "Poll", "poll, no token");
     expectEntity(await post(`/api/v1/polls/${poll.poll.id}/votes`, bob, { choices: ["1"] }), "Poll", "vote");
 
     const reply = expectEntity(
@@ -438,6 +448,12 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     expectEntity(await get("/api/v1/admin/reports", mod), ["AdminReport"], "admin reports");
     expectEntity(await get(`/api/v1/admin/reports/${report.id}`, mod), "AdminReport", "admin report");
     expectEntity(await get("/api/v1/notifications?types[]=admin.report", mod), ["Notification"], "report notification");
+    const grouped = expectEntity(
+      await get("/api/v2/notifications", mod),
+      "GroupedNotificationsResults",
+      "staff groups",
+    );
+    assert.ok(grouped.notification_groups.some((g: { type: string }) => g.type === "admin.report"));
   });
 
   it("a Web Push subscription", async () => {
