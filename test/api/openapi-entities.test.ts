@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { entityComponents, entityNames } from "../../src/http/openapi/entities/index.ts";
 import { createAnnouncement } from "../../src/services/announcements/manage.ts";
 import { publishTermsOfService } from "../../src/services/instance/site-texts.ts";
+import { startFakeRemote } from "../federation/fake-remote.ts";
 import { pollMedia } from "../helpers/media-files.ts";
 import { newSubscriptionKeys, startPushReceiver } from "../helpers/push-receiver.ts";
 import { type ApiResponse, startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
@@ -454,6 +455,22 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
       "staff groups",
     );
     assert.ok(grouped.notification_groups.some((g: { type: string }) => g.type === "admin.report"));
+  });
+
+  it("a remote account and its posts", async () => {
+    const remote = await startFakeRemote();
+    try {
+      const bird = await remote.addActor(s, "bird");
+      const plain = await remote.addStatus(s, bird);
+      const withPoll = await remote.addStatus(s, bird, { pollOptions: ["sea", "sky"] });
+      const account = expectEntity(await get(`/api/v1/accounts/${bird.accountId}`, alice), "Account", "remote account");
+      assert.equal(account.acct, `bird@${remote.domain}`);
+      expectEntity(await get(`/api/v1/statuses/${plain}`, alice), "Status", "remote post");
+      expectEntity(await get(`/api/v1/statuses/${withPoll}`, alice), "Status", "remote poll");
+      expectEntity(await get(`/api/v1/accounts/${bird.accountId}/statuses`), ["Status"], "remote posts");
+    } finally {
+      await remote.close();
+    }
   });
 
   it("a Web Push subscription", async () => {
