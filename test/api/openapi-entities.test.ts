@@ -1,52 +1,20 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import sharp from "sharp";
 import { entityComponents, entityNames } from "../../src/http/openapi/entities/index.ts";
 import { createAnnouncement } from "../../src/services/announcements/manage.ts";
 import { publishTermsOfService } from "../../src/services/instance/site-texts.ts";
 import { startFakeRemote } from "../federation/fake-remote.ts";
+import { ajv, expectEntity, seen, validate } from "../helpers/entity-schemas.ts";
 import { pollMedia } from "../helpers/media-files.ts";
 import { newSubscriptionKeys, startPushReceiver } from "../helpers/push-receiver.ts";
-import { type ApiResponse, startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 /**
  * The entity schemas of the OpenAPI document, checked against what the real server answers in
  * the common flows. The schemas are used closed (`additionalProperties: false`): a member Gannet
  * sends that a schema does not describe fails here, as does a required one it leaves out.
  */
-
-const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
-const ajv = new Ajv2020({ strict: true, allErrors: true, strictRequired: false, allowUnionTypes: true });
-ajv.addFormat("date-time", (v: string) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)));
-ajv.addFormat("date", /^\d{4}-\d\d-\d\d$/);
-ajv.addFormat("uri", (v: string) => URL.canParse(v));
-// The components live where an OpenAPI document keeps them; `$ref`s point there.
-ajv.addKeyword("components");
-ajv.addSchema({ $id: "gannet", components: { schemas: entityComponents({ closed: true }) } });
-
-/** The components each flow met, to check at the end that most entities were exercised. */
-const seen = new Set<string>();
-
-function validate(name: string, value: unknown, where: string): void {
-  const check = ajv.getSchema(`gannet#/components/schemas/${name}`);
-  assert.ok(check, `no component ${name}`);
-  seen.add(name);
-  if (!check(value)) {
-    const errors = (check.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
-    assert.fail(`${where} is not a valid ${name}:\n  ${errors.join("\n  ")}\n${JSON.stringify(value).slice(0, 2000)}`);
-  }
-}
-
-/** Asserts the status and validates the body as `name` (or each item, for `[name]`). */
-function expectEntity<T = any>(r: ApiResponse<T>, name: string | [string], where: string, status = 200): T {
-  assert.equal(r.status, status, `${where}: ${r.status} ${JSON.stringify(r.body)}`);
-  if (Array.isArray(name)) {
-    assert.ok(Array.isArray(r.body), `${where} is not an array`);
-    for (const [i, item] of (r.body as unknown[]).entries()) validate(name[0], item, `${where}[${i}]`);
-  } else validate(name, r.body, where);
-  return r.body;
-}
 
 const png = async (w = 40, h = 30) =>
   new Uint8Array(
