@@ -416,6 +416,18 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     await s.settle({ delayed: false });
     expectEntity(await get("/api/v1/admin/reports", mod), ["AdminReport"], "admin reports");
     expectEntity(await get(`/api/v1/admin/reports/${report.id}`, mod), "AdminReport", "admin report");
+    const assigned = expectEntity(
+      await post(`/api/v1/admin/reports/${report.id}/assign_to_self`, mod),
+      "AdminReport",
+      "assign",
+    );
+    assert.equal(assigned.assigned_account?.id, mod.account.id);
+    const resolved = expectEntity(
+      await post(`/api/v1/admin/reports/${report.id}/resolve`, mod),
+      "AdminReport",
+      "resolve",
+    );
+    assert.equal(resolved.action_taken, true);
     expectEntity(await get("/api/v1/notifications?types[]=admin.report", mod), ["Notification"], "report notification");
     const grouped = expectEntity(
       await get("/api/v2/notifications", mod),
