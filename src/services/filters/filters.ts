@@ -63,6 +63,21 @@ export async function filterJson(ctx: AppContext, filter: Filter): Promise<Recor
   return (await filtersJson(ctx, [filter]))[0];
 }
 
+/** The account's filters as Filter entities (`GET /api/v2/filters`). */
+export async function accountFiltersJson(ctx: AppContext, accountId: string): Promise<Record<string, unknown>[]> {
+  return filtersJson(ctx, await ctx.repos.filters.listByAccount(accountId));
+}
+
+/** A filter's keywords. */
+export function filterKeywords(ctx: AppContext, filter: Filter): Promise<FilterKeyword[]> {
+  return ctx.repos.filters.keywordsOf([filter.id]);
+}
+
+/** The statuses a filter names. */
+export function filterStatuses(ctx: AppContext, filter: Filter): Promise<FilterStatus[]> {
+  return ctx.repos.filters.statusesOf([filter.id]);
+}
+
 /** A new filter and its keywords, in one transaction. */
 export async function createFilter(
   ctx: AppContext,
