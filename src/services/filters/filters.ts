@@ -5,6 +5,17 @@ import { serializeFilter } from "../../serializers/filter.ts";
 import { isVisible } from "../statuses/views.ts";
 import { publishAll, systemChannel } from "../streaming/channels.ts";
 
+/** The filter types and values routes need, given here so that routes import nothing from `src/db`. */
+export {
+  FILTER_ACTIONS,
+  FILTER_CONTEXTS,
+  type Filter,
+  type FilterAction,
+  type FilterContext,
+  type FilterKeyword,
+  type FilterRow,
+} from "../../db/repositories/filters.ts";
+
 /** The bus event (on the owner's `timeline:<account id>` channel) after any change of their filters. */
 export const FILTERS_CHANGED = "filters_changed";
 export const filtersChannel = (accountId: string): string => `timeline:${accountId}`;

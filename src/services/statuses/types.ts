@@ -1,2 +1,2 @@
-/** The status types routes need, given by the service layer so that routes import nothing from `src/db`. */
+/** The status record as routes see it: the repository's row type, through the service layer. */
 export type { Status, Visibility } from "../../db/repositories/statuses.ts";

@@ -1,7 +1,6 @@
 import type { Context, Hono } from "hono";
 import { serializeV1Filter } from "../../../../serializers/filter.ts";
 import * as filters from "../../../../services/filters/filters.ts";
-import type { FilterRow } from "../../../../services/filters/types.ts";
 import { createV1Filter, ownedV1Filter, updateV1Filter, v1Filters } from "../../../../services/filters/v1.ts";
 import { currentAccount } from "../../../middleware/auth.ts";
 import { readParams } from "../../../params.ts";
@@ -46,7 +45,12 @@ export function v1FilterRoutes(app: Hono<HonoEnv>): void {
     const wholeWord = parseWholeWord(p.whole_word, problems);
     const expiresAt = parseExpiresIn(p.expires_in, problems, Date.now());
     problems.throwIfAny();
-    const row = { title: phrase, context, action: irreversible ? "hide" : "warn", expiresAt } as FilterRow;
+    const row = {
+      title: phrase,
+      context,
+      action: irreversible ? "hide" : "warn",
+      expiresAt,
+    } as filters.FilterRow;
     const { keyword, filter } = await createV1Filter(ctx, me(c), row, phrase as string, wholeWord ?? true);
     return c.json(serializeV1Filter(keyword, filter));
   });
@@ -59,7 +63,7 @@ export function v1FilterRoutes(app: Hono<HonoEnv>): void {
     const problems = new Problems();
     const phrase = has(p, "phrase") ? parseTitle(p.phrase, problems, "Phrase") : undefined;
     const wholeWord = parseWholeWord(p.whole_word, problems);
-    const row: FilterRow = {
+    const row: filters.FilterRow = {
       title: phrase ?? filter.title,
       context: has(p, "context") ? (parseContext(p.context, problems) ?? []) : filter.context,
       action: !has(p, "irreversible") ? filter.action : parseIrreversible(p.irreversible, problems) ? "hide" : "warn",

@@ -3,7 +3,6 @@ import { ApiError } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
 import { serializeFilterKeyword, serializeFilterStatus } from "../../../../serializers/filter.ts";
 import * as filters from "../../../../services/filters/filters.ts";
-import type { FilterRow } from "../../../../services/filters/types.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
@@ -56,7 +55,7 @@ export function filterRoutes(app: Hono<HonoEnv>): void {
     const expiresAt = parseExpiresIn(p.expires_in, problems, Date.now());
     const changes = parseKeywordChanges(p.keywords_attributes, problems, new Set());
     problems.throwIfAny();
-    const row = { title, context, action, expiresAt } as FilterRow;
+    const row = { title, context, action, expiresAt } as filters.FilterRow;
     const keywords = changes.map((k) => ({ keyword: k.keyword as string, wholeWord: k.wholeWord ?? true }));
     return c.json(await filters.filterJson(ctx, await filters.createFilter(ctx, me(c), row, keywords)));
   });
@@ -67,7 +66,7 @@ export function filterRoutes(app: Hono<HonoEnv>): void {
     const p = await readParams(c);
     const problems = new Problems();
     const known = new Set((await filters.filterKeywords(ctx, filter)).map((k) => k.id));
-    const row: FilterRow = {
+    const row: filters.FilterRow = {
       title: has(p, "title") ? (parseTitle(p.title, problems) ?? "") : filter.title,
       context: has(p, "context") ? (parseContext(p.context, problems) ?? []) : filter.context,
       action: isBlank(p.filter_action) ? filter.action : (parseAction(p.filter_action, problems) ?? "warn"),
