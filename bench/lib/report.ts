@@ -150,7 +150,7 @@ function statusList(statuses: Record<string, number>): string {
   return parts.length > 0 ? parts.join(", ") : "none";
 }
 
-/** The Markdown block for the README's performance section, plus the notes. */
+/** The Markdown block for docs/performance.md, plus the notes. */
 export function renderMarkdown(r: Report): string {
   const m = r.meta;
   const rateOf = (name: string | undefined) => r.workloads.find((w) => w.name === name)?.median.okRps ?? Number.NaN;

@@ -5,7 +5,7 @@ import { getLogger } from "@logtape/logtape";
 const logger = getLogger(["gannet", "federation", "circuit"]);
 
 /**
- * Settings of the per-inbox delivery circuit (README, Federation). Mastodon keeps one circuit per
+ * Settings of the per-inbox delivery circuit (docs/federation.md). Mastodon keeps one circuit per
  * inbox URL too (10 failures, then a 60 s cool-off); its cool-off is shortened here so that a
  * peer back from a short outage gets its posts within a minute.
  */

@@ -3,7 +3,7 @@ import { type Kysely, sql } from "kysely";
 /**
  * Notification filtering (Mastodon 4.3): a policy per account, the requests that hold what a
  * sender's filtered mentions, the senders let through for good, and `notifications.filtered`.
- * No policy row means the default, which here accepts everything (see README design notes).
+ * No policy row means the default, which here accepts everything (see docs/design.md).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const policy = (name: string) => (t: ReturnType<Kysely<unknown>["schema"]["createTable"]>) =>

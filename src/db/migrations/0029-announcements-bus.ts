@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 /**
  * Announcements (Mastodon's Announcement, AnnouncementMute and AnnouncementReaction), and the
  * PostgreSQL event bus's two tables: the channels some process listens to, and the payloads too
- * large for a NOTIFY (see README, "Event bus"). SQLite has the bus tables too, unused, so both
+ * large for a NOTIFY (see docs/scaling.md, "The event bus"). SQLite has the bus tables too, unused, so both
  * databases keep one schema.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

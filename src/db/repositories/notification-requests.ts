@@ -15,7 +15,7 @@ export const POLICY_CATEGORIES = [
 export type PolicyCategory = (typeof POLICY_CATEGORIES)[number];
 export type NotificationPolicy = Record<PolicyCategory, NotificationPolicyValue>;
 
-/** The policy of an account that never set one: everything accepted (a departure from Mastodon, see README). */
+/** The policy of an account that never set one: everything accepted (a departure from Mastodon, see docs/design.md). */
 export const DEFAULT_POLICY: NotificationPolicy = {
   for_not_following: "accept",
   for_not_followers: "accept",

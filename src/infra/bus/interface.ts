@@ -24,7 +24,7 @@ export interface Subscription {
 
 /**
  * Publish/subscribe between the parts of Gannet and, with Redis or PostgreSQL, between processes
- * (see README, "Event bus"). Messages of one channel arrive in the order one process published
+ * (see docs/scaling.md, "The event bus"). Messages of one channel arrive in the order one process published
  * them; payloads must survive `JSON.stringify` (what arrives in another process is the parsed
  * copy). Publishing to a channel nobody listens to, in any process, is dropped cheaply.
  */

@@ -5,6 +5,17 @@ import { serializeFilter } from "../../serializers/filter.ts";
 import { isVisible } from "../statuses/views.ts";
 import { publishAll, systemChannel } from "../streaming/channels.ts";
 
+/** The filter types and values routes need, given here so that routes import nothing from `src/db`. */
+export {
+  FILTER_ACTIONS,
+  FILTER_CONTEXTS,
+  type Filter,
+  type FilterAction,
+  type FilterContext,
+  type FilterKeyword,
+  type FilterRow,
+} from "../../db/repositories/filters.ts";
+
 /** The bus event (on the owner's `timeline:<account id>` channel) after any change of their filters. */
 export const FILTERS_CHANGED = "filters_changed";
 export const filtersChannel = (accountId: string): string => `timeline:${accountId}`;
@@ -61,6 +72,21 @@ export async function filtersJson(ctx: AppContext, filters: readonly Filter[]): 
 
 export async function filterJson(ctx: AppContext, filter: Filter): Promise<Record<string, unknown>> {
   return (await filtersJson(ctx, [filter]))[0];
+}
+
+/** The account's filters as Filter entities (`GET /api/v2/filters`). */
+export async function accountFiltersJson(ctx: AppContext, accountId: string): Promise<Record<string, unknown>[]> {
+  return filtersJson(ctx, await ctx.repos.filters.listByAccount(accountId));
+}
+
+/** A filter's keywords. */
+export function filterKeywords(ctx: AppContext, filter: Filter): Promise<FilterKeyword[]> {
+  return ctx.repos.filters.keywordsOf([filter.id]);
+}
+
+/** The statuses a filter names. */
+export function filterStatuses(ctx: AppContext, filter: Filter): Promise<FilterStatus[]> {
+  return ctx.repos.filters.statusesOf([filter.id]);
 }
 
 /** A new filter and its keywords, in one transaction. */

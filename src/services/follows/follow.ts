@@ -10,6 +10,8 @@ import { enqueueMerge } from "../feeds/merge.ts";
 import { removeFromListsOnUnfollow } from "../lists/lists.ts";
 import { blockMuteRelations, relationshipJson } from "../relationships/relationships.ts";
 
+export type { FollowOptions } from "../../db/repositories/follows.ts";
+
 const NOTIFY_JOB = "notifications.create";
 
 /**

@@ -5,6 +5,9 @@ import type { List, RepliesPolicy } from "../../db/repositories/lists.ts";
 import type { DB } from "../../db/schema.ts";
 import { notFound, unprocessable } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
+
+export type { RepliesPolicy } from "../../db/repositories/lists.ts";
 
 /** List timelines keep their newest entries only, as home feeds (Mastodon's cap). */
 export const LIST_FEED_CAP = 800;
@@ -23,6 +26,25 @@ export interface ListParams {
   title?: string;
   repliesPolicy?: RepliesPolicy;
   exclusive?: boolean;
+}
+
+/** The account's lists. */
+export function ownLists(ctx: AppContext, ownerId: string): Promise<List[]> {
+  return ctx.repos.lists.listsOf(ownerId);
+}
+
+/**
+ * One page of a list's members, newest first (all of them when `window` is null): the page as
+ * read (`rows`, for its links) and the member accounts that still exist, in that order.
+ */
+export async function listMembersPage(
+  ctx: AppContext,
+  list: List,
+  window: IdWindow | null,
+): Promise<{ rows: { id: string }[]; accounts: Account[] }> {
+  const rows = await ctx.repos.lists.membersPage(list.id, window);
+  const found = new Map((await ctx.repos.accounts.getByIds(rows.map((r) => r.accountId))).map((a) => [a.id, a]));
+  return { rows, accounts: rows.flatMap((r) => found.get(r.accountId) ?? []) };
 }
 
 /** One of the caller's lists: 404 for anyone else's, as Mastodon. */

@@ -20,6 +20,8 @@ import {
 import { processAv } from "./process-video.ts";
 import { type SniffedType, sniffMediaType } from "./sniff.ts";
 
+export type { MediaAttachment } from "../../db/repositories/media.ts";
+
 const logger = getLogger(["gannet", "media"]);
 
 const MiB = 1024 * 1024;

@@ -1,6 +1,10 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
-import type { NotificationPolicy, PolicyCategory } from "../../db/repositories/notification-requests.ts";
+import {
+  type NotificationPolicy,
+  POLICY_CATEGORIES,
+  type PolicyCategory,
+} from "../../db/repositories/notification-requests.ts";
 import { EVERYONE_ROLE_ID, Permission, roleCan } from "../../db/repositories/roles.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 
@@ -97,6 +101,21 @@ async function fromStaff(ctx: AppContext, sender: Account, recipientId: string):
   if (!senderRole?.highlighted) return false;
   if (recipientRole !== undefined && senderRole.position <= recipientRole.position) return false;
   return MODERATION.some((p) => roleCan(senderRole, everyone, p));
+}
+
+/** The categories of a notification policy, each `accept`, `filter` or `drop`. */
+export { POLICY_CATEGORIES };
+
+/**
+ * Changes some categories of an account's notification policy; the others stay.
+ */
+export async function updatePolicy(
+  ctx: AppContext,
+  accountId: string,
+  changes: Partial<NotificationPolicy>,
+): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await ctx.repos.notificationRequests.updatePolicy(accountId, changes, new Date().toISOString());
 }
 
 /** Mastodon's NotificationPolicy (v2) of an account, with its summary. */

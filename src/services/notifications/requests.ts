@@ -1,5 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { NotificationRequest } from "../../db/repositories/notification-requests.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import { accountsJson } from "../accounts/views.ts";
 import { addToConversations } from "../conversations/update.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
@@ -52,4 +53,27 @@ export async function acceptRequests(ctx: AppContext, requests: readonly Notific
     for (const statusId of mentions.get(r.id) ?? []) await addToConversations(ctx, statusId, r.accountId);
   }
   for (const accountId of new Set(requests.map((r) => r.accountId))) await publishNotificationsMerged(ctx, accountId);
+}
+
+/** One page of the account's notification requests, newest first. */
+export function notificationRequestsPage(
+  ctx: AppContext,
+  accountId: string,
+  window: IdWindow,
+): Promise<NotificationRequest[]> {
+  return ctx.repos.notificationRequests.page(accountId, window);
+}
+
+/** The account's own requests among `ids`; others' are passed over. */
+export function ownNotificationRequests(
+  ctx: AppContext,
+  accountId: string,
+  ids: readonly string[],
+): Promise<NotificationRequest[]> {
+  return ctx.repos.notificationRequests.getMany(accountId, ids);
+}
+
+/** Dismisses notification requests: they are deleted with the notifications they hold. */
+export async function dismissRequests(ctx: AppContext, requests: readonly NotificationRequest[]): Promise<void> {
+  await ctx.repos.notificationRequests.dismiss(requests);
 }

@@ -4,6 +4,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import { enqueueDelivery, queueDelivery } from "../../federation/deliveries.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { unprocessable } from "../../lib/errors.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import { getVisibleAccount } from "../accounts/find-accounts.ts";
 import { clearListsOnMute, removeFromListsOnBlock } from "../lists/lists.ts";
 import { relationshipJson } from "./relationships.ts";
@@ -99,4 +100,36 @@ export async function unmute(ctx: AppContext, account: Account, id: string): Pro
   const target = await getVisibleAccount(ctx, id);
   await ctx.repos.relationships.deleteMute(account.id, target.id);
   return relationshipJson(ctx, account.id, target.id);
+}
+
+/**
+ * One page of the accounts the account blocks, latest first: the page as read (`rows`, for its
+ * links) and the accounts of it that still exist, in that order.
+ */
+export async function blockedAccountsPage(
+  ctx: AppContext,
+  accountId: string,
+  window: IdWindow,
+): Promise<{ rows: { id: string }[]; accounts: Account[] }> {
+  const rows = await ctx.repos.relationships.blocksPage(accountId, window);
+  const found = new Map((await ctx.repos.accounts.getByIds(rows.map((r) => r.targetAccountId))).map((a) => [a.id, a]));
+  return { rows, accounts: rows.flatMap((r) => found.get(r.targetAccountId) ?? []) };
+}
+
+/**
+ * One page of the accounts the account mutes (expired mutes left out), latest first: the page as
+ * read (`rows`, for its links) and the muted accounts that still exist, each with when its mute ends.
+ */
+export async function mutedAccountsPage(
+  ctx: AppContext,
+  accountId: string,
+  window: IdWindow,
+): Promise<{ rows: { id: string }[]; muted: { account: Account; expiresAt: string | null }[] }> {
+  const rows = await ctx.repos.relationships.mutesPage(accountId, window, new Date().toISOString());
+  const found = new Map((await ctx.repos.accounts.getByIds(rows.map((r) => r.targetAccountId))).map((a) => [a.id, a]));
+  const muted = rows.flatMap((r) => {
+    const account = found.get(r.targetAccountId);
+    return account ? [{ account, expiresAt: r.expiresAt }] : [];
+  });
+  return { rows, muted };
 }

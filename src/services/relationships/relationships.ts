@@ -63,6 +63,24 @@ export async function relationshipsJson(
   return (await loadRelationships(ctx, viewerId, ids)).map(serializeRelationship);
 }
 
+/**
+ * `GET /api/v1/accounts/relationships`: the Relationships with the existing accounts among `ids`,
+ * in the order asked; suspended ones only when `withSuspended`.
+ */
+export async function relationshipsWithExisting(
+  ctx: AppContext,
+  viewerId: string,
+  ids: readonly string[],
+  withSuspended: boolean,
+): Promise<Record<string, unknown>[]> {
+  const found = new Map((await ctx.repos.accounts.getByIds(ids)).map((a) => [a.id, a]));
+  const wanted = ids.filter((id) => {
+    const a = found.get(id);
+    return a !== undefined && (withSuspended || a.suspendedAt === null);
+  });
+  return relationshipsJson(ctx, viewerId, wanted);
+}
+
 export async function relationshipJson(
   ctx: AppContext,
   viewerId: string,

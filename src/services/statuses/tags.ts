@@ -92,3 +92,15 @@ export function unusedTagJson(ctx: AppContext, name: string, signedIn: boolean):
   }
   return tag;
 }
+
+/** The Tag named `name` (Mastodon's `GET /api/v1/tags/:name`), stored or not yet used (see `unusedTagJson`). */
+export async function tagJsonByName(
+  ctx: AppContext,
+  name: string,
+  viewerId: string | undefined,
+  signedIn: boolean,
+): Promise<Record<string, unknown>> {
+  const tag = await ctx.repos.statuses.getTag(name);
+  if (!tag) return unusedTagJson(ctx, name, signedIn);
+  return tagJson(ctx, tag, viewerId);
+}

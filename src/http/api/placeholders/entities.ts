@@ -1,2 +1,2 @@
-/** The one message of every write that cannot work yet (see the README's compatibility section). */
+/** The one message of every write that cannot work yet (see docs/compatibility.md). */
 export const UNAVAILABLE = "This feature is not available on this server yet";

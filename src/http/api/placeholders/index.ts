@@ -11,7 +11,7 @@ export interface Area {
   rows: Placeholder[];
 }
 
-/** Every placeholder, by area of the Mastodon API (the order of the README's compatibility section). */
+/** Every placeholder, by area of the Mastodon API (the order of docs/compatibility.md). */
 export const AREAS: readonly Area[] = [
   { title: "Accounts, profile, suggestions", rows: accountRows },
   { title: "Statuses, polls, scheduled statuses", rows: statusRows },

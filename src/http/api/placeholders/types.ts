@@ -52,6 +52,6 @@ export interface Placeholder {
   account?: string;
   /** The path parameter naming an account that must exist, whatever its state (admin endpoints). */
   existing?: string;
-  /** What the answer is, for the README's compatibility section (derived from `answer` when absent). */
+  /** What the answer is, for docs/compatibility.md (derived from `answer` when absent). */
   note?: string;
 }

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { notFound } from "../../../../lib/errors.ts";
+import { conversationsPage, markConversation, removeConversation } from "../../../../services/conversations/manage.ts";
 import { conversationsJson } from "../../../../services/conversations/views.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
@@ -14,13 +15,13 @@ export function conversationRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const page = pageParams(c, 20, 40);
     const viewerId = currentAccount(c).id;
-    const rows = await ctx.repos.conversations.page(viewerId, page);
+    const rows = await conversationsPage(ctx, viewerId, page);
     setLinkHeader(c, page, rows.length, rows[0]?.lastStatusId, rows.at(-1)?.lastStatusId);
     return c.json(await conversationsJson(ctx, rows, viewerId));
   });
 
   app.delete("/api/v1/conversations/:id{[0-9]+}", requireUser(...WRITE), async (c) => {
-    if (!(await c.env.ctx.repos.conversations.delete(currentAccount(c).id, c.req.param("id")))) throw notFound();
+    if (!(await removeConversation(c.env.ctx, currentAccount(c).id, c.req.param("id")))) throw notFound();
     return c.json({});
   });
 
@@ -31,10 +32,7 @@ export function conversationRoutes(app: Hono<HonoEnv>): void {
     app.post(`/api/v1/conversations/:id{[0-9]+}/${action}`, requireUser(...WRITE), async (c) => {
       const ctx = c.env.ctx;
       const viewerId = currentAccount(c).id;
-      const id = c.req.param("id");
-      if (!(await ctx.repos.conversations.get(viewerId, id))) throw notFound();
-      await ctx.repos.conversations.setUnread(viewerId, id, unread, new Date().toISOString());
-      const conversation = await ctx.repos.conversations.get(viewerId, id);
+      const conversation = await markConversation(ctx, viewerId, c.req.param("id"), unread);
       if (!conversation) throw notFound();
       const [json] = await conversationsJson(ctx, [conversation], viewerId);
       return c.json(json);

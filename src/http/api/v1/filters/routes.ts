@@ -1,8 +1,7 @@
 import type { Context, Hono } from "hono";
-import type { Filter, FilterKeyword, FilterRow } from "../../../../db/repositories/filters.ts";
-import { ApiError, notFound } from "../../../../lib/errors.ts";
 import { serializeV1Filter } from "../../../../serializers/filter.ts";
 import * as filters from "../../../../services/filters/filters.ts";
+import { createV1Filter, ownedV1Filter, updateV1Filter, v1Filters } from "../../../../services/filters/v1.ts";
 import { currentAccount } from "../../../middleware/auth.ts";
 import { readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
@@ -12,9 +11,6 @@ import { READ_FILTERS, WRITE_FILTERS } from "../../v2/filters/routes.ts";
 const has = (p: Record<string, unknown>, k: string) => Object.hasOwn(p, k);
 const me = (c: Context<HonoEnv>) => currentAccount(c).id;
 
-const DEPRECATED_MULTIPLE_KEYWORDS =
-  "Validation failed: These parameters cannot be changed from this application because they apply to more than one filter keyword. Use a more recent application or the web interface.";
-
 function parseIrreversible(v: unknown, problems: Problems): boolean {
   const b = toBool(v ?? false);
   if (b === undefined) problems.add("Irreversible is invalid");
@@ -22,13 +18,7 @@ function parseIrreversible(v: unknown, problems: Problems): boolean {
 }
 
 /** A keyword of the caller's with its filter. */
-async function ownedV1(c: Context<HonoEnv>): Promise<{ keyword: FilterKeyword; filter: Filter }> {
-  const ctx = c.env.ctx;
-  const keyword = await filters.ownedKeyword(ctx, me(c), c.req.param("id") as string);
-  const filter = await ctx.repos.filters.getOwned(me(c), keyword.filterId);
-  if (!filter) throw notFound();
-  return { keyword, filter };
-}
+const ownedV1 = (c: Context<HonoEnv>) => ownedV1Filter(c.env.ctx, me(c), c.req.param("id") as string);
 
 /**
  * 1.9 Filters, the deprecated v1 API: each V1::Filter is one keyword of a v2 filter (its `id`
@@ -36,14 +26,8 @@ async function ownedV1(c: Context<HonoEnv>): Promise<{ keyword: FilterKeyword; f
  */
 export function v1FilterRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/filters", READ_FILTERS, async (c) => {
-    const ctx = c.env.ctx;
-    const keywords = await ctx.repos.filters.keywordsOfAccount(me(c));
-    const byId = new Map(
-      (await ctx.repos.filters.getByIds([...new Set(keywords.map((k) => k.filterId))])).map((f) => [f.id, f]),
-    );
-    return c.json(
-      keywords.flatMap((k) => (byId.has(k.filterId) ? [serializeV1Filter(k, byId.get(k.filterId) as Filter)] : [])),
-    );
+    const all = await v1Filters(c.env.ctx, me(c));
+    return c.json(all.map(({ keyword, filter }) => serializeV1Filter(keyword, filter)));
   });
 
   app.get("/api/v1/filters/:id{[0-9]+}", READ_FILTERS, async (c) => {
@@ -61,40 +45,33 @@ export function v1FilterRoutes(app: Hono<HonoEnv>): void {
     const wholeWord = parseWholeWord(p.whole_word, problems);
     const expiresAt = parseExpiresIn(p.expires_in, problems, Date.now());
     problems.throwIfAny();
-    const row = { title: phrase, context, action: irreversible ? "hide" : "warn", expiresAt } as FilterRow;
-    const filter = await filters.createFilter(ctx, me(c), row, [
-      { keyword: phrase as string, wholeWord: wholeWord ?? true },
-    ]);
-    const [keyword] = await ctx.repos.filters.keywordsOf([filter.id]);
+    const row = {
+      title: phrase,
+      context,
+      action: irreversible ? "hide" : "warn",
+      expiresAt,
+    } as filters.FilterRow;
+    const { keyword, filter } = await createV1Filter(ctx, me(c), row, phrase as string, wholeWord ?? true);
     return c.json(serializeV1Filter(keyword, filter));
   });
 
   app.put("/api/v1/filters/:id{[0-9]+}", WRITE_FILTERS, async (c) => {
     const ctx = c.env.ctx;
-    const { keyword, filter } = await ownedV1(c);
+    const owned = await ownedV1(c);
+    const { filter } = owned;
     const p = await readParams(c);
     const problems = new Problems();
     const phrase = has(p, "phrase") ? parseTitle(p.phrase, problems, "Phrase") : undefined;
     const wholeWord = parseWholeWord(p.whole_word, problems);
-    const row: FilterRow = {
+    const row: filters.FilterRow = {
       title: phrase ?? filter.title,
       context: has(p, "context") ? (parseContext(p.context, problems) ?? []) : filter.context,
       action: !has(p, "irreversible") ? filter.action : parseIrreversible(p.irreversible, problems) ? "hide" : "warn",
       expiresAt: has(p, "expires_in") ? (parseExpiresIn(p.expires_in, problems, Date.now()) ?? null) : filter.expiresAt,
     };
     problems.throwIfAny();
-    const changed =
-      row.title !== filter.title ||
-      row.action !== filter.action ||
-      row.expiresAt !== filter.expiresAt ||
-      JSON.stringify(row.context) !== JSON.stringify(filter.context);
-    if (changed && (await ctx.repos.filters.keywordsOf([filter.id])).length > 1) {
-      throw new ApiError(422, DEPRECATED_MULTIPLE_KEYWORDS);
-    }
-    const change = { id: keyword.id, keyword: phrase, wholeWord, destroy: false };
-    const updated = await filters.updateFilter(ctx, filter, row, [change]);
-    const next = { ...keyword, keyword: phrase ?? keyword.keyword, wholeWord: wholeWord ?? keyword.wholeWord };
-    return c.json(serializeV1Filter(next, updated));
+    const { keyword, filter: updated } = await updateV1Filter(ctx, owned, row, { keyword: phrase, wholeWord });
+    return c.json(serializeV1Filter(keyword, updated));
   });
 
   // Removes the keyword, and the filter with it when nothing is left in it.

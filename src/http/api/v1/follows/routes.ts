@@ -1,6 +1,5 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import type { FollowOptions } from "../../../../db/repositories/follows.ts";
 import { unprocessable } from "../../../../lib/errors.ts";
 import { isLanguageCode } from "../../../../lib/text/languages.ts";
 import * as follows from "../../../../services/follows/follow.ts";
@@ -26,7 +25,7 @@ export const followSchema = z.object({
  * (even empty) replaces the follow's languages, blanks dropped, none meaning all. An unknown
  * language is Mastodon's `Validation failed: Languages is invalid`.
  */
-function followOptions(params: Record<string, unknown>): FollowOptions {
+function followOptions(params: Record<string, unknown>): follows.FollowOptions {
   const p = validate(followSchema, { reblogs: params.reblogs, notify: params.notify });
   let languages: string[] | null | undefined;
   if (params.languages !== undefined) {

@@ -1,5 +1,4 @@
 import type { Hono } from "hono";
-import type { RepliesPolicy } from "../../../../db/repositories/lists.ts";
 import { unprocessable } from "../../../../lib/errors.ts";
 import { serializeList } from "../../../../serializers/list.ts";
 import { accountsJson } from "../../../../services/accounts/views.ts";
@@ -11,8 +10,11 @@ import {
   getOwnedList,
   LIST_TITLE_MAX,
   type ListParams,
+  listMembersPage,
   listsContaining,
+  ownLists,
   REPLIES_POLICIES,
+  type RepliesPolicy,
   removeAccounts,
   updateList,
 } from "../../../../services/lists/lists.ts";
@@ -69,7 +71,7 @@ export function listRoutes(app: Hono<HonoEnv>): void {
   const write = requireUser("write:lists");
 
   app.get("/api/v1/lists", read, async (c) => {
-    const lists = await c.env.ctx.repos.lists.listsOf(currentAccount(c).id);
+    const lists = await ownLists(c.env.ctx, currentAccount(c).id);
     return c.json(lists.map(serializeList));
   });
 
@@ -98,9 +100,7 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     const list = await getOwnedList(ctx, currentAccount(c).id, c.req.param("id"));
     const unlimited = c.req.query("limit") === "0";
     const page = pageParams(c, 40, 80);
-    const rows = await ctx.repos.lists.membersPage(list.id, unlimited ? null : page);
-    const found = new Map((await ctx.repos.accounts.getByIds(rows.map((r) => r.accountId))).map((a) => [a.id, a]));
-    const accounts = rows.flatMap((r) => found.get(r.accountId) ?? []);
+    const { rows, accounts } = await listMembersPage(ctx, list, unlimited ? null : page);
     if (!unlimited) setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
     return c.json(await accountsJson(ctx, accounts));
   });

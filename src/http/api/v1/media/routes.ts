@@ -1,5 +1,4 @@
 import type { Context, Hono } from "hono";
-import type { MediaAttachment } from "../../../../db/repositories/media.ts";
 import { ApiError } from "../../../../lib/errors.ts";
 import { MEDIA_LIMITS } from "../../../../lib/limits.ts";
 import { serializeMediaAttachment } from "../../../../serializers/media-attachment.ts";
@@ -7,6 +6,7 @@ import {
   createMediaAttachment,
   deleteOwnMediaAttachment,
   findOwnUnattached,
+  type MediaAttachment,
   type MediaInput,
   updateMediaAttachment,
 } from "../../../../services/media/media-attachments.ts";

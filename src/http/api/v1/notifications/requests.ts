@@ -1,7 +1,13 @@
 import type { Context, Hono } from "hono";
 import { notFound } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
-import { acceptRequests, notificationRequestsJson } from "../../../../services/notifications/requests.ts";
+import {
+  acceptRequests,
+  dismissRequests,
+  notificationRequestsJson,
+  notificationRequestsPage,
+  ownNotificationRequests,
+} from "../../../../services/notifications/requests.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
@@ -14,7 +20,7 @@ const ID = ":id{[0-9]+}";
 /** The caller's request named in the path, or a 404. */
 async function ownRequest(c: Context<HonoEnv>) {
   const id = c.req.param("id") ?? "";
-  const [r] = isId(id) ? await c.env.ctx.repos.notificationRequests.getMany(currentAccount(c).id, [id]) : [];
+  const [r] = isId(id) ? await ownNotificationRequests(c.env.ctx, currentAccount(c).id, [id]) : [];
   if (!r) throw notFound();
   return r;
 }
@@ -22,7 +28,7 @@ async function ownRequest(c: Context<HonoEnv>) {
 /** The caller's requests among `id[]` (others, and what is not an id, are passed over as Mastodon). */
 async function ownRequests(c: Context<HonoEnv>) {
   const ids = (asArray((await readParams(c)).id) ?? []).filter((x): x is string => typeof x === "string" && isId(x));
-  return c.env.ctx.repos.notificationRequests.getMany(currentAccount(c).id, [...new Set(ids)]);
+  return ownNotificationRequests(c.env.ctx, currentAccount(c).id, [...new Set(ids)]);
 }
 
 /**
@@ -35,7 +41,7 @@ export function notificationRequestRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const page = pageParams(c, 40, 80);
     const viewerId = currentAccount(c).id;
-    const rows = await ctx.repos.notificationRequests.page(viewerId, page);
+    const rows = await notificationRequestsPage(ctx, viewerId, page);
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
     return c.json(await notificationRequestsJson(ctx, rows, viewerId));
   });
@@ -48,7 +54,7 @@ export function notificationRequestRoutes(app: Hono<HonoEnv>): void {
   });
 
   app.post("/api/v1/notifications/requests/dismiss", requireUser(...WRITE), async (c) => {
-    await c.env.ctx.repos.notificationRequests.dismiss(await ownRequests(c));
+    await dismissRequests(c.env.ctx, await ownRequests(c));
     return c.json({});
   });
 
@@ -64,7 +70,7 @@ export function notificationRequestRoutes(app: Hono<HonoEnv>): void {
   });
 
   app.post(`/api/v1/notifications/requests/${ID}/dismiss`, requireUser(...WRITE), async (c) => {
-    await c.env.ctx.repos.notificationRequests.dismiss([await ownRequest(c)]);
+    await dismissRequests(c.env.ctx, [await ownRequest(c)]);
     return c.json({});
   });
 }

@@ -1,7 +1,14 @@
 import type { Context, Hono } from "hono";
-import type { NotificationFilter } from "../../../../db/repositories/notifications.ts";
 import { notFound } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
+import {
+  clearNotifications,
+  dismissNotification,
+  type NotificationFilter,
+  notificationsPage,
+  ownNotification,
+  unreadNotificationsCount,
+} from "../../../../services/notifications/inbox.ts";
 import { notificationsBytes, notificationsJson } from "../../../../services/notifications/views.ts";
 import { jsonText } from "../../../json-text.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
@@ -37,7 +44,7 @@ export function notificationRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const page = pageParams(c, 40, 80);
     const viewerId = currentAccount(c).id;
-    const rows = await ctx.repos.notifications.page(viewerId, await filterOf(c), page);
+    const rows = await notificationsPage(ctx, viewerId, await filterOf(c), page);
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
     return jsonText(c, await notificationsBytes(ctx, rows, viewerId));
   });
@@ -46,13 +53,12 @@ export function notificationRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const { limit } = pageParams(c, 100, 1000);
     const viewerId = currentAccount(c).id;
-    const [marker] = await ctx.repos.markers.list(viewerId, ["notifications"]);
-    const count = await ctx.repos.notifications.countAfter(viewerId, marker?.lastReadId, await filterOf(c), limit);
+    const count = await unreadNotificationsCount(ctx, viewerId, await filterOf(c), limit);
     return c.json({ count });
   });
 
   app.post("/api/v1/notifications/clear", requireUser(...WRITE), async (c) => {
-    await c.env.ctx.repos.notifications.clear(currentAccount(c).id);
+    await clearNotifications(c.env.ctx, currentAccount(c).id);
     return c.json({});
   });
 
@@ -61,7 +67,7 @@ export function notificationRoutes(app: Hono<HonoEnv>): void {
     const viewerId = currentAccount(c).id;
     // The route takes any digits; past 64 bits PostgreSQL would fail on the bigint column.
     const id = c.req.param("id");
-    const n = isId(id) ? await ctx.repos.notifications.get(viewerId, id) : undefined;
+    const n = isId(id) ? await ownNotification(ctx, viewerId, id) : undefined;
     const [json] = n ? await notificationsJson(ctx, [n], viewerId) : [];
     if (!json) throw notFound();
     return c.json(json);
@@ -69,7 +75,7 @@ export function notificationRoutes(app: Hono<HonoEnv>): void {
 
   app.post("/api/v1/notifications/:id{[0-9]+}/dismiss", requireUser(...WRITE), async (c) => {
     const id = c.req.param("id");
-    if (!isId(id) || !(await c.env.ctx.repos.notifications.dismiss(currentAccount(c).id, id))) throw notFound();
+    if (!isId(id) || !(await dismissNotification(c.env.ctx, currentAccount(c).id, id))) throw notFound();
     return c.json({});
   });
 }

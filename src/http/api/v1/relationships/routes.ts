@@ -4,7 +4,7 @@ import { isId } from "../../../../lib/ids.ts";
 import { accountsJson } from "../../../../services/accounts/views.ts";
 import * as blocks from "../../../../services/relationships/blocks-mutes.ts";
 import * as domainBlocks from "../../../../services/relationships/domain-blocks.ts";
-import { relationshipsJson } from "../../../../services/relationships/relationships.ts";
+import { relationshipsWithExisting } from "../../../../services/relationships/relationships.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
@@ -49,11 +49,7 @@ export function relationshipRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/blocks", requireUser("read:blocks"), async (c) => {
     const ctx = c.env.ctx;
     const page = pageParams(c, 40, 80);
-    const rows = await ctx.repos.relationships.blocksPage(currentAccount(c).id, page);
-    const found = new Map(
-      (await ctx.repos.accounts.getByIds(rows.map((r) => r.targetAccountId))).map((a) => [a.id, a]),
-    );
-    const accounts = rows.flatMap((r) => found.get(r.targetAccountId) ?? []);
+    const { rows, accounts } = await blocks.blockedAccountsPage(ctx, currentAccount(c).id, page);
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
     return c.json(await accountsJson(ctx, accounts));
   });
@@ -61,20 +57,13 @@ export function relationshipRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/mutes", requireUser("read:mutes"), async (c) => {
     const ctx = c.env.ctx;
     const page = pageParams(c, 40, 80);
-    const rows = await ctx.repos.relationships.mutesPage(currentAccount(c).id, page, new Date().toISOString());
-    const found = new Map(
-      (await ctx.repos.accounts.getByIds(rows.map((r) => r.targetAccountId))).map((a) => [a.id, a]),
-    );
-    const shown = rows.flatMap((r) => {
-      const account = found.get(r.targetAccountId);
-      return account ? [{ account, expiresAt: r.expiresAt }] : [];
-    });
+    const { rows, muted } = await blocks.mutedAccountsPage(ctx, currentAccount(c).id, page);
     const json = await accountsJson(
       ctx,
-      shown.map((x) => x.account),
+      muted.map((x) => x.account),
     );
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
-    return c.json(json.map((a, i) => ({ ...a, mute_expires_at: shown[i].expiresAt })));
+    return c.json(json.map((a, i) => ({ ...a, mute_expires_at: muted[i].expiresAt })));
   });
 
   app.get("/api/v1/domain_blocks", requireUser("read:blocks"), async (c) => {
@@ -104,11 +93,6 @@ export function relationshipRoutes(app: Hono<HonoEnv>): void {
     const params = await readParams(c);
     const p = validate(relationshipsSchema, { with_suspended: params.with_suspended });
     const ids = [...new Set((asArray(params.id) ?? []).filter(isId))];
-    const found = new Map((await ctx.repos.accounts.getByIds(ids)).map((a) => [a.id, a]));
-    const wanted = ids.filter((id) => {
-      const a = found.get(id);
-      return a !== undefined && (p.with_suspended === true || a.suspendedAt === null);
-    });
-    return c.json(await relationshipsJson(ctx, currentAccount(c).id, wanted));
+    return c.json(await relationshipsWithExisting(ctx, currentAccount(c).id, ids, p.with_suspended === true));
   });
 }

@@ -1,9 +1,9 @@
 import type { Context, Hono } from "hono";
-import type { Status, Visibility } from "../../../../db/repositories/statuses.ts";
 import { accountsJson } from "../../../../services/accounts/views.ts";
-import { hiddenAccounts } from "../../../../services/relationships/relationships.ts";
 import * as actions from "../../../../services/statuses/actions.ts";
 import { findVisibleStatus } from "../../../../services/statuses/find.ts";
+import { statusInteractorsPage } from "../../../../services/statuses/interactors.ts";
+import type { Status, Visibility } from "../../../../services/statuses/types.ts";
 import { statusJson } from "../../../../services/statuses/views.ts";
 import { currentAccount, currentUser, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
@@ -56,20 +56,11 @@ export function actionRoutes(app: Hono<HonoEnv>): void {
     app.get(`/api/v1/statuses/:id{[0-9]+}/${name}`, optionalToken(...scopes), async (c) => {
       const ctx = c.env.ctx;
       const page = pageParams(c, 40, 80);
-      const status = await findVisibleStatus(ctx, c.req.param("id") ?? "", viewerAccount(c)?.id);
-      const rows =
-        load === "favouriters"
-          ? await ctx.repos.statusInteractions.favouritersPage(status.id, page)
-          : await ctx.repos.statuses.rebloggersPage(status.id, page);
-      const visible = await ctx.repos.accounts.searchableIds(rows.map((r) => r.accountId));
       const viewerId = viewerAccount(c)?.id;
-      if (viewerId !== undefined) {
-        for (const id of await hiddenAccounts(ctx, viewerId, [...visible])) visible.delete(id);
-      }
-      const accounts = new Map((await ctx.repos.accounts.getByIds([...visible])).map((a) => [a.id, a] as const));
-      const shown = rows.flatMap((r) => accounts.get(r.accountId) ?? []);
+      const status = await findVisibleStatus(ctx, c.req.param("id") ?? "", viewerId);
+      const { rows, accounts } = await statusInteractorsPage(ctx, load, status.id, viewerId, page);
       setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
-      return c.json(await accountsJson(ctx, shown));
+      return c.json(await accountsJson(ctx, accounts));
     });
   }
 }

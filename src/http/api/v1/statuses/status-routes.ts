@@ -1,12 +1,10 @@
 import type { Hono } from "hono";
-import type { Visibility } from "../../../../db/repositories/statuses.ts";
 import { queueRepliesBackfill } from "../../../../federation/resolve/queue.ts";
 import { ApiError } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
-import { serializePreviewCard } from "../../../../serializers/preview-card.ts";
-import { serializeStatusEdit, serializeStatusSource } from "../../../../serializers/status.ts";
-import { accountJson, accountsJson } from "../../../../services/accounts/views.ts";
-import { loadEmojis } from "../../../../services/custom-emojis/views.ts";
+import { serializeStatusSource } from "../../../../serializers/status.ts";
+import { accountsJson } from "../../../../services/accounts/views.ts";
+import { statusCardJson } from "../../../../services/preview-cards/views.ts";
 import {
   parseScheduledAt,
   scheduledStatusesJson,
@@ -20,9 +18,11 @@ import {
 } from "../../../../services/statuses/create.ts";
 import { deleteStatus, releaseStatusMedia, removeStatusPoll } from "../../../../services/statuses/delete.ts";
 import { editStatus } from "../../../../services/statuses/edit.ts";
-import { findVisibleStatus } from "../../../../services/statuses/find.ts";
+import { findVisibleStatus, visibleStatusesByIds } from "../../../../services/statuses/find.ts";
+import { statusHistoryJson } from "../../../../services/statuses/history.ts";
 import { statusContext } from "../../../../services/statuses/thread.ts";
-import { filterVisible, statusesJson, statusJson } from "../../../../services/statuses/views.ts";
+import type { Visibility } from "../../../../services/statuses/types.ts";
+import { statusesJson, statusJson } from "../../../../services/statuses/views.ts";
 import {
   currentAccount,
   currentUser,
@@ -89,9 +89,7 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
     if (ids.length > MAX_IDS)
       throw new ApiError(422, `Validation failed: too many statuses requested (maximum is ${MAX_IDS})`);
     const viewerId = viewerAccount(c)?.id;
-    const found = new Map((await ctx.repos.statuses.getByIds(ids.filter(isId))).map((s) => [s.id, s]));
-    const wanted = ids.flatMap((id) => found.get(id) ?? []);
-    return c.json(await statusesJson(ctx, await filterVisible(ctx, wanted, viewerId, { keep: "all" }), viewerId));
+    return c.json(await statusesJson(ctx, await visibleStatusesByIds(ctx, ids, viewerId), viewerId));
   });
 
   app.get("/api/v1/statuses/:id{[0-9]+}", optionalToken("read", "read:statuses"), async (c) => {
@@ -150,25 +148,13 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/statuses/:id{[0-9]+}/card", optionalToken("read", "read:statuses"), async (c) => {
     const ctx = c.env.ctx;
     const status = await findVisibleStatus(ctx, c.req.param("id"), viewerAccount(c)?.id);
-    const card = (await ctx.repos.previewCards.byStatuses([status.id])).get(status.id);
-    return c.json(card ? serializePreviewCard(card, (key) => ctx.blobs.url(key)) : {});
+    return c.json(await statusCardJson(ctx, status.id));
   });
 
   app.get("/api/v1/statuses/:id{[0-9]+}/history", optionalToken("read", "read:statuses"), async (c) => {
     const ctx = c.env.ctx;
     const status = await findVisibleStatus(ctx, c.req.param("id"), viewerAccount(c)?.id);
-    const author = await ctx.repos.accounts.getById(status.accountId);
-    const account = author ? await accountJson(ctx, author) : {};
-    const edits = await ctx.repos.statuses.editsOf(status.id);
-    const poll = status.pollId ? await ctx.repos.polls.getById(status.pollId) : undefined;
-    const versions = edits.length > 0 ? edits : [{ ...status, pollOptions: poll?.options ?? null }];
-    const domain = author?.domain ?? null;
-    const emojis = await loadEmojis(
-      ctx,
-      versions.map((v) => ({ domain, texts: [v.spoilerText, v.text] })),
-    );
-    const blobUrl = (key: string) => ctx.blobs.url(key);
-    return c.json(versions.map((v, i) => serializeStatusEdit(v, account, emojis[i] ?? [], blobUrl)));
+    return c.json(await statusHistoryJson(ctx, status));
   });
 
   app.get("/api/v1/statuses/:id{[0-9]+}/source", requireToken("read", "read:statuses"), async (c) => {

@@ -1,6 +1,5 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import type { FilterContext } from "../../../../db/repositories/filters.ts";
 import {
   homeTimelineText,
   type PublicTimelineOptions,
@@ -8,6 +7,7 @@ import {
   type TimelinePage,
   tagTimeline,
 } from "../../../../services/feeds/timelines.ts";
+import type { FilterContext } from "../../../../services/filters/types.ts";
 import { statusesText } from "../../../../services/statuses/views-text.ts";
 import { jsonText } from "../../../json-text.ts";
 import { currentAccount, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";

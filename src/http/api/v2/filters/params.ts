@@ -1,12 +1,12 @@
+import { ApiError, notFound } from "../../../../lib/errors.ts";
+import { isId } from "../../../../lib/ids.ts";
 import {
   FILTER_ACTIONS,
   FILTER_CONTEXTS,
   type FilterAction,
   type FilterContext,
-} from "../../../../db/repositories/filters.ts";
-import { ApiError, notFound } from "../../../../lib/errors.ts";
-import { isId } from "../../../../lib/ids.ts";
-import type { KeywordChange } from "../../../../services/filters/filters.ts";
+  type KeywordChange,
+} from "../../../../services/filters/filters.ts";
 import { asArray, asHashList } from "../../../params.ts";
 
 export const TITLE_MAX = 256;

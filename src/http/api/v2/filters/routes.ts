@@ -1,5 +1,4 @@
 import type { Context, Hono } from "hono";
-import type { FilterRow } from "../../../../db/repositories/filters.ts";
 import { ApiError } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
 import { serializeFilterKeyword, serializeFilterStatus } from "../../../../serializers/filter.ts";
@@ -38,8 +37,7 @@ async function keywordParams(c: Context<HonoEnv>, creating: boolean) {
 /** 1.9 Filters (v2): filters with keywords and statuses, and the keyword paths v1 shares. */
 export function filterRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v2/filters", READ_FILTERS, async (c) => {
-    const ctx = c.env.ctx;
-    return c.json(await filters.filtersJson(ctx, await ctx.repos.filters.listByAccount(me(c))));
+    return c.json(await filters.accountFiltersJson(c.env.ctx, me(c)));
   });
 
   app.get("/api/v2/filters/:id{[0-9]+}", READ_FILTERS, async (c) => {
@@ -57,7 +55,7 @@ export function filterRoutes(app: Hono<HonoEnv>): void {
     const expiresAt = parseExpiresIn(p.expires_in, problems, Date.now());
     const changes = parseKeywordChanges(p.keywords_attributes, problems, new Set());
     problems.throwIfAny();
-    const row = { title, context, action, expiresAt } as FilterRow;
+    const row = { title, context, action, expiresAt } as filters.FilterRow;
     const keywords = changes.map((k) => ({ keyword: k.keyword as string, wholeWord: k.wholeWord ?? true }));
     return c.json(await filters.filterJson(ctx, await filters.createFilter(ctx, me(c), row, keywords)));
   });
@@ -67,8 +65,8 @@ export function filterRoutes(app: Hono<HonoEnv>): void {
     const filter = await filters.ownedFilter(ctx, me(c), c.req.param("id"));
     const p = await readParams(c);
     const problems = new Problems();
-    const known = new Set((await ctx.repos.filters.keywordsOf([filter.id])).map((k) => k.id));
-    const row: FilterRow = {
+    const known = new Set((await filters.filterKeywords(ctx, filter)).map((k) => k.id));
+    const row: filters.FilterRow = {
       title: has(p, "title") ? (parseTitle(p.title, problems) ?? "") : filter.title,
       context: has(p, "context") ? (parseContext(p.context, problems) ?? []) : filter.context,
       action: isBlank(p.filter_action) ? filter.action : (parseAction(p.filter_action, problems) ?? "warn"),
@@ -89,7 +87,7 @@ export function filterRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v2/filters/:filter_id{[0-9]+}/keywords", READ_FILTERS, async (c) => {
     const ctx = c.env.ctx;
     const filter = await filters.ownedFilter(ctx, me(c), c.req.param("filter_id"));
-    return c.json((await ctx.repos.filters.keywordsOf([filter.id])).map(serializeFilterKeyword));
+    return c.json((await filters.filterKeywords(ctx, filter)).map(serializeFilterKeyword));
   });
 
   // Mastodon routes a POST with a keyword id to `create` as well.
@@ -128,7 +126,7 @@ export function filterRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v2/filters/:filter_id{[0-9]+}/statuses", READ_FILTERS, async (c) => {
     const ctx = c.env.ctx;
     const filter = await filters.ownedFilter(ctx, me(c), c.req.param("filter_id"));
-    return c.json((await ctx.repos.filters.statusesOf([filter.id])).map(serializeFilterStatus));
+    return c.json((await filters.filterStatuses(ctx, filter)).map(serializeFilterStatus));
   });
 
   app.post("/api/v2/filters/:filter_id{[0-9]+}/statuses", WRITE_FILTERS, async (c) => {

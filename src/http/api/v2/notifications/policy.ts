@@ -1,7 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { POLICY_CATEGORIES } from "../../../../db/repositories/notification-requests.ts";
-import { policyJson } from "../../../../services/notifications/policy.ts";
+import { POLICY_CATEGORIES, policyJson, updatePolicy } from "../../../../services/notifications/policy.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
@@ -31,9 +30,7 @@ export function notificationPolicyRoutes(app: Hono<HonoEnv>): void {
     // Any bad category is a 422 and nothing changes.
     const p = validate(policyParams, await readParams(c));
     const changes = Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
-    if (Object.keys(changes).length > 0) {
-      await ctx.repos.notificationRequests.updatePolicy(accountId, changes, new Date().toISOString());
-    }
+    await updatePolicy(ctx, accountId, changes);
     return c.json(await policyJson(ctx, accountId));
   });
 }

@@ -6,6 +6,14 @@ import {
   type ExpandAccounts,
   groupedNotificationsJson,
 } from "../../../../services/notifications/groups.ts";
+import {
+  clearNotifications,
+  dismissNotificationGroup,
+  latestOfNotificationGroup,
+  notificationGroupAccountsPage,
+  notificationGroupsPage,
+  unreadNotificationGroupsCount,
+} from "../../../../services/notifications/inbox.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
@@ -44,7 +52,7 @@ export function groupedNotificationRoutes(app: Hono<HonoEnv>): void {
     const expandAccounts = await expandAccountsOf(c);
     const groupedTypes = await groupedTypesOf(c);
     const viewerId = currentAccount(c).id;
-    const rows = await ctx.repos.notifications.groupedPage(viewerId, await filterOf(c), page, groupedTypes);
+    const rows = await notificationGroupsPage(ctx, viewerId, await filterOf(c), page, groupedTypes);
     // Mastodon links to the next page whenever this one has groups, full or not.
     setLinkHeader(c, page, rows.length === 0 ? 0 : Math.max(rows.length, page.limit), rows[0]?.id, rows.at(-1)?.id);
     return c.json(
@@ -56,25 +64,19 @@ export function groupedNotificationRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const { limit } = pageParams(c, 100, 1000);
     const viewerId = currentAccount(c).id;
-    const [marker] = await ctx.repos.markers.list(viewerId, ["notifications"]);
-    const groups = await ctx.repos.notifications.groupedPage(
-      viewerId,
-      await filterOf(c),
-      { minId: marker?.lastReadId, limit },
-      await groupedTypesOf(c),
-    );
-    return c.json({ count: groups.length });
+    const count = await unreadNotificationGroupsCount(ctx, viewerId, await filterOf(c), limit, await groupedTypesOf(c));
+    return c.json({ count });
   });
 
   app.post("/api/v2/notifications/clear", requireUser(...WRITE), async (c) => {
-    await c.env.ctx.repos.notifications.clear(currentAccount(c).id);
+    await clearNotifications(c.env.ctx, currentAccount(c).id);
     return c.json({});
   });
 
   app.get(`/api/v2/notifications/${GROUP_KEY}`, requireUser(...READ), async (c) => {
     const ctx = c.env.ctx;
     const viewerId = currentAccount(c).id;
-    const latest = await ctx.repos.notifications.latestOfGroup(viewerId, c.req.param("group_key"));
+    const latest = await latestOfNotificationGroup(ctx, viewerId, c.req.param("group_key"));
     if (!latest) throw notFound();
     const json = await groupedNotificationsJson(ctx, [latest], viewerId, {
       groupedTypes: DEFAULT_GROUPED_TYPES,
@@ -86,7 +88,7 @@ export function groupedNotificationRoutes(app: Hono<HonoEnv>): void {
   });
 
   app.post(`/api/v2/notifications/${GROUP_KEY}/dismiss`, requireUser(...WRITE), async (c) => {
-    await c.env.ctx.repos.notifications.dismissGroup(currentAccount(c).id, c.req.param("group_key"));
+    await dismissNotificationGroup(c.env.ctx, currentAccount(c).id, c.req.param("group_key"));
     return c.json({});
   });
 
@@ -94,14 +96,8 @@ export function groupedNotificationRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const page = pageParams(c, 40, 80);
     const viewerId = currentAccount(c).id;
-    const rows = await ctx.repos.notifications.groupPage(viewerId, c.req.param("group_key"), page);
+    const { rows, accounts } = await notificationGroupAccountsPage(ctx, viewerId, c.req.param("group_key"), page);
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
-    const byId = new Map((await ctx.repos.accounts.getByIds(rows.map((n) => n.fromAccountId))).map((a) => [a.id, a]));
-    return c.json(
-      await accountsJson(
-        ctx,
-        rows.flatMap((n) => byId.get(n.fromAccountId) ?? []),
-      ),
-    );
+    return c.json(await accountsJson(ctx, accounts));
   });
 }
