@@ -109,7 +109,12 @@ export async function pgDump(databaseUrl: string, dest: string, binary = "pg_dum
 }
 
 /** `pg_restore` of a custom-format dump; `clean` drops what the dump creates first. */
-export async function pgRestore(databaseUrl: string, file: string, clean: boolean, binary = "pg_restore"): Promise<void> {
+export async function pgRestore(
+  databaseUrl: string,
+  file: string,
+  clean: boolean,
+  binary = "pg_restore",
+): Promise<void> {
   const t = pgTarget(databaseUrl);
   // The database name alone (the PG* variables carry the rest): a name is never taken as a conninfo.
   const args = ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction", `--dbname=${t.database}`];

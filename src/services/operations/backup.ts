@@ -107,7 +107,9 @@ export async function createBackup(s: OperationsSettings, dest: string): Promise
   } else {
     const source = sqlitePath(s.dataDir);
     if (!existsSync(source)) {
-      throw new OperationError(`no database at ${source}: is DATA_DIR right? (the server creates it at its first start)`);
+      throw new OperationError(
+        `no database at ${source}: is DATA_DIR right? (the server creates it at its first start)`,
+      );
     }
     await backupSqlite(source, join(dest, SQLITE_COPY));
     schemaVersion = sqliteLastMigration(join(dest, SQLITE_COPY));

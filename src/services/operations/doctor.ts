@@ -169,11 +169,19 @@ export async function checkMedia(s: DoctorSettings): Promise<CheckResult> {
   if (!existsSync(dir)) {
     const problem = existsSync(s.dataDir) ? await writable(s.dataDir) : `${s.dataDir} does not exist`;
     return problem
-      ? fail("media", `${dir} does not exist and cannot be created: ${problem}`, `create ${s.dataDir} for the server's user`)
+      ? fail(
+          "media",
+          `${dir} does not exist and cannot be created: ${problem}`,
+          `create ${s.dataDir} for the server's user`,
+        )
       : ok("media", `${dir} will be created at the first upload`);
   }
   if (!(await stat(dir)).isDirectory()) {
-    return fail("media", `${dir} is not a directory`, `move it away; Gannet keeps uploaded files in the directory ${dir}`);
+    return fail(
+      "media",
+      `${dir} is not a directory`,
+      `move it away; Gannet keeps uploaded files in the directory ${dir}`,
+    );
   }
   const problem = await writable(dir);
   return problem

@@ -64,7 +64,11 @@ async function nonEmptyDir(path: string): Promise<boolean> {
   return existsSync(path) && (await stat(path)).isDirectory() && (await readdir(path)).length > 0;
 }
 
-export async function restoreBackup(s: OperationsSettings, dir: string, opts: { force: boolean }): Promise<RestoreReport> {
+export async function restoreBackup(
+  s: OperationsSettings,
+  dir: string,
+  opts: { force: boolean },
+): Promise<RestoreReport> {
   const m = await readManifest(dir);
   const bad = await verifyFiles(dir, m);
   if (bad.length > 0) {
@@ -89,7 +93,9 @@ export async function restoreBackup(s: OperationsSettings, dir: string, opts: { 
   const media = mediaPath(s.dataDir);
   const occupied: string[] = [];
   if (s.databaseUrl ? await pgHasTables(s.databaseUrl) : sqliteHasTables(sqlitePath(s.dataDir))) {
-    occupied.push(s.databaseUrl ? "the database of DATABASE_URL has Gannet's tables" : `${sqlitePath(s.dataDir)} exists`);
+    occupied.push(
+      s.databaseUrl ? "the database of DATABASE_URL has Gannet's tables" : `${sqlitePath(s.dataDir)} exists`,
+    );
   }
   if (await nonEmptyDir(media)) occupied.push(`${media} has files`);
   if (occupied.length > 0 && !opts.force) {
