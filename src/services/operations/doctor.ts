@@ -131,7 +131,11 @@ export async function checkRedis(s: DoctorSettings, timeoutMs: number): Promise<
     enableOfflineQueue: false,
     retryStrategy: () => null,
   });
-  redis.on("error", () => {});
+  // The rejection only says the connection closed; the error event says why (ECONNREFUSED, NOAUTH, ...).
+  let cause: unknown;
+  redis.on("error", (e) => {
+    cause ??= e;
+  });
   const shown = s.redisUrl.replace(/\/\/[^@/]*@/, "//***@");
   try {
     await redis.connect();
@@ -142,7 +146,7 @@ export async function checkRedis(s: DoctorSettings, timeoutMs: number): Promise<
   } catch (e) {
     return fail(
       "redis",
-      `cannot reach ${shown}: ${why(e)}`,
+      `cannot reach ${shown}: ${why(cause ?? e)}`,
       "start Redis (systemctl start redis-server) or fix REDIS_URL (host, port, password); unset it to run without Redis",
     );
   } finally {
