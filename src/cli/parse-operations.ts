@@ -7,19 +7,20 @@ export type OperationsCommand =
   | { kind: "restore"; source: string; force: boolean }
   | { kind: "doctor"; url?: string };
 
-export const BACKUP_USAGE = `Usage: gannet backup DIR
+export const BACKUP_USAGE = `Usage: gannet backup DIR|FILE.tar
 
-Writes a backup of this server into DIR (a new or empty directory): the database (SQLite's
-online backup, or pg_dump --format=custom when DATABASE_URL is set), the media files, the
-secret key (unless SECRET_KEY comes from the environment) and manifest.json (Gannet version,
-schema version, checksums). The server may keep running. Prints the manifest's summary.
+Writes a backup of this server into DIR (a new or empty directory), or into one file when the
+name ends in .tar: the database (SQLite's online backup, or pg_dump --format=custom when
+DATABASE_URL is set), the media files, the secret key (unless SECRET_KEY comes from the
+environment) and manifest.json (Gannet version, schema version, checksums). The server may
+keep running. Prints a summary.
 `;
 
-export const RESTORE_USAGE = `Usage: gannet restore DIR [--force]
+export const RESTORE_USAGE = `Usage: gannet restore DIR|FILE.tar [--force]
 
-Restores a backup written by "gannet backup" into this DATA_DIR (or the empty PostgreSQL
-database of DATABASE_URL), after checking every file against the manifest; then prints what it
-restored and what is left to do. Run it with the server stopped.
+Restores a backup written by "gannet backup" (a directory or a .tar file) into this DATA_DIR
+(or the empty PostgreSQL database of DATABASE_URL), after checking every file against the
+manifest; then prints what it restored and what is left to do. Run it with the server stopped.
   --force  replace an existing database and media directory (pg_restore --clean --if-exists)
 `;
 
@@ -43,14 +44,18 @@ export const OPERATIONS_COMMANDS: Record<string, { usage: string; parse: (args: 
     usage: BACKUP_USAGE,
     parse(args) {
       const { positionals } = parseStrict(args, {}, BACKUP_USAGE);
-      return { kind: "backup", dest: onePath(positionals, "DIR", BACKUP_USAGE) };
+      return { kind: "backup", dest: onePath(positionals, "DIR or FILE.tar", BACKUP_USAGE) };
     },
   },
   restore: {
     usage: RESTORE_USAGE,
     parse(args) {
       const { values, positionals } = parseStrict(args, { force: { type: "boolean" } }, RESTORE_USAGE);
-      return { kind: "restore", source: onePath(positionals, "DIR", RESTORE_USAGE), force: values.force === true };
+      return {
+        kind: "restore",
+        source: onePath(positionals, "DIR or FILE.tar", RESTORE_USAGE),
+        force: values.force === true,
+      };
     },
   },
   doctor: {

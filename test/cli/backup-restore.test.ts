@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
@@ -211,6 +211,22 @@ describe("gannet backup and restore", () => {
     assert.equal(forced.code, 0, forced.stderr);
   });
 
+  it("writes and restores one .tar file as well", async () => {
+    const file = join(source.dir, "gannet.tar");
+    const b = await gannet(source, "backup", file);
+    assert.equal(b.code, 0, b.stderr);
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    // Over the data the first test restored: --force replaces it.
+    const r = await gannet(target, "restore", file, "--force");
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(await gannetOk(target, "accounts", "list"), /^alice\talice@example\.test\t/m);
+    // The unpacked copy is gone again.
+    assert.deepEqual(
+      (await readdir(target.dataDir)).filter((n) => n.startsWith(".restore-")),
+      [],
+    );
+  });
+
   it("refuses a damaged backup before changing anything", async () => {
     const dir = join(source.dir, "backup");
     const damaged = join(source.dir, "damaged");
@@ -231,8 +247,8 @@ describe("gannet backup and restore", () => {
     assert.match(exists.stderr, /already exists/);
     const missing = await gannet(source, "restore");
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /missing DIR/);
+    assert.match(missing.stderr, /missing DIR or FILE\.tar/);
     const help = await gannetOk(source, "help", "restore");
-    assert.match(help, /^Usage: gannet restore DIR \[--force\]/);
+    assert.match(help, /^Usage: gannet restore DIR\|FILE\.tar \[--force\]/);
   });
 });

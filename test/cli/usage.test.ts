@@ -19,8 +19,8 @@ describe("gannet usage, help and settings", () => {
       assert.match(r.stdout, /^Usage: gannet COMMAND/);
       assert.match(r.stdout, /accounts create USERNAME --email EMAIL/);
       assert.match(r.stdout, /tokens create USERNAME/);
-      assert.match(r.stdout, /^ {2}backup DIR/m);
-      assert.match(r.stdout, /^ {2}restore DIR \[--force\]/m);
+      assert.match(r.stdout, /^ {2}backup DIR\|FILE\.tar /m);
+      assert.match(r.stdout, /^ {2}restore DIR\|FILE\.tar \[--force\]/m);
       assert.match(r.stdout, /^ {2}doctor \[--url BASE_URL\]/m);
     }
     for (const command of ["backup", "restore", "doctor"]) {
@@ -50,7 +50,7 @@ describe("gannet usage, help and settings", () => {
       [["accounts", "rename", "a"], /unknown command "accounts rename"/],
       [["tokens", "revoke"], /unknown command "tokens revoke"/],
       [["help", "nonsense"], /no help for "nonsense"/],
-      [["backup"], /missing DIR/],
+      [["backup"], /missing DIR or FILE\.tar/],
       [["backup", "a", "b"], /unexpected argument "b"/],
       [["restore", "a", "--overwrite"], /Unknown option '--overwrite'/],
       [["doctor", "extra"], /unexpected argument "extra"/],

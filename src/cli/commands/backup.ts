@@ -1,5 +1,7 @@
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Config } from "../../config/index.ts";
+import { isTarPath, packInto, unpackFrom } from "../../services/operations/archive.ts";
 import { createBackup, OperationError } from "../../services/operations/backup.ts";
 import { restoreBackup } from "../../services/operations/restore.ts";
 import type { Output } from "../output.ts";
@@ -25,7 +27,9 @@ export async function runBackupCommand(
   try {
     if (cmd.kind === "backup") {
       const dest = resolve(cmd.dest);
-      const m = await createBackup(config, dest);
+      const m = isTarPath(dest)
+        ? await packInto(dest, (dir) => createBackup(config, dir))
+        : await createBackup(config, dest);
       const total = m.files.reduce((sum, f) => sum + f.size, 0);
       const media = m.files.filter((f) => f.path.startsWith("media/")).length;
       await io.out(`backup\t${dest}`);
@@ -40,7 +44,13 @@ export async function runBackupCommand(
       }
       return EXIT_OK;
     }
-    const r = await restoreBackup(config, resolve(cmd.source), { force: cmd.force });
+    const source = resolve(cmd.source);
+    const restore = (dir: string) => restoreBackup(config, dir, { force: cmd.force });
+    // Unpacked inside DATA_DIR: the same file system, and not /tmp, which is often a small RAM disk.
+    const r =
+      existsSync(source) && statSync(source).isFile()
+        ? await unpackFrom(source, config.dataDir, restore)
+        : await restore(source);
     await io.out(`restored a backup of ${r.manifest.createdAt} (Gannet ${r.manifest.gannetVersion}):`);
     for (const line of r.done) await io.out(`  ${line}`);
     await io.out("still to do:");
