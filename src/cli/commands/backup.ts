@@ -57,10 +57,11 @@ export async function runBackupCommand(
     for (const line of r.todo) await io.out(`  - ${line}`);
     return EXIT_OK;
   } catch (e) {
-    if (!(e instanceof OperationError) && !(e instanceof Error && /^pg_(dump|restore) failed/.test(e.message))) {
-      throw e;
-    }
-    await io.err(`gannet: ${e.message}`);
+    if (!(e instanceof Error)) throw e;
+    // The operator needs the reason (a full disk, a refused connection, pg_dump's message), not a stack.
+    const what = e instanceof OperationError ? "" : `${cmd.kind} failed: `;
+    await io.err(`gannet: ${what}${e.message}`);
+    if (!(e instanceof OperationError) && config.logLevel === "debug" && e.stack) await io.err(e.stack);
     return EXIT_FAILURE;
   }
 }

@@ -77,7 +77,7 @@ export function checkDomains(s: DoctorSettings): CheckResult[] {
   return out;
 }
 
-export async function checkDatabase(s: DoctorSettings): Promise<CheckResult> {
+export async function checkDatabase(s: DoctorSettings, timeoutMs = 10_000): Promise<CheckResult> {
   const name = "database";
   if (!s.databaseUrl && !existsSync(sqlitePath(s.dataDir))) {
     return fail(
@@ -88,7 +88,14 @@ export async function checkDatabase(s: DoctorSettings): Promise<CheckResult> {
   }
   const database = createDatabase({ dataDir: s.dataDir, databaseUrl: s.databaseUrl, pgPoolSize: 1 });
   try {
-    const status = await migrationStatus(database.db as never);
+    // A firewalled database host drops packets rather than refusing: do not wait for TCP to give up.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    });
+    const status = await Promise.race([migrationStatus(database.db as never), timeout]).finally(() =>
+      clearTimeout(timer),
+    );
     const where = s.databaseUrl ? "PostgreSQL" : `SQLite ${sqlitePath(s.dataDir)}`;
     if (!status.initialized) {
       return fail(name, `${where} is empty`, "start the server once (it creates the tables), or restore a backup");
@@ -117,7 +124,8 @@ export async function checkDatabase(s: DoctorSettings): Promise<CheckResult> {
         : "check that DATA_DIR is readable and writable by this user",
     );
   } finally {
-    await database.close();
+    // Not awaited: a pool still trying to connect would hold the answer back.
+    void database.close().catch(() => {});
   }
 }
 
@@ -258,7 +266,7 @@ export async function checkPublicUrl(s: DoctorSettings, opts: DoctorOptions): Pr
 export async function runChecks(s: DoctorSettings, opts: DoctorOptions = {}): Promise<CheckResult[]> {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const out = checkDomains(s);
-  out.push(await checkDatabase(s));
+  out.push(await checkDatabase(s, Math.max(timeoutMs, 10_000)));
   const redis = await checkRedis(s, timeoutMs);
   if (redis) out.push(redis);
   out.push(await checkMedia(s));
