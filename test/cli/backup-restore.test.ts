@@ -227,6 +227,23 @@ describe("gannet backup and restore", () => {
     );
   });
 
+  it("says when SECRET_KEY comes from the environment, and the restore asks for it", async () => {
+    const key = "k".repeat(40);
+    const withKey = { ...source, env: { ...source.env, SECRET_KEY: key } };
+    const dir = join(source.dir, "env-key");
+    const b = await gannet(withKey, "backup", dir);
+    assert.equal(b.code, 0, b.stderr);
+    assert.match(b.stdout, /^secret key\tfrom SECRET_KEY, not included$/m);
+    assert.match(b.stderr, /SECRET_KEY comes from the environment/);
+    const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8"));
+    assert.equal(manifest.secretKey, "environment");
+    assert.ok(!manifest.files.some((f: { path: string }) => f.path === "secret_key"));
+    assert.ok(!(await readFile(join(dir, "manifest.json"), "utf8")).includes(key));
+    const r = await gannet(target, "restore", dir, "--force");
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /set the same SECRET_KEY here/);
+  });
+
   it("refuses a damaged backup before changing anything", async () => {
     const dir = join(source.dir, "backup");
     const damaged = join(source.dir, "damaged");
