@@ -20,7 +20,10 @@ export async function backupSqlite(source: string, dest: string): Promise<void> 
   if (!existsSync(source)) throw new Error(`no database at ${source}`);
   const db = new DatabaseSync(source, { timeout: 10_000 });
   try {
-    await backup(db, dest);
+    // All pages in one step, so one read transaction: a step-wise copy starts over whenever the
+    // server commits in between, and on a busy server might never finish. In WAL mode the read
+    // does not hold the server's writes back.
+    await backup(db, dest, { rate: 1_000_000_000 });
   } finally {
     db.close();
   }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { cp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
 import sharp from "sharp";
@@ -157,10 +158,40 @@ describe("gannet backup and restore", () => {
     });
     assert.match(consent.body, /action="\/oauth\/authorize"/);
 
-    // Online: the server is still running.
+    // Online: the server is still running, and writing meanwhile.
     const dir = join(source.dir, "backup");
-    const b = await gannet(source, "backup", dir);
+    let backingUp = true;
+    let written = 0;
+    const writer = (async () => {
+      while (backingUp) {
+        const w = await fetch(`${base}/api/v1/statuses`, {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body: JSON.stringify({ status: `meanwhile ${written}` }),
+        });
+        assert.equal(w.status, 200);
+        written++;
+      }
+    })();
+    const b = await gannet(source, "backup", dir).finally(() => {
+      backingUp = false;
+    });
+    await writer;
     assert.equal(b.code, 0, b.stderr);
+    if (!pgUrl) {
+      const copy = new DatabaseSync(join(dir, "database.sqlite3"), { readOnly: true });
+      try {
+        assert.deepEqual(
+          copy
+            .prepare("PRAGMA integrity_check")
+            .all()
+            .map((r) => r.integrity_check),
+          ["ok"],
+        );
+      } finally {
+        copy.close();
+      }
+    }
     assert.match(b.stdout, /^backup\t/m);
     assert.match(b.stdout, /^secret key\tincluded$/m);
     const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8"));
