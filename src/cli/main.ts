@@ -18,6 +18,10 @@ export async function runCli(argv: readonly string[], io: Output = processOutput
     await io.out(cmd.text.trimEnd());
     return EXIT_OK;
   }
+  if (cmd.kind === "doctor") {
+    const { doctor } = await import("./commands/doctor.ts");
+    return doctor(cmd, readEnvironment(), io);
+  }
   let config: Config;
   try {
     config = loadConfig(readEnvironment());
@@ -27,6 +31,10 @@ export async function runCli(argv: readonly string[], io: Output = processOutput
     return EXIT_USAGE;
   }
   // Loaded only now: help and usage errors answer at once, without the server's modules.
+  if (cmd.kind === "backup" || cmd.kind === "restore") {
+    const { runBackupCommand } = await import("./commands/backup.ts");
+    return runBackupCommand(config, cmd, io);
+  }
   const { runDatabaseCommand } = await import("./run-command.ts");
   return runDatabaseCommand(config, cmd, io);
 }

@@ -15,6 +15,7 @@ import {
 import { shortcodeProblem } from "../services/custom-emojis/shortcodes.ts";
 import { ANNOUNCEMENTS_SUBCOMMANDS, ANNOUNCEMENTS_USAGE, type AnnouncementsCommand } from "./parse-announcements.ts";
 import { DOMAINS_SUBCOMMANDS, DOMAINS_USAGE, type DomainsCommand } from "./parse-domains.ts";
+import { OPERATIONS_COMMANDS, type OperationsCommand } from "./parse-operations.ts";
 import {
   ACCOUNTS_ALIASES_USAGE,
   ACCOUNTS_CREATE_USAGE,
@@ -69,7 +70,8 @@ export type Command =
   | { kind: "emoji-list" }
   | { kind: "emoji-delete"; shortcode: string }
   | AnnouncementsCommand
-  | DomainsCommand;
+  | DomainsCommand
+  | OperationsCommand;
 
 export const DEFAULT_TOKEN_SCOPES = "read write follow push";
 
@@ -106,6 +108,7 @@ const GROUP_USAGE: Record<string, string> = {
   emoji: EMOJI_USAGE,
   announcements: ANNOUNCEMENTS_USAGE,
   domains: DOMAINS_USAGE,
+  ...Object.fromEntries(Object.entries(OPERATIONS_COMMANDS).map(([k, v]) => [k, v.usage])),
 };
 
 /** Strict parsing of one subcommand's arguments; parseArgs' own messages name the bad option. */
@@ -144,6 +147,15 @@ export function parseCommand(argv: readonly string[]): Command {
     const text = SUBCOMMAND_USAGE[topic] ?? GROUP_USAGE[topic];
     if (!text) throw new UsageError(`no help for "${topic}"`);
     return { kind: "help", text };
+  }
+  const single = OPERATIONS_COMMANDS[group];
+  if (single) {
+    try {
+      return single.parse(argv.slice(1));
+    } catch (e) {
+      if (e instanceof HelpRequest) return { kind: "help", text: e.text };
+      throw e;
+    }
   }
   const groupUsage = GROUP_USAGE[group];
   if (!groupUsage) throw new UsageError(`unknown command "${group}"`);

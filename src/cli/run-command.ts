@@ -13,7 +13,7 @@ import type { Output } from "./output.ts";
 import type { Command } from "./parse-command.ts";
 import { CommandError, EXIT_FAILURE, EXIT_OK } from "./usage.ts";
 
-export type DatabaseCommand = Exclude<Command, { kind: "help" }>;
+export type DatabaseCommand = Exclude<Command, { kind: "help" | "backup" | "restore" | "doctor" }>;
 
 async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Promise<void> {
   switch (cmd.kind) {

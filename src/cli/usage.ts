@@ -214,6 +214,9 @@ Commands:
   domains unblock DOMAIN
   domains list
   domains allow DOMAIN | disallow DOMAIN
+  backup DIR|FILE.tar               (the database, media and secret key; the server may run)
+  restore DIR|FILE.tar [--force]    (into an empty DATA_DIR or database; the server stopped)
+  doctor [--url BASE_URL]           (checks settings, database, Redis, media, the public URL)
   help [COMMAND]
 
 Run "gannet help accounts create" (or any command with --help) for its options.

@@ -19,6 +19,17 @@ describe("gannet usage, help and settings", () => {
       assert.match(r.stdout, /^Usage: gannet COMMAND/);
       assert.match(r.stdout, /accounts create USERNAME --email EMAIL/);
       assert.match(r.stdout, /tokens create USERNAME/);
+      assert.match(r.stdout, /^ {2}backup DIR\|FILE\.tar /m);
+      assert.match(r.stdout, /^ {2}restore DIR\|FILE\.tar \[--force\]/m);
+      assert.match(r.stdout, /^ {2}doctor \[--url BASE_URL\]/m);
+    }
+    for (const command of ["backup", "restore", "doctor"]) {
+      const help = await gannet(inst, "help", command);
+      assert.equal(help.code, 0, command);
+      assert.match(help.stdout, new RegExp(`^Usage: gannet ${command}`));
+      const flag = await gannet(inst, command, "--help");
+      assert.equal(flag.code, 0, command);
+      assert.equal(flag.stdout, help.stdout);
     }
     const sub = await gannet(inst, "help", "tokens", "create");
     assert.equal(sub.code, 0);
@@ -39,6 +50,10 @@ describe("gannet usage, help and settings", () => {
       [["accounts", "rename", "a"], /unknown command "accounts rename"/],
       [["tokens", "revoke"], /unknown command "tokens revoke"/],
       [["help", "nonsense"], /no help for "nonsense"/],
+      [["backup"], /missing DIR or FILE\.tar/],
+      [["backup", "a", "b"], /unexpected argument "b"/],
+      [["restore", "a", "--overwrite"], /Unknown option '--overwrite'/],
+      [["doctor", "extra"], /unexpected argument "extra"/],
     ];
     await Promise.all(
       cases.map(async ([args, message]) => {
