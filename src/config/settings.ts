@@ -231,7 +231,8 @@ export const SETTINGS = {
     group: "Server",
     type: secretKey,
     defaultDoc: "generated once into `DATA_DIR/secret_key`",
-    description: "Signs sessions and derives other secrets. Changing it signs everyone out of the web pages.",
+    description:
+      "Signs web sessions and seals the tokens kept for Web Push. Changing it signs everyone out of the web pages and silences existing push subscriptions.",
     secret: true,
   }),
   GANNET_ROLE: setting({
@@ -275,7 +276,7 @@ export const SETTINGS = {
     group: "Database",
     type: prefixed(/^rediss?:\/\//, "`redis://host:port` or `rediss://`", "must start with redis:// or rediss://"),
     description:
-      "A Redis server for the job queue, caches and the event bus between processes. Without it they live in the database and in memory.",
+      "A Redis server for the job queue, the rate limits and the event bus between processes. Without it they live in the database and in memory.",
     secret: true,
   }),
   REDIS_NAMESPACE: setting({
