@@ -111,6 +111,8 @@ export interface Config {
   ffmpegBinary: string;
   ffprobeBinary: string;
   logLevel: "debug" | "info" | "warning" | "error";
+  /** One log line per HTTP request (LOG_REQUESTS). */
+  logRequests: boolean;
 }
 
 /** Both VAPID keys or neither: a lone key cannot sign or be verified. */
@@ -203,6 +205,7 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     ffmpegBinary: read(env, "FFMPEG_BINARY"),
     ffprobeBinary: read(env, "FFPROBE_BINARY"),
     logLevel: read(env, "LOG_LEVEL"),
+    logRequests: read(env, "LOG_REQUESTS"),
   };
 }
 

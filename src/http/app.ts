@@ -36,6 +36,7 @@ import { clientIpOfRequest } from "./middleware/client-ip.ts";
 import { applyCors } from "./middleware/cors.ts";
 import { onError, onNotFound } from "./middleware/errors.ts";
 import { checkApiRateLimit } from "./middleware/rate-limit.ts";
+import { requestLog } from "./middleware/request-log.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { nulError } from "./params.ts";
 import { KeptMatchRouter } from "./route-cache.ts";
@@ -57,12 +58,14 @@ const corsOnly: MiddlewareHandler<HonoEnv> = async (c, next) => {
 
 /**
  * Assembles the HTTP application: middleware, then one route module per area. Requests must be
- * handed the context as `env.ctx` (`handlerFor` does that).
+ * handed the context as `env.ctx` (`handlerFor` does that). `logRequests` (LOG_REQUESTS) puts the
+ * request log outermost, so it sees every answer Hono gives.
  */
-export function createApp(): Hono<HonoEnv> {
+export function createApp(opts: { logRequests?: boolean } = {}): Hono<HonoEnv> {
   const app = new Hono<HonoEnv>({ strict: false, router: new KeptMatchRouter() });
   app.onError(onError);
   app.notFound(onNotFound);
+  if (opts.logRequests) app.use(requestLog());
   const tokens = new TokenCache();
 
   // Everything under /api goes through one middleware (each layer costs on the hottest paths):
