@@ -3,7 +3,7 @@ import { configure, getConsoleSink, getLogger } from "@logtape/logtape";
 import { startBackground } from "./background.ts";
 import { ConfigError, loadConfig, readEnvironment } from "./config/index.ts";
 import { createContext } from "./context.ts";
-import { fedifyLogLevel } from "./lib/logging.ts";
+import { serverLoggers } from "./lib/logging.ts";
 import { startHttpServer } from "./server.ts";
 
 async function main(): Promise<void> {
@@ -22,11 +22,7 @@ async function main(): Promise<void> {
     // Fedify logs with implicit contexts: without a store, LogTape warns on the console at every
     // inbox request (two lines each, written synchronously: measured as 4% of the inbox's CPU).
     contextLocalStorage: new AsyncLocalStorage(),
-    loggers: [
-      { category: ["gannet"], lowestLevel: config.logLevel, sinks: ["console"] },
-      { category: ["fedify"], lowestLevel: fedifyLogLevel(config.logLevel), sinks: ["console"] },
-      { category: ["logtape", "meta"], lowestLevel: "warning", sinks: ["console"] },
-    ],
+    ...serverLoggers(config.logLevel, "console"),
   });
   const logger = getLogger(["gannet"]);
   // Signals are handled from the start, so a stop during start-up still exits cleanly.

@@ -57,4 +57,39 @@ describe("a failing job's retries in the log", () => {
     assert.equal(stacks.length, 2);
     for (const r of stacks) assert.match(String(r.properties.stack), /queue-retry-log\.test\.ts/);
   });
+
+  it("keeps the info line to the message's first line (a failed delivery's carries the response body)", async () => {
+    records.length = 0;
+    const t = await openTestDatabase();
+    const queue = new DatabaseJobQueue(new JobsRepository(t.database.db, t.database.dialect), {
+      context: () => testContext,
+      ids: new IdGenerator(),
+      pollIntervalMs: 20,
+      backoffBaseMs: 20,
+      backoffMaxMs: 40,
+    });
+    let runs = 0;
+    queue.register("deliver", async () => {
+      runs++;
+      throw new Error(
+        "Failed to send activity a to https://peer.example/inbox (500 Internal Server Error):\n<html>oops</html>",
+      );
+    });
+    try {
+      queue.start();
+      await queue.enqueue("deliver", {}, { attempts: 2 });
+      await waitFor(() => runs >= 2, 10_000, "two attempts");
+      await waitFor(async () => (await queue.state()).counts.some((c) => c.state === "dead"), 5000, "the job to die");
+    } finally {
+      await queue.stop();
+      await t.close();
+    }
+    const retries = records.filter((r) => r.level === "info" && String(r.rawMessage).includes("retrying"));
+    assert.equal(retries.length, 1);
+    const line = defaultTextFormatter(retries[0]).trimEnd();
+    assert.doesNotMatch(line, /\n|<html>/, line);
+    assert.match(line, /500 Internal Server Error/);
+    const debug = records.filter((r) => r.level === "debug");
+    assert.match(String(debug[0]?.properties.stack), /<html>oops<\/html>/);
+  });
 });

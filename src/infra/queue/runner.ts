@@ -217,7 +217,8 @@ export class StoreJobQueue implements JobQueue {
         await this.#settle(() => this.store.kill(this.workerId, job.id, error.slice(0, 4000)));
       } else {
         // One line per retry: a peer that is down fails every delivery to it, for hours.
-        const message = e instanceof Error ? e.message : String(e);
+        // The first line only: some messages carry a response body (Fedify's failed deliveries).
+        const message = (e instanceof Error ? e.message : String(e)).split("\n", 1)[0];
         logger.info("Job {name} {id} failed (attempt {attempts} of {maxAttempts}), retrying: {message}", {
           name: job.name,
           id: job.id,
