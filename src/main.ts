@@ -3,6 +3,7 @@ import { configure, getConsoleSink, getLogger } from "@logtape/logtape";
 import { startBackground } from "./background.ts";
 import { ConfigError, loadConfig, readEnvironment } from "./config/index.ts";
 import { createContext } from "./context.ts";
+import { SchemaTooNewError } from "./db/migrate.ts";
 import { serverLoggers } from "./lib/logging.ts";
 import { startHttpServer } from "./server.ts";
 
@@ -38,7 +39,16 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
-  const ctx = await createContext(config);
+  let ctx: Awaited<ReturnType<typeof createContext>>;
+  try {
+    ctx = await createContext(config);
+  } catch (e) {
+    if (e instanceof SchemaTooNewError) {
+      process.stderr.write(`gannet: ${e.message}\n`);
+      process.exit(3);
+    }
+    throw e;
+  }
   cleanup = () => ctx.close();
   const roles = config.roles;
   // `web` serves everything over HTTP, streaming included; `streaming` alone serves only that.
