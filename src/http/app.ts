@@ -36,7 +36,7 @@ import { clientIpOfRequest } from "./middleware/client-ip.ts";
 import { applyCors } from "./middleware/cors.ts";
 import { onError, onNotFound } from "./middleware/errors.ts";
 import { checkApiRateLimit } from "./middleware/rate-limit.ts";
-import { requestLog } from "./middleware/request-log.ts";
+import { logRequest, requestLog } from "./middleware/request-log.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { nulError } from "./params.ts";
 import { KeptMatchRouter } from "./route-cache.ts";
@@ -155,11 +155,16 @@ export function handlerFor(
   // inbox POST from an address whose signatures kept failing (failure-throttle.ts).
   const throttle = ctx.inboxThrottle;
   const trusted = ctx.config.trustedProxies;
+  const logRequests = ctx.config.logRequests;
   return (request, env) => {
     if (!isInboxPostRequest(request)) return serve(request, env);
+    const start = logRequests ? performance.now() : 0;
     const refusal =
       unsignedRefusal(request) ??
       (throttle.limit > 0 ? throttledRefusal(throttle, clientIpOfRequest(request, env, trusted), request) : undefined);
-    return refusal ?? serve(request, env);
+    if (refusal === undefined) return serve(request, env);
+    // Refused before the application's request log sees it.
+    if (logRequests) logRequest(request.method, request.url, refusal.status, start, "-");
+    return refusal;
   };
 }

@@ -23,6 +23,14 @@ async function requestsLogged(inst: Instance, token: string, env: Record<string,
     });
     assert.equal(missing.status, 404);
     await missing.body?.cancel();
+    // Refused before routing (unsigned inbox POST): logged all the same.
+    const unsigned = await fetch(`${server.url}/inbox`, {
+      method: "POST",
+      headers: { "content-type": "application/activity+json" },
+      body: "{}",
+    });
+    assert.equal(unsigned.status, 401);
+    await unsigned.body?.cancel();
     // The console sink writes synchronously, but the pipe may deliver a moment later.
     await new Promise((resolve) => setTimeout(resolve, 300));
   } finally {
@@ -57,6 +65,9 @@ describe("LOG_REQUESTS", () => {
     const missing = lines.filter((l) => l.includes("/api/v1/statuses/"));
     assert.equal(missing.length, 1, output);
     assert.match(missing[0], new RegExp(`GET /api/v1/statuses/%7Bnope%7D%0A 404 \\d+\\.\\dms ${accountId}$`));
+    const inbox = lines.filter((l) => l.includes(" /inbox "));
+    assert.equal(inbox.length, 1, output);
+    assert.match(inbox[0], /POST \/inbox 401 \d+\.\dms -$/);
     assert.ok(!output.includes(SECRET), "the query's token was logged");
     assert.ok(!output.includes(token), "the bearer token was logged");
     assert.doesNotMatch(output, /access_token|authorization/i);

@@ -15,11 +15,18 @@ export function loggedPath(url: string): string {
   return url.slice(start, end < 0 ? undefined : end);
 }
 
+/** Writes one request's line: `GET /api/v1/timelines/home 200 4.2ms 1234` (`who`: an account id or `-`). */
+export function logRequest(method: string, url: string, status: number, startedAt: number, who: string): void {
+  const ms = (performance.now() - startedAt).toFixed(1);
+  const line = `${method} ${loggedPath(url)} ${status} ${ms}ms ${who}`;
+  // LogTape reads `{name}` in a message as a placeholder; `{{` is a literal brace.
+  logger.info(line.replace(/[{}]/g, (b) => b + b));
+}
+
 /**
- * LOG_REQUESTS: one info line per request once its answer is ready (a stream's body may go on):
- * `GET /api/v1/timelines/home 200 4.2ms 1234`, the last field the signed-in account's id or `-`.
- * Registered only when the setting is on, so it costs nothing otherwise. The Authorization header
- * and the query are never logged.
+ * LOG_REQUESTS: one info line per request once its answer is ready (a stream's body may go on),
+ * the last field the signed-in account's id or `-`. Registered only when the setting is on, so
+ * it costs nothing otherwise. The Authorization header and the query are never logged.
  */
 export function requestLog(): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
@@ -27,11 +34,7 @@ export function requestLog(): MiddlewareHandler<HonoEnv> {
     try {
       await next();
     } finally {
-      const ms = (performance.now() - start).toFixed(1);
-      const who = c.get("auth")?.account?.id ?? "-";
-      const line = `${c.req.method} ${loggedPath(c.req.url)} ${c.res.status} ${ms}ms ${who}`;
-      // LogTape reads `{name}` in a message as a placeholder; `{{` is a literal brace.
-      logger.info(line.replace(/[{}]/g, (b) => b + b));
+      logRequest(c.req.method, c.req.url, c.res.status, start, c.get("auth")?.account?.id ?? "-");
     }
   };
 }
