@@ -302,7 +302,8 @@ export const SETTINGS = {
     group: "Accounts",
     type: bool,
     default: false,
-    description: "Allows OAuth's password grant (an app sends the user's password), which Mastodon no longer offers.",
+    description:
+      "Allows OAuth's password grant, in which an app is handed the user's password. Off, apps sign in through the browser.",
   }),
   SINGLE_USER_MODE: setting({
     group: "Accounts",
@@ -388,14 +389,14 @@ export const SETTINGS = {
     type: text,
     default: "ffmpeg",
     description:
-      "The ffmpeg command (a path, or a name looked up on the PATH), for video and audio. Without it such uploads are refused.",
+      "The ffmpeg command (a path, or a name looked up on the PATH): turns videos and animated GIFs into MP4 and takes their previews. Without it videos are kept as uploaded.",
   }),
   FFPROBE_BINARY: setting({
     group: "Media",
     type: text,
     default: "ffprobe",
     description:
-      "The ffprobe command (a path, or a name looked up on the PATH), which reads uploads' durations and sizes.",
+      "The ffprobe command (a path, or a name looked up on the PATH): reads the length and size of video and audio uploads and refuses those it cannot read. Without it they are kept as uploaded, unchecked.",
   }),
   // Mail
   SMTP_SERVER: setting({
