@@ -3,7 +3,8 @@ import { configure, getConsoleSink, getLogger } from "@logtape/logtape";
 import { startBackground } from "./background.ts";
 import { ConfigError, loadConfig, readEnvironment } from "./config/index.ts";
 import { createContext } from "./context.ts";
-import { fedifyLogLevel } from "./lib/logging.ts";
+import { SchemaTooNewError } from "./db/migrate.ts";
+import { serverLoggers } from "./lib/logging.ts";
 import { startHttpServer } from "./server.ts";
 
 async function main(): Promise<void> {
@@ -22,11 +23,7 @@ async function main(): Promise<void> {
     // Fedify logs with implicit contexts: without a store, LogTape warns on the console at every
     // inbox request (two lines each, written synchronously: measured as 4% of the inbox's CPU).
     contextLocalStorage: new AsyncLocalStorage(),
-    loggers: [
-      { category: ["gannet"], lowestLevel: config.logLevel, sinks: ["console"] },
-      { category: ["fedify"], lowestLevel: fedifyLogLevel(config.logLevel), sinks: ["console"] },
-      { category: ["logtape", "meta"], lowestLevel: "warning", sinks: ["console"] },
-    ],
+    ...serverLoggers(config.logLevel, "console"),
   });
   const logger = getLogger(["gannet"]);
   // Signals are handled from the start, so a stop during start-up still exits cleanly.
@@ -42,7 +39,16 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
-  const ctx = await createContext(config);
+  let ctx: Awaited<ReturnType<typeof createContext>>;
+  try {
+    ctx = await createContext(config);
+  } catch (e) {
+    if (e instanceof SchemaTooNewError) {
+      process.stderr.write(`gannet: ${e.message}\n`);
+      process.exit(3);
+    }
+    throw e;
+  }
   cleanup = () => ctx.close();
   const roles = config.roles;
   // `web` serves everything over HTTP, streaming included; `streaming` alone serves only that.

@@ -23,9 +23,10 @@ export function startHttpServer(
   hostname: string,
   opts: { overrideGlobalObjects?: boolean; streamingOnly?: boolean } = {},
 ): Promise<RunningServer> {
+  const logRequests = ctx.config.logRequests;
   const fetch = opts.streamingOnly
-    ? handlerFor(createStreamingApp(), ctx, { inbox: false })
-    : handlerFor(createApp(), ctx);
+    ? handlerFor(createStreamingApp({ logRequests }), ctx, { inbox: false })
+    : handlerFor(createApp({ logRequests }), ctx);
   return new Promise((resolve, reject) => {
     // @hono/node-server swaps the global Response for a lighter one (faster); tests turn that off
     // because clients in the same process (masto) rely on `instanceof Response`.

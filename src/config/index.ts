@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { parseRange } from "../lib/net/address-policy.ts";
+import { ConfigError, type Env, read } from "./settings.ts";
+
+export { ConfigError, type Env } from "./settings.ts";
 
 export type RegistrationsMode = "open" | "approved" | "none";
 
@@ -30,25 +32,14 @@ export interface ProcessRoles {
   scheduler: boolean;
 }
 
-const ROLE_NAMES = ["web", "streaming", "worker", "scheduler"] as const;
-
 /**
  * GANNET_ROLE: `all` or a list of roles (`web,worker`). Roles split over processes need an event
  * bus that crosses them (Redis or PostgreSQL): in-process events would not reach another
  * process's streaming clients.
  */
 function roles(env: Env, crossProcessBus: boolean): ProcessRoles {
-  const v = str(env, "GANNET_ROLE") ?? "all";
-  const names = v
-    .toLowerCase()
-    .split(/[,\s]+/)
-    .filter(Boolean);
+  const names = read(env, "GANNET_ROLE");
   if (names.length === 1 && names[0] === "all") return { web: true, streaming: true, worker: true, scheduler: true };
-  for (const n of names) {
-    if (!(ROLE_NAMES as readonly string[]).includes(n)) {
-      throw new ConfigError(`GANNET_ROLE must be "all" or a list of ${ROLE_NAMES.join(", ")}, got "${v}"`);
-    }
-  }
   const r = {
     web: names.includes("web"),
     streaming: names.includes("web") || names.includes("streaming"),
@@ -57,7 +48,7 @@ function roles(env: Env, crossProcessBus: boolean): ProcessRoles {
   };
   if (!crossProcessBus && !(r.web && r.worker && r.scheduler)) {
     throw new ConfigError(
-      `GANNET_ROLE=${v} splits the server over processes, which needs REDIS_URL or DATABASE_URL (with SQLite alone, streaming events stay in one process)`,
+      `GANNET_ROLE=${env.GANNET_ROLE?.trim()} splits the server over processes, which needs REDIS_URL or DATABASE_URL (with SQLite alone, streaming events stay in one process)`,
     );
   }
   return r;
@@ -120,79 +111,14 @@ export interface Config {
   ffmpegBinary: string;
   ffprobeBinary: string;
   logLevel: "debug" | "info" | "warning" | "error";
-}
-
-/** A setting with a bad value: start-up stops with this one line. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
-
-type Env = Record<string, string | undefined>;
-
-function str(env: Env, name: string): string | undefined {
-  const v = env[name];
-  if (v === undefined) return undefined;
-  const t = v.trim();
-  return t === "" ? undefined : t;
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const v = str(env, name);
-  if (v === undefined) return fallback;
-  const l = v.toLowerCase();
-  if (["true", "1", "yes", "on"].includes(l)) return true;
-  if (["false", "0", "no", "off"].includes(l)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${v}"`);
-}
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const v = str(env, name);
-  if (v === undefined) return fallback;
-  if (!/^\d+$/.test(v)) throw new ConfigError(`${name} must be a whole number, got "${v}"`);
-  const n = Number(v);
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
-  const v = str(env, name);
-  if (v === undefined) return fallback;
-  if (!(values as readonly string[]).includes(v)) {
-    throw new ConfigError(`${name} must be one of ${values.join(", ")}, got "${v}"`);
-  }
-  return v as T;
-}
-
-const DOMAIN_RE =
-  /^(?=.{1,253}(?::\d{1,5})?$)[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)*(:\d{1,5})?$/i;
-
-function domain(env: Env, name: string, fallback: string): string {
-  const v = str(env, name);
-  if (v === undefined) return fallback;
-  if (!DOMAIN_RE.test(v)) throw new ConfigError(`${name} must be a host name such as example.com, got "${v}"`);
-  return v.toLowerCase();
-}
-
-function locale(env: Env, name: string, fallback: string): string {
-  const v = str(env, name);
-  if (v === undefined) return fallback;
-  if (!/^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/.test(v))
-    throw new ConfigError(`${name} must be a language code such as en, got "${v}"`);
-  return v;
-}
-
-function url(env: Env, name: string, scheme: RegExp, fallback: string): string {
-  const v = str(env, name);
-  if (v === undefined) return fallback;
-  if (!scheme.test(v) || !URL.canParse(v))
-    throw new ConfigError(`${name} must be a URL starting with ${scheme.source.replace(/\\/g, "")}, got "${v}"`);
-  return v.replace(/\/+$/, "");
+  /** One log line per HTTP request (LOG_REQUESTS). */
+  logRequests: boolean;
 }
 
 /** Both VAPID keys or neither: a lone key cannot sign or be verified. */
 function vapidKeys(env: Env): { publicKey: string; privateKey: string } | undefined {
-  const publicKey = str(env, "VAPID_PUBLIC_KEY");
-  const privateKey = str(env, "VAPID_PRIVATE_KEY");
+  const publicKey = read(env, "VAPID_PUBLIC_KEY");
+  const privateKey = read(env, "VAPID_PRIVATE_KEY");
   if (publicKey === undefined && privateKey === undefined) return undefined;
   if (publicKey === undefined || privateKey === undefined) {
     throw new ConfigError("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together");
@@ -206,57 +132,41 @@ function isLocalHost(host: string): boolean {
 }
 
 /**
- * Reads the configuration from an environment (`process.env` plus `.env`, merged by the caller).
- * Pure apart from the secret key file: when SECRET_KEY is unset it is generated once into DATA_DIR.
+ * Reads the configuration from an environment (`process.env` plus `.env`, merged by the caller),
+ * each setting through the table in settings.ts; the defaults that depend on other settings are
+ * worked out here. Pure apart from the secret key file: when SECRET_KEY is unset it is generated
+ * once into DATA_DIR.
  */
 export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boolean } = {}): Config {
   const cwd = opts.cwd ?? process.cwd();
-  const port = int(env, "PORT", 3000, 0, 65535);
-  const localDomain = domain(env, "LOCAL_DOMAIN", `localhost:${port}`);
-  const webDomain = domain(env, "WEB_DOMAIN", localDomain);
-  const bind = str(env, "BIND") ?? "127.0.0.1";
-  if (!/^[0-9a-fA-F:.]+$|^localhost$/.test(bind)) throw new ConfigError(`BIND must be an IP address, got "${bind}"`);
-  const dataDirRaw = str(env, "DATA_DIR") ?? "./data";
+  const port = read(env, "PORT");
+  const localDomain = read(env, "LOCAL_DOMAIN") ?? `localhost:${port}`;
+  const webDomain = read(env, "WEB_DOMAIN") ?? localDomain;
+  const bind = read(env, "BIND");
+  const dataDirRaw = read(env, "DATA_DIR");
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
 
-  const databaseUrl = str(env, "DATABASE_URL");
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite database)`);
-  }
-  const redisUrl = str(env, "REDIS_URL");
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
-    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://`);
-  }
-  const localHttps = bool(env, "LOCAL_HTTPS", !isLocalHost(webDomain));
-  const registrationsMode = oneOf(env, "REGISTRATIONS_MODE", ["open", "approved", "none"] as const, "approved");
+  const databaseUrl = read(env, "DATABASE_URL");
+  const redisUrl = read(env, "REDIS_URL");
+  const localHttps = read(env, "LOCAL_HTTPS") ?? !isLocalHost(webDomain);
+  const registrationsMode = read(env, "REGISTRATIONS_MODE");
 
   if (opts.createDataDir !== false) mkdirSync(dataDir, { recursive: true });
-  let secretKey = str(env, "SECRET_KEY");
-  if (secretKey !== undefined && secretKey.length < 32) {
-    throw new ConfigError("SECRET_KEY must be at least 32 characters long");
-  }
-  if (secretKey === undefined) secretKey = readOrCreateSecret(dataDir);
+  const secretKey = read(env, "SECRET_KEY") ?? readOrCreateSecret(dataDir);
 
   let smtp: SmtpConfig | undefined;
-  const smtpServer = str(env, "SMTP_SERVER");
+  const smtpServer = read(env, "SMTP_SERVER");
   if (smtpServer !== undefined) {
     smtp = {
       server: smtpServer,
-      port: int(env, "SMTP_PORT", 587, 1, 65535),
-      login: str(env, "SMTP_LOGIN"),
-      password: str(env, "SMTP_PASSWORD"),
-      fromAddress: str(env, "SMTP_FROM_ADDRESS") ?? `notifications@${localDomain.replace(/:\d+$/, "")}`,
-      secure: bool(env, "SMTP_SSL", false),
+      port: read(env, "SMTP_PORT"),
+      login: read(env, "SMTP_LOGIN"),
+      password: read(env, "SMTP_PASSWORD"),
+      fromAddress: read(env, "SMTP_FROM_ADDRESS") ?? `notifications@${localDomain.replace(/:\d+$/, "")}`,
+      secure: read(env, "SMTP_SSL"),
     };
   }
 
-  const trusted = (str(env, "TRUSTED_PROXY_IP") ?? "127.0.0.1,::1").split(/[,\s]+/).filter(Boolean);
-  const allowedPrivate = (str(env, "ALLOWED_PRIVATE_ADDRESSES") ?? "").split(/[,\s]+/).filter(Boolean);
-  for (const entry of allowedPrivate) {
-    if (!parseRange(entry))
-      throw new ConfigError(`ALLOWED_PRIVATE_ADDRESSES: "${entry}" is not an IP address or CIDR range`);
-  }
-  const rateLimits = oneOf(env, "RATE_LIMITS", ["on", "off"] as const, "on");
   const baseUrl = `${localHttps ? "https" : "http"}://${webDomain}`;
 
   return {
@@ -267,37 +177,35 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     dataDir,
     databaseUrl,
     redisUrl,
-    redisNamespace: str(env, "REDIS_NAMESPACE") ?? "gannet",
+    redisNamespace: read(env, "REDIS_NAMESPACE"),
     secretKey,
     registrationsMode,
-    requireEmailConfirmation: bool(env, "REQUIRE_EMAIL_CONFIRMATION", true),
+    requireEmailConfirmation: read(env, "REQUIRE_EMAIL_CONFIRMATION"),
     localHttps,
     baseUrl,
-    oauthPasswordGrant: bool(env, "OAUTH_PASSWORD_GRANT", false),
-    rateLimits: { enabled: rateLimits === "on" },
-    trustedProxies: trusted,
-    inboxFailureLimit: int(env, "INBOX_FAILURE_LIMIT", 50, 0, 1_000_000),
-    inboxFailureWindowSeconds: int(env, "INBOX_FAILURE_WINDOW", 60, 1, 86_400),
-    allowedPrivateAddresses: allowedPrivate,
-    limitedFederationMode: bool(env, "LIMITED_FEDERATION_MODE", false),
+    oauthPasswordGrant: read(env, "OAUTH_PASSWORD_GRANT"),
+    rateLimits: { enabled: read(env, "RATE_LIMITS") === "on" },
+    trustedProxies: [...read(env, "TRUSTED_PROXY_IP")],
+    inboxFailureLimit: read(env, "INBOX_FAILURE_LIMIT"),
+    inboxFailureWindowSeconds: read(env, "INBOX_FAILURE_WINDOW"),
+    allowedPrivateAddresses: [...read(env, "ALLOWED_PRIVATE_ADDRESSES")],
+    limitedFederationMode: read(env, "LIMITED_FEDERATION_MODE"),
     smtp,
-    siteTitle: str(env, "SITE_TITLE") ?? "Gannet",
-    siteDescription: str(env, "SITE_DESCRIPTION") ?? "A Gannet server on the fediverse",
-    siteContactEmail: str(env, "SITE_CONTACT_EMAIL") ?? "",
-    singleUserMode: bool(env, "SINGLE_USER_MODE", false),
-    defaultLocale: locale(env, "DEFAULT_LOCALE", "en"),
-    streamingApiBaseUrl: url(env, "STREAMING_API_BASE_URL", /^wss?:\/\//, baseUrl.replace(/^http/, "ws")),
-    sourceUrl: url(env, "SOURCE_BASE_URL", /^https?:\/\//, "https://github.com/gannet-social/gannet"),
+    siteTitle: read(env, "SITE_TITLE"),
+    siteDescription: read(env, "SITE_DESCRIPTION"),
+    siteContactEmail: read(env, "SITE_CONTACT_EMAIL"),
+    singleUserMode: read(env, "SINGLE_USER_MODE"),
+    defaultLocale: read(env, "DEFAULT_LOCALE"),
+    streamingApiBaseUrl: read(env, "STREAMING_API_BASE_URL") ?? baseUrl.replace(/^http/, "ws"),
+    sourceUrl: read(env, "SOURCE_BASE_URL"),
     vapid: vapidKeys(env),
-    instanceStatsCacheSeconds: int(env, "INSTANCE_STATS_CACHE_SECONDS", 60, 0, 86400),
+    instanceStatsCacheSeconds: read(env, "INSTANCE_STATS_CACHE_SECONDS"),
     roles: roles(env, databaseUrl !== undefined || redisUrl !== undefined),
-    mediaCacheRetentionDays:
-      str(env, "MEDIA_CACHE_RETENTION_PERIOD") === undefined
-        ? undefined
-        : int(env, "MEDIA_CACHE_RETENTION_PERIOD", 0, 1, 36500),
-    ffmpegBinary: str(env, "FFMPEG_BINARY") ?? "ffmpeg",
-    ffprobeBinary: str(env, "FFPROBE_BINARY") ?? "ffprobe",
-    logLevel: oneOf(env, "LOG_LEVEL", ["debug", "info", "warning", "error"] as const, "info"),
+    mediaCacheRetentionDays: read(env, "MEDIA_CACHE_RETENTION_PERIOD"),
+    ffmpegBinary: read(env, "FFMPEG_BINARY"),
+    ffprobeBinary: read(env, "FFPROBE_BINARY"),
+    logLevel: read(env, "LOG_LEVEL"),
+    logRequests: read(env, "LOG_REQUESTS"),
   };
 }
 

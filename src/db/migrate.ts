@@ -4,11 +4,28 @@ import type { DialectName } from "./database.ts";
 
 /**
  * Applies pending migrations in name order, all in one transaction, recording each in
- * `gannet_migrations`. Kysely's own migrator is not used: it introspects every schema of the
+ * `gannet_migrations`; refuses (SchemaTooNewError) when the table names one this code lacks. Kysely's own migrator is not used: it introspects every schema of the
  * database to find its table, which fails when another process drops a schema at that moment
  * (test runs do, constantly). On PostgreSQL an advisory lock keyed by the schema serialises
  * processes starting together; SQLite has one connection per process and file locks.
  */
+/**
+ * The database holds migrations this code base does not have: a newer Gannet migrated it, and
+ * this one would misread its tables. Start-up stops with this message before changing anything.
+ */
+export class SchemaTooNewError extends Error {
+  override name = "SchemaTooNewError";
+  readonly unknown: string[];
+
+  constructor(unknown: string[]) {
+    const which = unknown.length === 1 ? `migration ${unknown[0]}` : `migrations ${unknown.join(", ")}`;
+    super(
+      `the database was migrated by a newer Gannet (${which}); run that version or restore a backup from before the upgrade`,
+    );
+    this.unknown = unknown;
+  }
+}
+
 export async function runMigrations(
   db: Kysely<unknown>,
   dialect: DialectName,
@@ -21,6 +38,10 @@ export async function runMigrations(
     );
     const done = await sql<{ name: string }>`SELECT name FROM gannet_migrations`.execute(trx);
     const applied = new Set(done.rows.map((r) => r.name));
+    // An older code base on a newer schema: refuse before applying anything (the transaction
+    // rolls back, and the table it may have created already existed).
+    const unknown = [...applied].filter((name) => !Object.hasOwn(migrations, name)).sort();
+    if (unknown.length > 0) throw new SchemaTooNewError(unknown);
     for (const name of Object.keys(migrations).sort()) {
       if (applied.has(name)) continue;
       try {

@@ -36,6 +36,7 @@ import { clientIpOfRequest } from "./middleware/client-ip.ts";
 import { applyCors } from "./middleware/cors.ts";
 import { onError, onNotFound } from "./middleware/errors.ts";
 import { checkApiRateLimit } from "./middleware/rate-limit.ts";
+import { logRequest, requestLog } from "./middleware/request-log.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { openapiRoutes } from "./openapi/route.ts";
 import { nulError } from "./params.ts";
@@ -58,12 +59,14 @@ const corsOnly: MiddlewareHandler<HonoEnv> = async (c, next) => {
 
 /**
  * Assembles the HTTP application: middleware, then one route module per area. Requests must be
- * handed the context as `env.ctx` (`handlerFor` does that).
+ * handed the context as `env.ctx` (`handlerFor` does that). `logRequests` (LOG_REQUESTS) puts the
+ * request log outermost, so it sees every answer Hono gives.
  */
-export function createApp(): Hono<HonoEnv> {
+export function createApp(opts: { logRequests?: boolean } = {}): Hono<HonoEnv> {
   const app = new Hono<HonoEnv>({ strict: false, router: new KeptMatchRouter() });
   app.onError(onError);
   app.notFound(onNotFound);
+  if (opts.logRequests) app.use(requestLog());
   const tokens = new TokenCache();
 
   // Everything under /api goes through one middleware (each layer costs on the hottest paths):
@@ -154,11 +157,16 @@ export function handlerFor(
   // inbox POST from an address whose signatures kept failing (failure-throttle.ts).
   const throttle = ctx.inboxThrottle;
   const trusted = ctx.config.trustedProxies;
+  const logRequests = ctx.config.logRequests;
   return (request, env) => {
     if (!isInboxPostRequest(request)) return serve(request, env);
+    const start = logRequests ? performance.now() : 0;
     const refusal =
       unsignedRefusal(request) ??
       (throttle.limit > 0 ? throttledRefusal(throttle, clientIpOfRequest(request, env, trusted), request) : undefined);
-    return refusal ?? serve(request, env);
+    if (refusal === undefined) return serve(request, env);
+    // Refused before the application's request log sees it.
+    if (logRequests) logRequest(request.method, request.url, refusal.status, start, "-");
+    return refusal;
   };
 }

@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { loadConfig } from "../../src/config/index.ts";
+import { SETTINGS } from "../../src/config/settings.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 
 /**
@@ -19,22 +20,15 @@ export const NODE = join(ROOT, "node_modules", ".bin", "node");
 export const CLI = join(ROOT, "src", "cli", "main.ts");
 export const MAIN = join(ROOT, "src", "main.ts");
 
-/** Settings the runner's own environment must not leak into a child. */
+/**
+ * Settings the runner's own environment must not leak into a child: every one of the settings
+ * table but the test switches (GANNET_STRICT_SHAPES, which the helpers set on purpose), and
+ * Node's own.
+ */
 const GANNET_SETTINGS = [
-  "LOCAL_DOMAIN",
-  "WEB_DOMAIN",
-  "PORT",
-  "BIND",
-  "DATA_DIR",
-  "DATABASE_URL",
-  "REDIS_URL",
-  "REDIS_NAMESPACE",
-  "SECRET_KEY",
-  "REGISTRATIONS_MODE",
-  "LOCAL_HTTPS",
-  "LOG_LEVEL",
-  "GANNET_ROLE",
-  "SMTP_SERVER",
+  ...Object.entries(SETTINGS)
+    .filter(([, s]) => s.group !== "Development")
+    .map(([name]) => name),
   "NODE_TEST_CONTEXT",
   "NODE_OPTIONS",
 ];

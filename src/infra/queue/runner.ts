@@ -207,30 +207,16 @@ export class StoreJobQueue implements JobQueue {
     } catch (e) {
       const error = e instanceof Error ? (e.stack ?? e.message) : String(e);
       const dead = e instanceof PermanentJobError || job.attempts >= job.maxAttempts;
+      // One line each (a peer that is down fails every delivery to it, for days), its message's
+      // first line only (some carry a response body); the stack at debug, and kept with the job.
+      const message = (e instanceof Error ? e.message : String(e)).split("\n", 1)[0];
+      const fields = { name: job.name, id: job.id, attempts: job.attempts, maxAttempts: job.maxAttempts, message };
+      logger.debug("Job {name} {id} attempt {attempts} failed with: {stack}", { ...fields, stack: error });
       if (dead) {
-        logger.warn("Job {name} {id} failed for good after {attempts} attempts: {error}", {
-          name: job.name,
-          id: job.id,
-          attempts: job.attempts,
-          error: e,
-        });
+        logger.warn("Job {name} {id} failed for good after {attempts} attempts: {message}", fields);
         await this.#settle(() => this.store.kill(this.workerId, job.id, error.slice(0, 4000)));
       } else {
-        // One line per retry: a peer that is down fails every delivery to it, for hours.
-        const message = e instanceof Error ? e.message : String(e);
-        logger.info("Job {name} {id} failed (attempt {attempts} of {maxAttempts}), retrying: {message}", {
-          name: job.name,
-          id: job.id,
-          attempts: job.attempts,
-          maxAttempts: job.maxAttempts,
-          message,
-        });
-        logger.debug("Job {name} {id} attempt {attempts} failed with: {stack}", {
-          name: job.name,
-          id: job.id,
-          attempts: job.attempts,
-          stack: error,
-        });
+        logger.info("Job {name} {id} failed (attempt {attempts} of {maxAttempts}), retrying: {message}", fields);
         const runAt = Date.now() + this.backoff(job.attempts);
         await this.#settle(() => this.store.retry(this.workerId, job.id, runAt, error.slice(0, 4000)));
       }
