@@ -244,9 +244,12 @@ export const SETTINGS = {
   }),
   TRUSTED_PROXY_IP: setting({
     group: "Server",
-    type: list("comma-separated IP addresses"),
+    type: list("comma-separated IP addresses or CIDR ranges", (entry, name) => {
+      if (!parseRange(entry)) throw new ConfigError(`${name}: "${entry}" is not an IP address or CIDR range`);
+    }),
     default: ["127.0.0.1", "::1"],
-    description: "Peers whose `X-Forwarded-For` header is believed when finding a client's address.",
+    description:
+      "Peers whose `X-Forwarded-For` header is believed when finding a client's address (addresses or ranges such as `172.16.0.0/12`, for a proxy in a container network).",
   }),
   STREAMING_API_BASE_URL: setting({
     group: "Server",

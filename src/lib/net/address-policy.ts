@@ -140,6 +140,28 @@ export function isPublicAddress(address: ParsedAddress): boolean {
   return !NON_PUBLIC.some((r) => inRange(a, r));
 }
 
+/**
+ * A test of membership in a list of addresses and ranges (`127.0.0.1`, `::1`, `172.16.0.0/12`).
+ * An address written as in the list matches by its text, so the common case parses nothing;
+ * otherwise it is parsed and compared with every entry (other spellings of an address, ranges).
+ * Throws on an entry that is neither an address nor a range.
+ */
+export function addressMatcher(list: readonly string[]): (address: string) => boolean {
+  const exact = new Set(list.map((entry) => entry.trim()));
+  const cidrs = list.map((entry) => {
+    const r = parseRange(entry);
+    if (!r) throw new Error(`"${entry}" is not an IP address or CIDR range`);
+    return r;
+  });
+  return (address) => {
+    if (exact.has(address)) return true;
+    const a = parseAddress(address);
+    if (!a) return false;
+    const n = normalizeAddress(a);
+    return cidrs.some((r) => inRange(n, r));
+  };
+}
+
 export interface AddressPolicy {
   /** May outgoing HTTP connect to this address (a literal, e.g. from DNS)? Non-addresses: no. */
   allows(address: string): boolean;
