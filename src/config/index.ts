@@ -236,6 +236,14 @@ export function parseDotEnv(text: string): Record<string, string> {
 }
 
 /** The process environment with `.env` values filled in where the environment has none. */
+/**
+ * The environment of a tool Gannet runs (pg_dump, pg_restore): this process's own, with `extra`
+ * (for example libpq's PG* variables) on top. The only other place that touches process.env.
+ */
+export function childEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
+
 export function readEnvironment(cwd = process.cwd()): Env {
   const file = join(cwd, ".env");
   const fromFile = existsSync(file) ? parseDotEnv(readFileSync(file, "utf8")) : {};

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { backup, DatabaseSync } from "node:sqlite";
+import { childEnvironment } from "../config/index.ts";
 
 /**
  * Copies of the database that stay consistent while the server writes: SQLite's online backup
@@ -63,7 +64,8 @@ export function sqliteHasTables(file: string): boolean {
 
 /** How to reach a PostgreSQL database with libpq's tools: PG* variables, never a shell string. */
 export interface PgTarget {
-  env: Record<string, string>;
+  /** libpq's variables for the tool (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE...). */
+  libpq: Record<string, string>;
   database: string;
   /** The schema named by `options=-c search_path=...` in the URL: Gannet's tables live there. */
   schema?: string;
@@ -71,31 +73,31 @@ export interface PgTarget {
 
 export function pgTarget(databaseUrl: string): PgTarget {
   const u = new URL(databaseUrl);
-  const env: Record<string, string> = {};
+  const libpq: Record<string, string> = {};
   const database = decodeURIComponent(u.pathname.replace(/^\//, "")) || decodeURIComponent(u.username) || "postgres";
-  if (u.hostname) env.PGHOST = decodeURIComponent(u.hostname).replace(/^\[|\]$/g, "");
-  if (u.port) env.PGPORT = u.port;
-  if (u.username) env.PGUSER = decodeURIComponent(u.username);
-  if (u.password) env.PGPASSWORD = decodeURIComponent(u.password);
-  env.PGDATABASE = database;
+  if (u.hostname) libpq.PGHOST = decodeURIComponent(u.hostname).replace(/^\[|\]$/g, "");
+  if (u.port) libpq.PGPORT = u.port;
+  if (u.username) libpq.PGUSER = decodeURIComponent(u.username);
+  if (u.password) libpq.PGPASSWORD = decodeURIComponent(u.password);
+  libpq.PGDATABASE = database;
   const host = u.searchParams.get("host");
-  if (host) env.PGHOST = host;
+  if (host) libpq.PGHOST = host;
   const sslmode = u.searchParams.get("sslmode");
-  if (sslmode) env.PGSSLMODE = sslmode === "no-verify" ? "require" : sslmode;
-  else if (u.searchParams.get("ssl") === "true") env.PGSSLMODE = "require";
+  if (sslmode) libpq.PGSSLMODE = sslmode === "no-verify" ? "require" : sslmode;
+  else if (u.searchParams.get("ssl") === "true") libpq.PGSSLMODE = "require";
   const options = u.searchParams.get("options");
   let schema: string | undefined;
   if (options) {
-    env.PGOPTIONS = options;
+    libpq.PGOPTIONS = options;
     const m = /search_path\s*=\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(options);
     schema = m?.[1];
   }
-  return { env, database, schema };
+  return { libpq, database, schema };
 }
 
-function run(command: string, args: string[], env: Record<string, string>): Promise<void> {
+function run(command: string, args: string[], libpq: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 }, (err, _out, stderr) => {
+    execFile(command, args, { env: childEnvironment(libpq), maxBuffer: 16 * 1024 * 1024 }, (err, _out, stderr) => {
       if (!err) return resolve();
       const why = stderr.trim() || err.message;
       reject(new Error(`${command} failed: ${why}`));
@@ -108,7 +110,7 @@ export async function pgDump(databaseUrl: string, dest: string, binary = "pg_dum
   const t = pgTarget(databaseUrl);
   const args = ["--format=custom", "--no-owner", "--no-privileges", `--file=${dest}`];
   if (t.schema) args.push(`--schema=${t.schema}`);
-  await run(binary, args, t.env);
+  await run(binary, args, t.libpq);
 }
 
 /** `pg_restore` of a custom-format dump; `clean` drops what the dump creates first. */
@@ -123,7 +125,7 @@ export async function pgRestore(
   const args = ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction", `--dbname=${t.database}`];
   if (clean) args.push("--clean", "--if-exists");
   args.push(file);
-  await run(binary, args, t.env);
+  await run(binary, args, t.libpq);
 }
 
 async function withPg<T>(databaseUrl: string, fn: (q: (text: string) => Promise<unknown[]>) => Promise<T>): Promise<T> {
