@@ -1,4 +1,5 @@
 import type { AppContext } from "../../context.ts";
+import type { Rule } from "../../db/repositories/settings.ts";
 import { DEFAULT_PRIVACY_POLICY_DATE, defaultPrivacyPolicy } from "./default-texts.ts";
 import { loadSiteInfo, SITE_SETTING } from "./site-settings.ts";
 
@@ -20,6 +21,11 @@ export interface TermsVersion {
 export interface TermsOfServiceView extends TermsVersion {
   effective: boolean;
   succeededBy: string | null;
+}
+
+/** The server's rules, in the order the operator gave them. */
+export function getRules(ctx: AppContext): Promise<Rule[]> {
+  return ctx.repos.settings.rules();
 }
 
 type DatedKey = typeof SITE_SETTING.extendedDescription | typeof SITE_SETTING.privacyPolicy;
