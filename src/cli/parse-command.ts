@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { Permission } from "../lib/roles.ts";
 import { isKnownScope, parseScopes } from "../lib/scopes.ts";
+import { shortcodeProblem } from "../lib/text/shortcodes.ts";
 import type { AccountChanges } from "../services/admin/modify-account.ts";
 import {
   isRoleColor,
@@ -12,7 +13,6 @@ import {
   type RoleChanges,
   roleNameProblem,
 } from "../services/admin/roles.ts";
-import { shortcodeProblem } from "../services/custom-emojis/shortcodes.ts";
 import { ANNOUNCEMENTS_SUBCOMMANDS, ANNOUNCEMENTS_USAGE, type AnnouncementsCommand } from "./parse-announcements.ts";
 import { DOMAINS_SUBCOMMANDS, DOMAINS_USAGE, type DomainsCommand } from "./parse-domains.ts";
 import { OPERATIONS_COMMANDS, type OperationsCommand } from "./parse-operations.ts";

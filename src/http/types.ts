@@ -1,16 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppContext } from "../context.ts";
-import type { Account } from "../db/repositories/accounts.ts";
-import type { AccessToken } from "../db/repositories/oauth.ts";
-import type { User } from "../db/repositories/users.ts";
+import type { Auth } from "../services/oauth/bearer.ts";
 
-/** What a valid bearer token resolved to. `user`/`account` are absent for app tokens. */
-export interface Auth {
-  token: AccessToken;
-  tokenHash: string;
-  user?: User;
-  account?: Account;
-}
+/** What a valid bearer token resolved to (defined with the service that resolves it). */
+export type { Auth };
 
 export interface HonoEnv {
   /**

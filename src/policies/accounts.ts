@@ -26,6 +26,9 @@ export function isAccountDeleted(account: Account): boolean {
 }
 
 /** The visibility a user's posts get by default: their setting, else followers-only for a locked account. */
-export function defaultPrivacy(account: Account, user: User): "public" | "unlisted" | "private" | "direct" {
+export function defaultPrivacy(
+  account: Pick<Account, "locked">,
+  user: { settings: Pick<User["settings"], "privacy"> },
+): "public" | "unlisted" | "private" | "direct" {
   return user.settings.privacy ?? (account.locked ? "private" : "public");
 }

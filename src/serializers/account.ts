@@ -1,20 +1,71 @@
-import type { Account } from "../db/repositories/accounts.ts";
-import type { CustomEmoji } from "../db/repositories/custom-emojis.ts";
-import type { Role } from "../db/repositories/roles.ts";
-import type { User } from "../db/repositories/users.ts";
 import { midnight } from "../lib/time.ts";
 import { defaultPrivacy } from "../policies/accounts.ts";
-import { serializeCustomEmoji } from "./custom-emoji.ts";
+import { type CustomEmojiView, serializeCustomEmoji } from "./custom-emoji.ts";
+
+/** A profile field as shown: rendered HTML, and when a link in it was verified. */
+export interface AccountFieldView {
+  name: string;
+  value: string;
+  verified_at: string | null;
+}
+
+/** What the Account entities are made of (an account row has these and more). */
+export interface AccountData {
+  id: string;
+  username: string;
+  /** null for this server's accounts. */
+  domain: string | null;
+  displayName: string;
+  note: string;
+  noteSource: string;
+  fields: readonly AccountFieldView[];
+  fieldsSource: readonly { name: string; value: string }[];
+  actorType: string;
+  locked: boolean;
+  discoverable: boolean | null;
+  indexable: boolean;
+  hideCollections: boolean | null;
+  memorial: boolean;
+  uri: string;
+  url: string | null;
+  avatarPath: string | null;
+  headerPath: string | null;
+  suspendedAt: string | null;
+  silencedAt: string | null;
+  statusesCount: number;
+  followersCount: number;
+  followingCount: number;
+  lastStatusAt: string | null;
+  createdAt: string;
+}
+
+/** A role as the Role entity and the role badge show it. */
+export interface RoleView {
+  id: string;
+  name: string;
+  color: string;
+  permissions: number;
+  highlighted: boolean;
+}
 
 /** What the Account serializer needs besides the row; loaded by the caller, never queried here. */
 export interface AccountView {
-  account: Account;
+  account: AccountData;
   /** The local user's role, when it is highlighted (shown as a badge). */
-  role?: Role;
+  role?: RoleView;
   /** The account this one moved to. */
   moved?: AccountView;
   /** The enabled custom emojis its display name, bio and fields name. */
-  emojis?: CustomEmoji[];
+  emojis?: readonly CustomEmojiView[];
+}
+
+/** What CredentialAccount reads of the owner's user (its settings). */
+export interface CredentialUserView {
+  settings: {
+    privacy?: "public" | "unlisted" | "private" | "direct";
+    sensitive?: boolean;
+    language?: string | null;
+  };
 }
 
 export interface MediaUrls {
@@ -34,7 +85,7 @@ function mediaUrl(urls: MediaUrls, path: string | null, missing: string): string
   return path ? urls.blobUrl(path) : `${urls.baseUrl}${missing}`;
 }
 
-export function acctOf(a: Account): string {
+export function acctOf(a: { username: string; domain: string | null }): string {
   return a.domain === null ? a.username : `${a.username}@${a.domain}`;
 }
 
@@ -82,7 +133,7 @@ export function serializeAccount(view: AccountView, urls: MediaUrls): Record<str
 }
 
 /** Mastodon's Role entity (inside CredentialAccount and Admin::Account). */
-export function serializeRole(role: Role): Record<string, unknown> {
+export function serializeRole(role: RoleView): Record<string, unknown> {
   return {
     id: role.id,
     name: role.name,
@@ -94,7 +145,7 @@ export function serializeRole(role: Role): Record<string, unknown> {
 
 /** CredentialAccount: the Account plus `source` and `role`, for its owner only. */
 export function serializeCredentialAccount(
-  view: AccountView & { user: User; fullRole: Role; followRequestsCount: number },
+  view: AccountView & { user: CredentialUserView; fullRole: RoleView; followRequestsCount: number },
   urls: MediaUrls,
 ): Record<string, unknown> {
   const a = view.account;

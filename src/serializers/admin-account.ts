@@ -1,14 +1,32 @@
-import type { Account } from "../db/repositories/accounts.ts";
-import type { Role } from "../db/repositories/roles.ts";
-import type { User } from "../db/repositories/users.ts";
-import { serializeRole } from "./account.ts";
+import { type RoleView, serializeRole } from "./account.ts";
+
+/** What Admin::Account reads of a local account's user (a user row has these and more). */
+export interface AdminUserView {
+  email: string;
+  signUpIp: string | null;
+  confirmedAt: string | null;
+  disabled: boolean;
+  approved: boolean;
+  locale: string;
+  reason: string | null;
+  createdByApplicationId: string | null;
+  createdAt: string;
+}
 
 /** What Admin::Account needs: the account, its Account JSON, and (local accounts) the user and role. */
 export interface AdminAccountView {
-  account: Account;
+  account: {
+    id: string;
+    username: string;
+    domain: string | null;
+    createdAt: string;
+    suspendedAt: string | null;
+    silencedAt: string | null;
+    sensitizedAt: string | null;
+  };
   accountJson: Record<string, unknown>;
-  user?: User;
-  role?: Role;
+  user?: AdminUserView;
+  role?: RoleView;
 }
 
 /**

@@ -1,8 +1,8 @@
-import type { Report } from "../db/repositories/reports.ts";
+import type { ReportView } from "./report.ts";
 
 /** What Admin::Report needs besides the row, rendered by the caller. */
 export interface AdminReportView {
-  report: Report;
+  report: ReportView & { updatedAt: string };
   account: Record<string, unknown>;
   targetAccount: Record<string, unknown>;
   assignedAccount: Record<string, unknown> | null;

@@ -1,20 +1,34 @@
-import type { Announcement, ReactionCount } from "../db/repositories/announcements.ts";
-import type { CustomEmoji } from "../db/repositories/custom-emojis.ts";
-import { serializeCustomEmoji } from "./custom-emoji.ts";
+import { type CustomEmojiView, serializeCustomEmoji } from "./custom-emoji.ts";
 import type { BlobUrl } from "./media-attachment.ts";
 import { tagUrl } from "./status.ts";
 
+/** A reaction to an announcement: how many gave it, and whether the viewer did. */
+export interface ReactionView {
+  name: string;
+  /** Set when the name is a custom emoji's. */
+  customEmojiId: string | null;
+  count: number;
+  me: boolean;
+}
+
 /** What an Announcement entity is made of, loaded beforehand (services/announcements/views.ts). */
 export interface AnnouncementView {
-  announcement: Announcement;
+  announcement: {
+    id: string;
+    startsAt: string | null;
+    endsAt: string | null;
+    allDay: boolean;
+    publishedAt: string | null;
+    updatedAt: string;
+  };
   content: string;
   mentions: { id: string; username: string; url: string; acct: string }[];
   statuses: { id: string; url: string }[];
   tags: { name: string; display: string }[];
-  emojis: CustomEmoji[];
-  reactions: ReactionCount[];
+  emojis: readonly CustomEmojiView[];
+  reactions: readonly ReactionView[];
   /** The local custom emojis reactions name, by shortcode. */
-  reactionEmojis: Map<string, CustomEmoji>;
+  reactionEmojis: ReadonlyMap<string, CustomEmojiView>;
   /** Whether the viewer dismissed it; undefined without a viewer (streaming sends it to all). */
   read?: boolean;
 }
@@ -26,8 +40,8 @@ export interface AnnouncementSerializeOptions {
 
 /** Mastodon's Reaction entity; `me` only for a viewer, the images only for a custom emoji. */
 export function serializeReaction(
-  r: Pick<ReactionCount, "name" | "count" | "me">,
-  emoji: CustomEmoji | undefined,
+  r: Pick<ReactionView, "name" | "count" | "me">,
+  emoji: CustomEmojiView | undefined,
   withMe: boolean,
   blobUrl: BlobUrl,
 ): Record<string, unknown> {

@@ -1,8 +1,12 @@
-import type { AccountConversation } from "../db/repositories/conversations.ts";
+/** What the Conversation entity takes of an account's conversation (its row has more). */
+export interface ConversationView {
+  id: string;
+  unread: boolean;
+}
 
 /** Mastodon's Conversation entity. */
 export function serializeConversation(
-  c: AccountConversation,
+  c: ConversationView,
   accounts: Record<string, unknown>[],
   lastStatus: Record<string, unknown> | null,
 ): Record<string, unknown> {

@@ -1,8 +1,17 @@
-import type { CustomEmoji } from "../db/repositories/custom-emojis.ts";
 import type { BlobUrl } from "./media-attachment.ts";
 
+/** What the CustomEmoji entity is made of (a custom emoji row has these and more). */
+export interface CustomEmojiView {
+  shortcode: string;
+  imageKey: string | null;
+  staticKey: string | null;
+  imageRemoteUrl: string | null;
+  category: string | null;
+  visibleInPicker: boolean;
+}
+
 /** Mastodon's CustomEmoji entity. A remote emoji not copied here points at its origin. */
-export function serializeCustomEmoji(e: CustomEmoji, blobUrl: BlobUrl): Record<string, unknown> {
+export function serializeCustomEmoji(e: CustomEmojiView, blobUrl: BlobUrl): Record<string, unknown> {
   const url = e.imageKey ? blobUrl(e.imageKey) : (e.imageRemoteUrl ?? "");
   return {
     shortcode: e.shortcode,

@@ -1,10 +1,29 @@
-import type { Filter, FilterKeyword, FilterStatus } from "../db/repositories/filters.ts";
+/** What the Filter entities read of a filter (a filter row has these and more). */
+export interface FilterView {
+  id: string;
+  title: string;
+  context: readonly string[];
+  /** `warn`, `hide` or `blur`. */
+  action: string;
+  expiresAt: string | null;
+}
 
-export function serializeFilterKeyword(k: FilterKeyword): Record<string, unknown> {
+export interface FilterKeywordView {
+  id: string;
+  keyword: string;
+  wholeWord: boolean;
+}
+
+export interface FilterStatusView {
+  id: string;
+  statusId: string;
+}
+
+export function serializeFilterKeyword(k: FilterKeywordView): Record<string, unknown> {
   return { id: k.id, keyword: k.keyword, whole_word: k.wholeWord };
 }
 
-export function serializeFilterStatus(s: FilterStatus): Record<string, unknown> {
+export function serializeFilterStatus(s: FilterStatusView): Record<string, unknown> {
   return { id: s.id, status_id: s.statusId };
 }
 
@@ -13,8 +32,8 @@ export function serializeFilterStatus(s: FilterStatus): Record<string, unknown> 
  * them, a FilterResult's filter does not).
  */
 export function serializeFilter(
-  f: Filter,
-  rules?: { keywords: readonly FilterKeyword[]; statuses: readonly FilterStatus[] },
+  f: FilterView,
+  rules?: { keywords: readonly FilterKeywordView[]; statuses: readonly FilterStatusView[] },
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: f.id,
@@ -31,7 +50,7 @@ export function serializeFilter(
 }
 
 /** V1::Filter: one keyword of a filter (the deprecated API). */
-export function serializeV1Filter(k: FilterKeyword, f: Filter): Record<string, unknown> {
+export function serializeV1Filter(k: FilterKeywordView, f: FilterView): Record<string, unknown> {
   return {
     id: k.id,
     phrase: k.keyword,

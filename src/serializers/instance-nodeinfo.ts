@@ -1,10 +1,5 @@
-import type { InstanceView } from "../services/instance/instance-view.ts";
-import {
-  GANNET_HOMEPAGE,
-  GANNET_VERSION,
-  MASTODON_COMPAT_VERSION,
-  SOFTWARE_NAME,
-} from "../services/instance/version.ts";
+import { GANNET_HOMEPAGE, GANNET_VERSION, MASTODON_COMPAT_VERSION, SOFTWARE_NAME } from "../lib/version.ts";
+import type { InstanceView } from "./instance.ts";
 
 export const NODEINFO_VERSIONS = ["2.0", "2.1"] as const;
 export type NodeInfoVersion = (typeof NODEINFO_VERSIONS)[number];

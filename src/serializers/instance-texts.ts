@@ -1,9 +1,38 @@
-import type { Rule } from "../db/repositories/settings.ts";
-import type { DatedText, TermsOfServiceView } from "../services/instance/site-texts.ts";
-import type { ActivityWeek } from "../services/instance/stats.ts";
+/** One of the server's rules. */
+export interface RuleView {
+  id: string;
+  text: string;
+  hint: string;
+}
+
+/**
+ * An HTML page of the operator's with the time it last changed (ExtendedDescription,
+ * PrivacyPolicy); null while the operator has written no extended description.
+ */
+export interface DatedText {
+  updatedAt: string | null;
+  content: string;
+}
+
+/** One version of the terms of service, and where it stands today. */
+export interface TermsOfServiceView {
+  /** The calendar day (`YYYY-MM-DD`) it takes effect. */
+  effectiveDate: string;
+  content: string;
+  effective: boolean;
+  succeededBy: string | null;
+}
+
+/** One week of `/api/v1/instance/activity`; `week` is the Monday 00:00 UTC it starts, in ms. */
+export interface ActivityWeek {
+  week: number;
+  statuses: number;
+  logins: number;
+  registrations: number;
+}
 
 /** Mastodon's Rule entity. */
-export function serializeRule(r: Rule): Record<string, unknown> {
+export function serializeRule(r: RuleView): Record<string, unknown> {
   return { id: r.id, text: r.text, hint: r.hint, translations: {} };
 }
 

@@ -1,5 +1,5 @@
 import { ACCOUNT_LIMITS } from "../lib/limits.ts";
-import type { InstanceView } from "../services/instance/instance-view.ts";
+import type { InstanceView } from "./instance.ts";
 import { mediaConfiguration, pollsConfiguration, statusesConfiguration } from "./instance-configuration.ts";
 import { serializeRule } from "./instance-texts.ts";
 

@@ -1,12 +1,53 @@
-import type { InstanceView } from "../services/instance/instance-view.ts";
-import { MASTODON_API_VERSION } from "../services/instance/version.ts";
+import { MASTODON_API_VERSION } from "../lib/version.ts";
 import {
   accountsConfiguration,
   mediaConfiguration,
   pollsConfiguration,
   statusesConfiguration,
 } from "./instance-configuration.ts";
-import { serializeRule } from "./instance-texts.ts";
+import { type RuleView, serializeRule } from "./instance-texts.ts";
+
+export interface ThumbnailView {
+  url: string;
+  blurhash: string | null;
+  versions: { "@1x"?: string; "@2x"?: string } | null;
+}
+
+export interface RegistrationsView {
+  enabled: boolean;
+  approvalRequired: boolean;
+  message: string | null;
+  minAge: number | null;
+  reasonRequired: boolean;
+  url: string | null;
+}
+
+/** Everything the instance serializers (v1, v2, NodeInfo) need, loaded in a few queries (services/instance/instance-view.ts). */
+export interface InstanceView {
+  domain: string;
+  /** The operator's site settings. */
+  site: { title: string; shortDescription: string; contactEmail: string };
+  version: string;
+  sourceUrl: string;
+  streamingUrl: string;
+  languages: string[];
+  thumbnail: ThumbnailView;
+  icons: { src: string; size: string }[];
+  vapidPublicKey: string;
+  registrations: RegistrationsView;
+  urls: { status: string | null; about: string; privacyPolicy: string; termsOfService: string | null };
+  /** The contact account, already in Mastodon's Account shape. */
+  contactAccount: Record<string, unknown> | null;
+  rules: readonly RuleView[];
+  /** Usage numbers; `peers` are the remote domains known here. */
+  stats: {
+    userCount: number;
+    activeMonth: number;
+    activeHalfyear: number;
+    localPosts: number;
+    peers: readonly string[];
+  };
+}
 
 /** Every public timeline is open to anyone: Gannet has no timeline access settings yet. */
 const TIMELINES_ACCESS = {

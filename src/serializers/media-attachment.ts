@@ -1,7 +1,21 @@
-import type { MediaAttachment } from "../db/repositories/media.ts";
-
 /** Turns a blob key into its public URL (`ctx.blobs.url`). */
 export type BlobUrl = (key: string) => string;
+
+/** What the MediaAttachment entity is made of (an attachment row has these and more). */
+export interface MediaAttachmentView {
+  id: string;
+  type: string;
+  fileKey: string | null;
+  smallKey: string | null;
+  thumbnailKey: string | null;
+  remoteUrl: string | null;
+  description: string | null;
+  focus: { x: number; y: number } | null;
+  blurhash: string | null;
+  /** Mastodon's `meta` without `focus`. */
+  meta: Record<string, unknown>;
+  processing: string;
+}
 
 /**
  * Mastodon's MediaAttachment entity. `url` is null while processing; `preview_url` is the custom
@@ -13,7 +27,7 @@ export type BlobUrl = (key: string) => string;
  * Without `proxyBase` (no remote media are expected there) its `url` is null.
  */
 export function serializeMediaAttachment(
-  media: MediaAttachment,
+  media: MediaAttachmentView,
   blobUrl: BlobUrl,
   proxyBase?: string,
 ): Record<string, unknown> {

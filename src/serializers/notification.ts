@@ -1,8 +1,14 @@
-import type { Notification } from "../db/repositories/notifications.ts";
+/** What the Notification entity reads of a notification (its row has these and more). */
+export interface NotificationView {
+  id: string;
+  type: string;
+  groupKey: string;
+  createdAt: string;
+}
 
 /** Mastodon's Notification entity; `status` only for the types about a post, `report` for `admin.report`. */
 export function serializeNotification(
-  n: Notification,
+  n: NotificationView,
   account: Record<string, unknown>,
   status: Record<string, unknown> | undefined,
   report?: Record<string, unknown>,

@@ -1,9 +1,18 @@
-import type { Poll, PollTally } from "../db/repositories/polls.ts";
-
 /** Everything the Poll serializer needs, loaded beforehand (services/polls/views.ts). */
 export interface PollView {
-  poll: Poll;
-  tally: PollTally;
+  poll: {
+    id: string;
+    expiresAt: string | null;
+    options: readonly string[];
+    multiple: boolean;
+    hideTotals: boolean;
+  };
+  tally: {
+    /** Votes by option index. */
+    perOption: ReadonlyMap<number, number>;
+    votesCount: number;
+    votersCount: number;
+  };
   expired: boolean;
   /** Only with a signed-in viewer. */
   viewer?: { voted: boolean; ownVotes: number[] };

@@ -1,5 +1,25 @@
-import type { PreviewCard } from "../db/repositories/preview-cards.ts";
 import type { BlobUrl } from "./media-attachment.ts";
+
+/** What the PreviewCard entity is made of (a stored card has these and more). */
+export interface PreviewCardView {
+  url: string;
+  title: string;
+  description: string;
+  language: string | null;
+  type: string;
+  authorName: string;
+  authorUrl: string;
+  providerName: string;
+  providerUrl: string;
+  html: string;
+  width: number;
+  height: number;
+  imageKey: string | null;
+  imageDescription: string;
+  embedUrl: string;
+  blurhash: string | null;
+  publishedAt: string | null;
+}
 
 /**
  * Mastodon's PreviewCard entity, members in Mastodon's order. `authors` (4.3) holds the one
@@ -7,7 +27,7 @@ import type { BlobUrl } from "./media-attachment.ts";
  * The image is the copy stored here, null when there is none (or its cached copy expired: the
  * card keeps its text, as Mastodon's does after its retention sweep).
  */
-export function serializePreviewCard(card: PreviewCard, blobUrl: BlobUrl): Record<string, unknown> {
+export function serializePreviewCard(card: PreviewCardView, blobUrl: BlobUrl): Record<string, unknown> {
   return {
     url: card.url,
     title: card.title,

@@ -1,8 +1,8 @@
-import type { Account } from "../db/repositories/accounts.ts";
+import type { AccountData } from "./account.ts";
 import type { BlobUrl } from "./media-attachment.ts";
 
 /** The Profile entity (4.6) of the signed-in account, from what the account row holds. */
-export function serializeProfile(a: Account, blobUrl: BlobUrl): Record<string, unknown> {
+export function serializeProfile(a: AccountData, blobUrl: BlobUrl): Record<string, unknown> {
   const avatar = a.avatarPath ? blobUrl(a.avatarPath) : null;
   const header = a.headerPath ? blobUrl(a.headerPath) : null;
   return {

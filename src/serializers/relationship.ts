@@ -1,19 +1,30 @@
-import type { FollowState, MuteState } from "../db/repositories/relationships.ts";
+/** A follow's (or a follow request's) options. */
+export interface FollowStateView {
+  showReblogs: boolean;
+  notify: boolean;
+  languages: readonly string[] | null;
+}
+
+/** A mute's options. */
+export interface MuteStateView {
+  hideNotifications: boolean;
+  expiresAt: string | null;
+}
 
 /** What is known of the viewer's relation to one account (loaded by services/relationships). */
 export interface RelationshipView {
   id: string;
   /** The viewer's follow of the account, if any. */
-  following?: FollowState;
+  following?: FollowStateView;
   followedBy: boolean;
   /** The viewer's pending follow request to the account, if any. */
-  requested?: FollowState;
+  requested?: FollowStateView;
   /** Whether the account asked to follow the viewer. */
   requestedBy: boolean;
   blocking: boolean;
   blockedBy: boolean;
   /** The viewer's live mute of the account, if any. */
-  muting?: MuteState;
+  muting?: MuteStateView;
   /** The account is on a domain the viewer blocks. */
   domainBlocking: boolean;
   /** The viewer features the account on its profile. */

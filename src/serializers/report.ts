@@ -1,7 +1,17 @@
-import type { Report } from "../db/repositories/reports.ts";
+/** What the Report entities are made of (a report row has these and more). */
+export interface ReportView {
+  id: string;
+  actionTakenAt: string | null;
+  category: string;
+  comment: string;
+  forwarded: boolean;
+  createdAt: string;
+  statusIds: readonly string[];
+  ruleIds: readonly string[] | null;
+}
 
 /** Mastodon's Report entity (REST::ReportSerializer), as the reporter and notified staff see it. */
-export function serializeReport(r: Report, targetAccount: Record<string, unknown>): Record<string, unknown> {
+export function serializeReport(r: ReportView, targetAccount: Record<string, unknown>): Record<string, unknown> {
   return {
     id: r.id,
     action_taken: r.actionTakenAt !== null,

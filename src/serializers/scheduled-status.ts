@@ -1,6 +1,12 @@
-import type { MediaAttachment } from "../db/repositories/media.ts";
-import type { ScheduledStatus } from "../db/repositories/scheduled-statuses.ts";
-import { type BlobUrl, serializeMediaAttachment } from "./media-attachment.ts";
+import { type BlobUrl, type MediaAttachmentView, serializeMediaAttachment } from "./media-attachment.ts";
+
+/** What the ScheduledStatus entity reads of a scheduled status (its row has these and more). */
+export interface ScheduledStatusView {
+  id: string;
+  scheduledAt: string;
+  /** The parameters of the status to post, as given. */
+  params: Readonly<Record<string, unknown>>;
+}
 
 /** The `params` keys in the order Mastodon's JSONB column gives them back. */
 const PARAM_KEYS = [
@@ -21,8 +27,8 @@ const PARAM_KEYS = [
 
 /** Mastodon's ScheduledStatus entity. */
 export function serializeScheduledStatus(
-  s: ScheduledStatus,
-  media: readonly MediaAttachment[],
+  s: ScheduledStatusView,
+  media: readonly MediaAttachmentView[],
   blobUrl: BlobUrl,
 ): Record<string, unknown> {
   const params: Record<string, unknown> = {};

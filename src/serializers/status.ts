@@ -1,12 +1,30 @@
-import type { CustomEmoji } from "../db/repositories/custom-emojis.ts";
-import type { MediaAttachment } from "../db/repositories/media.ts";
-import type { PreviewCard } from "../db/repositories/preview-cards.ts";
-import type { Status } from "../db/repositories/statuses.ts";
-import { shortcodesIn } from "../services/custom-emojis/shortcodes.ts";
-import { serializeCustomEmoji } from "./custom-emoji.ts";
-import { type BlobUrl, serializeMediaAttachment } from "./media-attachment.ts";
+import { shortcodesIn } from "../lib/text/shortcodes.ts";
+import { type CustomEmojiView, serializeCustomEmoji } from "./custom-emoji.ts";
+import { type BlobUrl, type MediaAttachmentView, serializeMediaAttachment } from "./media-attachment.ts";
 import { type PollView, serializePoll } from "./poll.ts";
-import { serializePreviewCard } from "./preview-card.ts";
+import { type PreviewCardView, serializePreviewCard } from "./preview-card.ts";
+
+/** What the Status entities read of a status (a status row has these and more). */
+export interface StatusData {
+  id: string;
+  uri: string;
+  url: string | null;
+  inReplyToId: string | null;
+  inReplyToAccountId: string | null;
+  /** The source text (delete and redraft, StatusSource). */
+  text: string;
+  /** The rendered HTML. */
+  content: string;
+  spoilerText: string;
+  visibility: string;
+  sensitive: boolean;
+  language: string | null;
+  editedAt: string | null;
+  repliesCount: number;
+  reblogsCount: number;
+  favouritesCount: number;
+  createdAt: string;
+}
 
 export interface MentionView {
   id: string;
@@ -27,7 +45,7 @@ export interface StatusViewerFlags {
 
 /** Everything the Status serializer needs, loaded beforehand (services/statuses/views.ts). */
 export interface StatusView {
-  status: Status;
+  status: StatusData;
   /** The author, already serialized as an Account. */
   account: Record<string, unknown>;
   /** Instead of `account` (then left empty), the author's Account as JSON text (services/statuses/views-text.ts). */
@@ -36,12 +54,12 @@ export interface StatusView {
   mentions: MentionView[];
   tags: { name: string; displayName: string }[];
   application: { name: string; website: string | null } | null;
-  media: MediaAttachment[];
+  media: readonly MediaAttachmentView[];
   /** The enabled custom emojis its text and content warning name. */
-  emojis?: CustomEmoji[];
+  emojis?: readonly CustomEmojiView[];
   poll: PollView | null;
   /** The preview card of its first link, once fetched (services/preview-cards/). */
-  card?: PreviewCard | null;
+  card?: PreviewCardView | null;
   viewer?: StatusViewerFlags;
   /** FilterResults of the viewer's filters (services/filters/match.ts). */
   filtered?: Record<string, unknown>[];
@@ -139,7 +157,7 @@ export function serializeStatus(view: StatusView, opts: StatusSerializeOptions):
 }
 
 /** StatusSource: the plain text to edit. */
-export function serializeStatusSource(s: Status): Record<string, unknown> {
+export function serializeStatusSource(s: Pick<StatusData, "id" | "text" | "spoilerText">): Record<string, unknown> {
   return { id: s.id, text: s.text, spoiler_text: s.spoilerText };
 }
 
@@ -147,7 +165,7 @@ export function serializeStatusSource(s: Status): Record<string, unknown> {
 export function serializeStatusEdit(
   edit: { content: string; spoilerText: string; sensitive: boolean; createdAt: string; pollOptions?: string[] | null },
   account: Record<string, unknown>,
-  emojis: readonly CustomEmoji[],
+  emojis: readonly CustomEmojiView[],
   blobUrl: BlobUrl,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {

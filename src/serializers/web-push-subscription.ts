@@ -1,8 +1,17 @@
-import type { PushSubscription } from "../db/repositories/push-subscriptions.ts";
-import { NOTIFICATION_TYPES } from "../services/notifications/types.ts";
+import { NOTIFICATION_TYPES } from "../lib/notification-types.ts";
+
+/** What the WebPushSubscription entity is made of (a subscription row has these and more). */
+export interface WebPushSubscriptionView {
+  id: string;
+  endpoint: string;
+  standard: boolean;
+  /** The notification types pushed. */
+  alerts: readonly string[];
+  policy: string;
+}
 
 /** Mastodon's WebPushSubscription entity: every type the server notifies about, on or off. */
-export function serializeWebPushSubscription(sub: PushSubscription, serverKey: string): Record<string, unknown> {
+export function serializeWebPushSubscription(sub: WebPushSubscriptionView, serverKey: string): Record<string, unknown> {
   return {
     id: sub.id,
     endpoint: sub.endpoint,

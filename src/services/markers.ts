@@ -12,6 +12,11 @@ export function markersJson(markers: readonly Marker[]): Record<string, unknown>
   return out;
 }
 
+/** The account's reading positions in these timelines (those it has). */
+export function getMarkers(ctx: AppContext, accountId: string, timelines: readonly string[]): Promise<Marker[]> {
+  return ctx.repos.markers.list(accountId, timelines);
+}
+
 /**
  * Saves reading positions (`POST /api/v1/markers`). Each marker moves only if nobody moved it
  * since it was read (its version); otherwise the answer is `conflict`, which Mastodon gives as a 409.

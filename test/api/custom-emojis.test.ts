@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
 import { ApiError } from "../../src/lib/errors.ts";
+import { shortcodesIn } from "../../src/lib/text/shortcodes.ts";
 import { addCustomEmoji, deleteCustomEmoji } from "../../src/services/custom-emojis/manage.ts";
-import { shortcodesIn } from "../../src/services/custom-emojis/shortcodes.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 const png = async (color = "#3366ff", size = 32) =>

@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import { encodeBlurhash } from "../../src/lib/blurhash.ts";
+import { instanceVersion } from "../../src/lib/version.ts";
 import { weekStart } from "../../src/services/instance/stats.ts";
 import { ttlCached } from "../../src/services/instance/ttl-cache.ts";
 import { generateVapidKeys } from "../../src/services/instance/vapid.ts";
-import { instanceVersion } from "../../src/services/instance/version.ts";
 
 const BASE83 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~";
 const decode83 = (s: string) => [...s].reduce((n, ch) => n * 83 + BASE83.indexOf(ch), 0);

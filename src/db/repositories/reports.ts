@@ -1,10 +1,11 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
 import type { IdWindow } from "../../lib/pagination.ts";
+import { REPORT_CATEGORIES, type ReportCategory } from "../../lib/reports.ts";
 import type { DB, ReportsTable } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
 
-export const REPORT_CATEGORIES = ["spam", "legal", "violation", "other"] as const;
-export type ReportCategory = (typeof REPORT_CATEGORIES)[number];
+/** Defined in lib/reports.ts (the API validates with it too); re-exported for existing callers. */
+export { REPORT_CATEGORIES, type ReportCategory };
 
 export interface Report {
   id: string;

@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { sha256 } from "../../lib/crypto.ts";
 import { ApiError, ERR } from "../../lib/errors.ts";
 import { grantsAny } from "../../lib/scopes.ts";
 import { userLoginProblem } from "../../policies/accounts.ts";
+import { authStamp, recordSignIn, resolveBearerToken } from "../../services/oauth/bearer.ts";
 import type { Auth, HonoEnv } from "../types.ts";
 
 const SIGN_IN_REFRESH_MS = 60 * 60 * 1000;
@@ -71,17 +71,17 @@ export async function authenticate(c: Context<HonoEnv>, cache: TokenCache): Prom
   c.set("badToken", false);
   const raw = bearerToken(c);
   if (raw === undefined) return;
-  const database = c.env.ctx.database;
-  let stamp = database.changeStamp();
+  const ctx = c.env.ctx;
+  let stamp = authStamp(ctx);
   let auth = cache.get(raw, stamp);
   if (auth === undefined) {
-    auth = await resolveToken(c, raw);
+    auth = await resolveBearerToken(ctx, raw);
     cache.set(raw, stamp, auth);
   }
   if (auth?.user && signInIsStale(auth.user.currentSignInAt)) {
-    await recordSignIn(c, auth);
+    await recordSignIn(ctx, auth);
     // The write moved the stamp; keep the fresh state under the new one.
-    stamp = database.changeStamp();
+    stamp = authStamp(ctx);
     cache.set(raw, stamp, auth);
   }
   if (auth) c.set("auth", auth);
@@ -98,26 +98,6 @@ export function authenticateMiddleware(cache: TokenCache): MiddlewareHandler<Hon
 
 function signInIsStale(at: string | null): boolean {
   return at === null || Date.now() - Date.parse(at) > SIGN_IN_REFRESH_MS;
-}
-
-/** Mastodon counts a user as active when they use the API; noted at most once an hour. */
-async function recordSignIn(c: Context<HonoEnv>, auth: Auth): Promise<void> {
-  const user = auth.user;
-  if (!user) return;
-  const iso = new Date().toISOString();
-  const previous = user.currentSignInAt;
-  await c.env.ctx.repos.users.update(user.id, { current_sign_in_at: iso, last_sign_in_at: previous });
-  auth.user = { ...user, currentSignInAt: iso, lastSignInAt: previous };
-}
-
-async function resolveToken(c: Context<HonoEnv>, raw: string): Promise<Auth | null> {
-  if (raw.length > 200) return null;
-  const tokenHash = sha256(raw);
-  const owner = await c.env.ctx.repos.auth.getTokenOwner(tokenHash);
-  if (!owner || owner.token.revokedAt !== null) return null;
-  if (owner.token.userId === null) return { token: owner.token, tokenHash };
-  if (!owner.user || !owner.account) return null;
-  return { token: owner.token, tokenHash, user: owner.user, account: owner.account };
 }
 
 function checkScopes(c: Context<HonoEnv>, anyOf: readonly string[]): Auth {

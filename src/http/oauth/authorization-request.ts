@@ -1,7 +1,8 @@
 import type { AppContext } from "../../context.ts";
-import type { Application } from "../../db/repositories/oauth.ts";
+import { applicationByClientId } from "../../services/oauth/apps.ts";
 import { isValidCodeChallenge, requestedScopes } from "../../services/oauth/grants.ts";
 import { formActionSource, OOB_URI } from "../../services/oauth/redirect-uris.ts";
+import type { Application } from "../../services/oauth/types.ts";
 import { BadParam, type Params, stringParam } from "./params.ts";
 
 export type ResponseMode = "query" | "fragment" | "form_post";
@@ -55,7 +56,7 @@ export async function checkAuthorizationRequest(ctx: AppContext, params: Params)
     throw e;
   }
   if (!clientId) return page("Missing required parameter: client_id.");
-  const app = await ctx.repos.oauth.getApplicationByClientId(clientId);
+  const app = await applicationByClientId(ctx, clientId);
   if (!app) return page("Client authentication failed: this application is unknown.", 401);
   if (!redirectUri) return page("Missing required parameter: redirect_uri.");
   if (!app.redirectUris.includes(redirectUri)) {

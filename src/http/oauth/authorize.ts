@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
-import type { User } from "../../db/repositories/users.ts";
 import { userLoginProblem } from "../../policies/accounts.ts";
+import type { User } from "../../services/accounts/types.ts";
 import { createGrant, hasMatchingToken } from "../../services/oauth/grants.ts";
 import { OOB_URI } from "../../services/oauth/redirect-uris.ts";
 import type { HonoEnv } from "../types.ts";

@@ -1,7 +1,6 @@
 import type { Context, Hono } from "hono";
-import { userLoginProblem } from "../../policies/accounts.ts";
 import { formActionSource } from "../../services/oauth/redirect-uris.ts";
-import { checkCredentials, markSignedIn } from "../../services/oauth/sign-in.ts";
+import { checkPasswordSignIn, markSignedIn } from "../../services/oauth/sign-in.ts";
 import { throttle } from "../middleware/rate-limit.ts";
 import type { HonoEnv } from "../types.ts";
 import { errorPage } from "../web/pages/notices.ts";
@@ -56,13 +55,14 @@ async function signIn(c: Context<HonoEnv>): Promise<Response> {
   const again = (status: number, error: string) =>
     signInPage(c, { csrf: csrfToken(c, session!), returnTo, email, formAction, status, error });
 
-  const user = await checkCredentials(ctx, email, str(params.password));
+  const checked = await checkPasswordSignIn(ctx, email, str(params.password));
   // One message for an unknown e-mail and a wrong password: the form must not reveal who has an account.
-  if (!user) return again(401, "Invalid e-mail address or password.");
-  const account = await ctx.repos.accounts.getById(user.accountId);
-  if (!account || userLoginProblem(user, account) === "disabled") {
-    return again(403, "Your login is currently disabled. Contact the server's staff for help.");
+  if ("problem" in checked) {
+    return checked.problem === "invalid"
+      ? again(401, "Invalid e-mail address or password.")
+      : again(403, "Your login is currently disabled. Contact the server's staff for help.");
   }
+  const { user, account } = checked;
   startSession(c, user, account);
   await markSignedIn(ctx, user);
   return c.redirect(returnTo ?? AFTER_SIGN_IN, 302);

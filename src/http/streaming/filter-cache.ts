@@ -1,7 +1,8 @@
 import type { AppContext } from "../../context.ts";
-import type { FilterContext } from "../../db/repositories/filters.ts";
 import { activeFilters } from "../../services/filters/match.ts";
+import type { FilterContext } from "../../services/filters/types.ts";
 import type { ViewerFilters } from "../../services/statuses/kept.ts";
+import { accountsWithFilters } from "../../services/streaming/subscribers.ts";
 
 interface Entry {
   /** Whether the account had any filter in force when last asked (false: nothing to load). */
@@ -47,7 +48,7 @@ export class FilterCache {
     });
     if (stale.length > 0) {
       const generations = new Map(stale.map((v) => [v, this.#entries.get(v)?.generation ?? 0]));
-      const withFilters = await this.#ctx.repos.streaming.accountsWithFilters(stale, new Date(now).toISOString());
+      const withFilters = await accountsWithFilters(this.#ctx, stale, new Date(now).toISOString());
       for (const v of stale) {
         const g = generations.get(v) ?? 0;
         const current = this.#entries.get(v);

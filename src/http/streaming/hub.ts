@@ -1,11 +1,10 @@
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
-import type { FilterContext } from "../../db/repositories/filters.ts";
 import type { BusMessage } from "../../infra/bus/interface.ts";
-import { conversationsJson } from "../../services/conversations/views.ts";
-import { notificationsJson } from "../../services/notifications/views.ts";
+import type { FilterContext } from "../../services/filters/types.ts";
 import { accessTokenChannel, isIdPayload, systemChannel } from "../../services/streaming/channels.ts";
 import { type RenderedGroup, renderStatusFor } from "../../services/streaming/render-status.ts";
+import { streamedConversation, streamedNotification } from "../../services/streaming/subscribers.ts";
 import { FilterCache } from "./filter-cache.ts";
 
 const logger = getLogger(["gannet", "streaming"]);
@@ -230,18 +229,14 @@ export class StreamingHub {
       case "notification": {
         if (!isIdPayload(payload)) return;
         const accountId = ownerOf(state);
-        const n = accountId === undefined ? undefined : await this.#ctx.repos.notifications.get(accountId, payload.id);
-        if (!n || !accountId || n.filtered) return;
-        const [json] = await notificationsJson(this.#ctx, [n], accountId);
+        const json = accountId === undefined ? undefined : await streamedNotification(this.#ctx, accountId, payload.id);
         if (json) this.#everyone(state, event, JSON.stringify(json));
         return;
       }
       case "conversation": {
         if (!isIdPayload(payload)) return;
         const accountId = ownerOf(state);
-        const c = accountId === undefined ? undefined : await this.#ctx.repos.conversations.get(accountId, payload.id);
-        if (!c || !accountId) return;
-        const [json] = await conversationsJson(this.#ctx, [c], accountId);
+        const json = accountId === undefined ? undefined : await streamedConversation(this.#ctx, accountId, payload.id);
         if (json) this.#everyone(state, event, JSON.stringify(json));
         return;
       }

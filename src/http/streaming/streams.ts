@@ -1,8 +1,6 @@
 import type { AppContext } from "../../context.ts";
-import { sha256 } from "../../lib/crypto.ts";
 import { isId } from "../../lib/ids.ts";
 import { grantsAny } from "../../lib/scopes.ts";
-import { userLoginProblem } from "../../policies/accounts.ts";
 import { ANNOUNCEMENTS_CHANNEL } from "../../services/announcements/events.ts";
 import {
   directChannel,
@@ -12,6 +10,7 @@ import {
   publicChannel,
   userChannel,
 } from "../../services/streaming/channels.ts";
+import { listOwner, streamingTokenOwner } from "../../services/streaming/subscribers.ts";
 
 /** Who is streaming: a user token's account and scopes. */
 export interface StreamingAuth {
@@ -40,12 +39,9 @@ export const INVALID_TOKEN = "Invalid access token";
 export async function streamingAuth(ctx: AppContext, raw: string | undefined): Promise<StreamingAuth> {
   if (raw === undefined || raw === "") throw new StreamError(401, MISSING_TOKEN);
   if (raw.length > 200) throw new StreamError(401, INVALID_TOKEN);
-  const owner = await ctx.repos.auth.getTokenOwner(sha256(raw));
-  if (!owner || owner.token.revokedAt !== null || !owner.user || !owner.account) {
-    throw new StreamError(401, INVALID_TOKEN);
-  }
-  if (userLoginProblem(owner.user, owner.account) !== null) throw new StreamError(401, INVALID_TOKEN);
-  return { accountId: owner.account.id, scopes: owner.token.scopes, tokenId: owner.token.id };
+  const owner = await streamingTokenOwner(ctx, raw);
+  if (!owner) throw new StreamError(401, INVALID_TOKEN);
+  return owner;
 }
 
 /** What a client asks to stream: a stream name and its `tag` or `list`. */
@@ -110,7 +106,7 @@ export async function resolveStream(ctx: AppContext, auth: StreamingAuth, req: S
       checkScopes(auth, name);
       const list = req.list?.trim();
       if (!list) throw new StreamError(400, "Missing list name parameter");
-      const owner = isId(list) ? await ctx.repos.streaming.listOwner(list) : undefined;
+      const owner = isId(list) ? await listOwner(ctx, list) : undefined;
       if (owner !== auth.accountId) throw new StreamError(401, "Not authorized to stream this list");
       return { stream: [name, list], channels: [listChannel(list)] };
     }

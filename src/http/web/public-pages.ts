@@ -1,5 +1,5 @@
 import type { Context, Hono } from "hono";
-import type { Status } from "../../db/repositories/statuses.ts";
+import type { Status } from "../../services/statuses/types.ts";
 import { profilePage, statusPage } from "../../services/web/public-pages.ts";
 import type { HonoEnv } from "../types.ts";
 import { html, SafeHtml, sendPage } from "./pages/html.ts";

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { Account } from "../../db/repositories/accounts.ts";
-import type { User } from "../../db/repositories/users.ts";
 import { hmac, randomToken, safeEqual, sha256 } from "../../lib/crypto.ts";
+import type { Account, User } from "../../services/accounts/types.ts";
+import { sessionUser } from "../../services/oauth/sign-in.ts";
 import type { HonoEnv } from "../types.ts";
 
 /**
@@ -70,13 +70,9 @@ export async function loadSession(c: Context<HonoEnv>): Promise<WebSession | und
   const p = readPayload(c);
   if (!p) return undefined;
   if (!p.u) return { nonce: p.n };
-  const { repos } = c.env.ctx;
-  const user = await repos.users.getById(p.u);
-  const account = user && (await repos.accounts.getById(user.accountId));
-  if (!user || !account || user.disabled || account.suspendedAt !== null || p.p !== passwordFingerprint(user)) {
-    return { nonce: p.n };
-  }
-  return { nonce: p.n, user, account };
+  const found = await sessionUser(c.env.ctx, p.u);
+  if (!found || p.p !== passwordFingerprint(found.user)) return { nonce: p.n };
+  return { nonce: p.n, user: found.user, account: found.account };
 }
 
 /** The request's session, or a new anonymous one (its cookie is set on the response). */

@@ -66,3 +66,10 @@ export async function lookupAccount(ctx: AppContext, acct: string): Promise<Acco
   if (account.domain !== null) await refreshIfStale(ctx, [account]);
   return account;
 }
+
+/** Any account by id, whatever its state (admin endpoints see every account): 404 when there is none. */
+export async function getExistingAccount(ctx: AppContext, id: string): Promise<Account> {
+  const account = isId(id) ? await ctx.repos.accounts.getById(id) : undefined;
+  if (!account) throw notFound();
+  return account;
+}

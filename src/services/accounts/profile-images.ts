@@ -28,8 +28,11 @@ export async function deleteBlobQuietly(ctx: AppContext, key: string | null | un
   }
 }
 
-/** Removes the account's avatar or header (`DELETE /api/v1/profile/avatar|header`). */
-export async function removeProfileImage(ctx: AppContext, account: Account, kind: ProfileImageKind): Promise<void> {
+/**
+ * Removes the account's avatar or header (`DELETE /api/v1/profile/avatar|header`); answers the
+ * account as now stored (the one given if it vanished meanwhile).
+ */
+export async function removeProfileImage(ctx: AppContext, account: Account, kind: ProfileImageKind): Promise<Account> {
   const old = kind === "avatar" ? account.avatarPath : account.headerPath;
   const now = new Date().toISOString();
   if (kind === "avatar") {
@@ -49,4 +52,5 @@ export async function removeProfileImage(ctx: AppContext, account: Account, kind
   }
   await deleteBlobQuietly(ctx, old);
   await enqueueDelivery(ctx, { type: "actor.update", accountId: account.id });
+  return (await ctx.repos.accounts.getById(account.id)) ?? account;
 }

@@ -67,3 +67,13 @@ export async function announcementsJson(
   }
   return out;
 }
+
+/** `GET /api/v1/announcements`: the published announcements as `accountId` sees them, dismissed ones only with `withDismissed`. */
+export async function publishedAnnouncementsJson(
+  ctx: AppContext,
+  accountId: string,
+  withDismissed: boolean,
+): Promise<Record<string, unknown>[]> {
+  const list = await ctx.repos.announcements.listPublished(withDismissed ? {} : { notDismissedBy: accountId });
+  return announcementsJson(ctx, list, accountId);
+}

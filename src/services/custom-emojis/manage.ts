@@ -3,9 +3,9 @@ import type { CustomEmoji } from "../../db/repositories/custom-emojis.ts";
 import { randomToken } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { sharpOf } from "../../lib/sharp.ts";
+import { shortcodeProblem } from "../../lib/text/shortcodes.ts";
 import { MAX_IMAGE_PIXELS } from "../media/process-image.ts";
 import { sniffMediaType } from "../media/sniff.ts";
-import { shortcodeProblem } from "./shortcodes.ts";
 
 /** Mastodon's limit for a custom emoji's file. */
 export const EMOJI_MAX_BYTES = 256 * 1024;

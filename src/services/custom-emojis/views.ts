@@ -2,8 +2,8 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { CustomEmoji, ShortcodeQuery } from "../../db/repositories/custom-emojis.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
+import { shortcodesIn } from "../../lib/text/shortcodes.ts";
 import { serializeCustomEmoji } from "../../serializers/custom-emoji.ts";
-import { shortcodesIn } from "./shortcodes.ts";
 
 /** Texts whose `:shortcode:`s name emojis of one domain (null: local). */
 export interface EmojiSource {

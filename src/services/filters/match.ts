@@ -3,7 +3,7 @@ import type { ActiveFilter, FilterContext, FilterKeyword } from "../../db/reposi
 import type { Status } from "../../db/repositories/statuses.ts";
 import { htmlToText } from "../../lib/text/html-text.ts";
 import { serializeFilter, serializeFilterResult } from "../../serializers/filter.ts";
-import type { StatusView } from "../../serializers/status.ts";
+import type { LoadedStatusView } from "../statuses/views.ts";
 
 /** Where statuses are shown, or `any` (one status on its own: every active filter, nothing hidden). */
 export type FilterScope = FilterContext | "any";
@@ -90,7 +90,7 @@ export async function loadFilters(ctx: AppContext, viewerId: string, scope: Filt
  * What keywords are matched against, as Mastodon's Status#searchable_text: content warning, the
  * plain text, the poll's options and the media descriptions.
  */
-export function searchableText(view: StatusView): string {
+export function searchableText(view: LoadedStatusView): string {
   const s = view.status;
   const parts = [s.spoilerText, s.local ? s.text : htmlToText(s.content)];
   if (view.poll) parts.push(view.poll.poll.options.join("\n\n"));
@@ -124,7 +124,7 @@ export function matchFilters(
  * Sets `filtered` on each view (and on its boosted post, as Mastodon's filters map does) and
  * leaves out the statuses a `hide` filter matches, when `dropHidden`.
  */
-export function applyFilters(views: StatusView[], filters: readonly CompiledFilter[], dropHidden: boolean) {
+export function applyFilters(views: LoadedStatusView[], filters: readonly CompiledFilter[], dropHidden: boolean) {
   if (filters.length === 0) return views;
   return views.filter((v) => {
     const { results, hide } = matchFilters(filters, v.status, searchableText(v.reblog ?? v));

@@ -1,46 +1,15 @@
 import type { AppContext } from "../../context.ts";
-import type { Rule } from "../../db/repositories/settings.ts";
+import { instanceVersion } from "../../lib/version.ts";
+import type { InstanceView, RegistrationsView, ThumbnailView } from "../../serializers/instance.ts";
 import { accountJson } from "../accounts/views.ts";
 import { BANNER_2X_PATH, BANNER_PATH, type DefaultImages, ICON_SIZES, iconPath } from "./default-images.ts";
 import { loadSiteInfo, type SiteInfo } from "./site-settings.ts";
 import { getTermsOfService } from "./site-texts.ts";
 import type { InstanceStats } from "./stats.ts";
 import { getVapidKeys } from "./vapid.ts";
-import { instanceVersion } from "./version.ts";
 
-export interface ThumbnailView {
-  url: string;
-  blurhash: string | null;
-  versions: { "@1x"?: string; "@2x"?: string } | null;
-}
-
-export interface RegistrationsView {
-  enabled: boolean;
-  approvalRequired: boolean;
-  message: string | null;
-  minAge: number | null;
-  reasonRequired: boolean;
-  url: string | null;
-}
-
-/** Everything the instance serializers (v1, v2, NodeInfo) need, loaded in a few queries. */
-export interface InstanceView {
-  domain: string;
-  site: SiteInfo;
-  version: string;
-  sourceUrl: string;
-  streamingUrl: string;
-  languages: string[];
-  thumbnail: ThumbnailView;
-  icons: { src: string; size: string }[];
-  vapidPublicKey: string;
-  registrations: RegistrationsView;
-  urls: { status: string | null; about: string; privacyPolicy: string; termsOfService: string | null };
-  /** The contact account, already in Mastodon's Account shape. */
-  contactAccount: Record<string, unknown> | null;
-  rules: Rule[];
-  stats: InstanceStats;
-}
+/** Defined with the instance serializers (serializers/instance.ts), which it feeds. */
+export type { InstanceView };
 
 function registrationsOf(ctx: AppContext, site: SiteInfo): RegistrationsView {
   const { registrationsMode, singleUserMode } = ctx.config;

@@ -1,25 +1,15 @@
 import type { AppContext } from "../../context.ts";
+import type { Rule } from "../../db/repositories/settings.ts";
+import type { DatedText, TermsOfServiceView } from "../../serializers/instance-texts.ts";
 import { DEFAULT_PRIVACY_POLICY_DATE, defaultPrivacyPolicy } from "./default-texts.ts";
 import { loadSiteInfo, SITE_SETTING } from "./site-settings.ts";
 
-/**
- * An HTML page of the operator's with the time it last changed (ExtendedDescription,
- * PrivacyPolicy); null while the operator has written no extended description.
- */
-export interface DatedText {
-  updatedAt: string | null;
-  content: string;
-}
-
 /** One version of the terms of service, effective from a calendar day (`YYYY-MM-DD`). */
-export interface TermsVersion {
-  effectiveDate: string;
-  content: string;
-}
+export type TermsVersion = Pick<TermsOfServiceView, "effectiveDate" | "content">;
 
-export interface TermsOfServiceView extends TermsVersion {
-  effective: boolean;
-  succeededBy: string | null;
+/** The server's rules, in the order the operator gave them. */
+export function getRules(ctx: AppContext): Promise<Rule[]> {
+  return ctx.repos.settings.rules();
 }
 
 type DatedKey = typeof SITE_SETTING.extendedDescription | typeof SITE_SETTING.privacyPolicy;

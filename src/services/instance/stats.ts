@@ -1,4 +1,5 @@
 import type { AppContext } from "../../context.ts";
+import type { ActivityWeek } from "../../serializers/instance-texts.ts";
 import { type TtlCached, ttlCached } from "./ttl-cache.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -16,14 +17,6 @@ export interface InstanceStats {
   localPosts: number;
   /** Remote domains known to this server. */
   peers: string[];
-}
-
-/** One week of `/api/v1/instance/activity`; `week` is the Monday 00:00 UTC it starts, in ms. */
-export interface ActivityWeek {
-  week: number;
-  statuses: number;
-  logins: number;
-  registrations: number;
 }
 
 export interface InstanceStatsService {

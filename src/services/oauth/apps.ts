@@ -98,6 +98,19 @@ export async function registerApplication(
   return createApplication(ctx, valid);
 }
 
+/** The application with this client id (the one `/oauth/authorize` names), if registered. */
+export function applicationByClientId(ctx: AppContext, clientId: string): Promise<Application | undefined> {
+  return ctx.repos.oauth.getApplicationByClientId(clientId);
+}
+
+/** The application a token was issued to; undefined for tokens made without one. */
+export async function tokenApplication(
+  ctx: AppContext,
+  applicationId: string | null,
+): Promise<Application | undefined> {
+  return applicationId ? ctx.repos.oauth.getApplicationById(applicationId) : undefined;
+}
+
 /** Mastodon's Application entity (what `apps/verify_credentials` answers); `vapidKey` is the server's. */
 export function applicationJson(app: Application, vapidKey: string): Record<string, unknown> {
   return {

@@ -1,6 +1,8 @@
 import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
 import type { User } from "../../db/repositories/users.ts";
 import { passwords } from "../../lib/passwords.ts";
+import { userLoginProblem } from "../../policies/accounts.ts";
 
 /** Longer passwords are refused without hashing them, so huge inputs cost nothing. */
 export const SIGN_IN_PASSWORD_MAX = 256;
@@ -16,6 +18,33 @@ export async function checkCredentials(ctx: AppContext, email: string, password:
   const user = email.trim() === "" ? undefined : await ctx.repos.users.getByEmail(email.trim());
   const ok = await passwords.verify(user?.encryptedPassword ?? DUMMY_HASH, password);
   return ok && user ? user : undefined;
+}
+
+/**
+ * Checks the sign-in form: the credentials, then that the login is not disabled. One answer for an
+ * unknown e-mail and a wrong password, so the form does not reveal who has an account.
+ */
+export async function checkPasswordSignIn(
+  ctx: AppContext,
+  email: string,
+  password: string,
+): Promise<{ user: User; account: Account } | { problem: "invalid" | "disabled" }> {
+  const user = await checkCredentials(ctx, email, password);
+  if (!user) return { problem: "invalid" };
+  const account = await ctx.repos.accounts.getById(user.accountId);
+  if (!account || userLoginProblem(user, account) === "disabled") return { problem: "disabled" };
+  return { user, account };
+}
+
+/** The user and account a browser session names, while that login may be used (not disabled or suspended). */
+export async function sessionUser(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ user: User; account: Account } | undefined> {
+  const user = await ctx.repos.users.getById(userId);
+  const account = user && (await ctx.repos.accounts.getById(user.accountId));
+  if (!user || !account || user.disabled || account.suspendedAt !== null) return undefined;
+  return { user, account };
 }
 
 /** Records a sign-in (browser session or new user token), as Devise's trackable does. */

@@ -2,6 +2,11 @@ import type { AppContext } from "../../context.ts";
 import type { Poll } from "../../db/repositories/polls.ts";
 import { type PollView, serializePoll } from "../../serializers/poll.ts";
 
+/** A poll's view with its whole row (callers also need its author). */
+export interface LoadedPoll extends PollView {
+  poll: Poll;
+}
+
 /** Whether a poll has ended. */
 export function isExpired(poll: Poll, now: Date = new Date()): boolean {
   return poll.expiresAt !== null && Date.parse(poll.expiresAt) <= now.getTime();
@@ -12,8 +17,8 @@ export async function loadPollViews(
   ctx: AppContext,
   pollIds: readonly string[],
   viewerId: string | undefined,
-): Promise<Map<string, PollView>> {
-  const out = new Map<string, PollView>();
+): Promise<Map<string, LoadedPoll>> {
+  const out = new Map<string, LoadedPoll>();
   if (pollIds.length === 0) return out;
   const [polls, tallies, own] = await Promise.all([
     ctx.repos.polls.getByIds(pollIds),

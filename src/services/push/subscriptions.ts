@@ -6,6 +6,8 @@ import { ApiError } from "../../lib/errors.ts";
 import { createAddressPolicy, parseAddress } from "../../lib/net/address-policy.ts";
 import { sealToken } from "./token-box.ts";
 
+export type { PushPolicy };
+
 export const PUSH_POLICIES: readonly PushPolicy[] = ["all", "followed", "follower", "none"];
 
 export interface SubscriptionInput {
@@ -128,4 +130,14 @@ export async function updateSubscription(
   const saved = updated ? await ctx.repos.pushSubscriptions.forToken(tokenId) : undefined;
   if (!saved) throw new ApiError(404, "Record not found");
   return saved;
+}
+
+/** `GET`: the token's subscription, if it has one. */
+export function subscriptionForToken(ctx: AppContext, tokenId: string): Promise<PushSubscription | undefined> {
+  return ctx.repos.pushSubscriptions.forToken(tokenId);
+}
+
+/** `DELETE`: ends the token's subscription (nothing to do when it has none). */
+export async function unsubscribe(ctx: AppContext, tokenId: string): Promise<void> {
+  await ctx.repos.pushSubscriptions.deleteForToken(tokenId);
 }

@@ -1,7 +1,13 @@
 import type { AppContext } from "../../context.ts";
-import type { Report, ReportCategory, ReportPatch } from "../../db/repositories/reports.ts";
+import type { Report, ReportCategory, ReportFilter, ReportPatch } from "../../db/repositories/reports.ts";
 import { notFound, unprocessable } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
+
+/** A page of reports for the admin list (Mastodon's ReportFilter: unresolved ones unless `resolved` is given). */
+export function listReports(ctx: AppContext, filter: ReportFilter, window: IdWindow): Promise<Report[]> {
+  return ctx.repos.reports.page(filter, window);
+}
 
 /** The report, or a 404. */
 export async function findReport(ctx: AppContext, id: string): Promise<Report> {

@@ -4,6 +4,7 @@ import type { ScheduledStatus } from "../../db/repositories/scheduled-statuses.t
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import { serializeScheduledStatus } from "../../serializers/scheduled-status.ts";
 import { pollParamsJson } from "../polls/poll-input.ts";
 import { type CreateStatusInput, checkStatusInput } from "../statuses/create.ts";
@@ -126,6 +127,15 @@ export async function scheduleStatus(
   const row = await ctx.repos.scheduledStatuses.getById(id);
   if (!row) throw new Error("the new scheduled status vanished");
   return row;
+}
+
+/** A page of the account's own scheduled statuses. */
+export function listScheduledStatuses(
+  ctx: AppContext,
+  accountId: string,
+  window: IdWindow,
+): Promise<ScheduledStatus[]> {
+  return ctx.repos.scheduledStatuses.page(accountId, window);
 }
 
 /** One of the caller's scheduled statuses, else 404. */

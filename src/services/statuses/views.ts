@@ -1,5 +1,7 @@
 import type { AppContext } from "../../context.ts";
+import type { CustomEmoji } from "../../db/repositories/custom-emojis.ts";
 import type { MediaAttachment } from "../../db/repositories/media.ts";
+import type { PreviewCard } from "../../db/repositories/preview-cards.ts";
 import { type BlockMuteRelations, noRelations } from "../../db/repositories/relationships.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { isAccountDeleted } from "../../policies/accounts.ts";
@@ -10,9 +12,19 @@ import { type MentionView, type StatusView, serializeStatus } from "../../serial
 import { accountsJson, accountsText } from "../accounts/views.ts";
 import { loadEmojis, statusEmojiSource } from "../custom-emojis/views.ts";
 import { applyFilters, type FilterScope, loadFilters } from "../filters/match.ts";
-import { loadPollViews } from "../polls/views.ts";
+import { type LoadedPoll, loadPollViews } from "../polls/views.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
 import { accountsOf, loadedFor, mentionsOf, newLoaded, originalsOf, rememberLoaded } from "./loaded.ts";
+
+/** A status's view with the rows it was made of, which filtering and caching read beyond what the serializer does. */
+export interface LoadedStatusView extends StatusView {
+  status: Status;
+  reblog: LoadedStatusView | null;
+  media: MediaAttachment[];
+  emojis?: CustomEmoji[];
+  poll: LoadedPoll | null;
+  card?: PreviewCard | null;
+}
 
 /** The viewer's account id, when signed in. */
 export type ViewerId = string | undefined;
@@ -89,7 +101,7 @@ export async function loadStatusViews(
   statuses: readonly Status[],
   viewerId: ViewerId,
   opts: { accountText?: boolean } = {},
-): Promise<StatusView[]> {
+): Promise<LoadedStatusView[]> {
   const loaded = loadedFor(statuses);
   const originals = await originalsOf(ctx, loaded, unique(statuses.map((s) => s.reblogOfId)));
   const all = [...statuses];
@@ -158,7 +170,7 @@ export async function loadStatusViews(
     if (!a || isAccountDeleted(a)) return [];
     return [{ id: a.id, username: a.username, acct: acctOf(a), url: a.url ?? a.uri }];
   };
-  const view = (s: Status, nested?: Status): StatusView => ({
+  const view = (s: Status, nested?: Status): LoadedStatusView => ({
     status: s,
     ...author(s.accountId),
     reblog: nested ? view(nested) : null,

@@ -2,8 +2,7 @@ import type { AppContext } from "../../context.ts";
 import type { FilterContext } from "../../db/repositories/filters.ts";
 import type { StatusInteractions } from "../../db/repositories/streaming.ts";
 import { canSeeStatus } from "../../policies/statuses.ts";
-import type { PollView } from "../../serializers/poll.ts";
-import { loadPollViews } from "../polls/views.ts";
+import { type LoadedPoll, loadPollViews } from "../polls/views.ts";
 import type { StatusEntry, ViewerFilters } from "../statuses/kept.ts";
 import { keptFor } from "../statuses/kept.ts";
 import {
@@ -146,7 +145,7 @@ function flagsKey(i: StatusInteractions, statuses: readonly { id: string; accoun
   return `${own}${viewer}:${[...(f?.favourited ?? [])]}/${[...(f?.reblogged ?? [])]}/${[...(f?.bookmarked ?? [])]}/${[...(f?.pinned ?? [])]}/${[...(f?.mutedConversations ?? [])]}`;
 }
 
-function pollKey(i: StatusInteractions, polls: Map<string, PollView>, viewer: string): string {
+function pollKey(i: StatusInteractions, polls: Map<string, LoadedPoll>, viewer: string): string {
   if (polls.size === 0) return "";
   const parts: string[] = [];
   for (const [id, p] of polls) {
@@ -157,8 +156,8 @@ function pollKey(i: StatusInteractions, polls: Map<string, PollView>, viewer: st
 }
 
 /** The polls with the viewer's votes (`voted`, `own_votes`). */
-function pollsFor(i: StatusInteractions, polls: Map<string, PollView>, viewer: string): Map<string, PollView> {
-  const out = new Map<string, PollView>();
+function pollsFor(i: StatusInteractions, polls: Map<string, LoadedPoll>, viewer: string): Map<string, LoadedPoll> {
+  const out = new Map<string, LoadedPoll>();
   for (const [id, p] of polls) {
     const mine = i.votes.get(id)?.get(viewer) ?? [];
     out.set(id, { ...p, viewer: { voted: p.poll.accountId === viewer || mine.length > 0, ownVotes: mine } });

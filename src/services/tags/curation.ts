@@ -4,6 +4,7 @@ import type { TagLinkRow, TagRef } from "../../db/repositories/tag-curation.ts";
 import { enqueueDelivery } from "../../federation/deliveries.ts";
 import { ApiError, notFound, unprocessable } from "../../lib/errors.ts";
 import { ACCOUNT_LIMITS } from "../../lib/limits.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import { serializeFeaturedTag } from "../../serializers/featured-tag.ts";
 import { isHashtagName, tagJson, tagsJson, unusedTagJson } from "../statuses/tags.ts";
 
@@ -37,6 +38,11 @@ export async function unfollowTag(ctx: AppContext, account: Account, name: strin
   if (!tag) return unusedTagJson(ctx, name, true);
   await ctx.repos.tagCuration.unfollow(account.id, tag.id);
   return tagJson(ctx, tag, account.id);
+}
+
+/** A page of the tags the account follows, paged by the follow's id (clients follow the Link header). */
+export function followedTagsPage(ctx: AppContext, accountId: string, window: IdWindow): Promise<TagLinkRow[]> {
+  return ctx.repos.tagCuration.followedPage(accountId, window);
 }
 
 /** Tags of `rows` as Tag entities for `viewerId` (one query for the history of all). */

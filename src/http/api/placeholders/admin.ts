@@ -1,4 +1,4 @@
-import { Permission } from "../../../db/repositories/roles.ts";
+import { Permission } from "../../../lib/roles.ts";
 import { admin, del, get, json, list, none, page, post, put, unavailable } from "./dsl.ts";
 import type { Guard, Placeholder } from "./types.ts";
 

@@ -1,4 +1,4 @@
-import { Permission } from "../../../db/repositories/roles.ts";
+import { Permission } from "../../../lib/roles.ts";
 import { AREAS, BUILT_ELSEWHERE, NOT_SERVED, type OtherEndpoint } from "./index.ts";
 import type { Answer, Guard, Placeholder } from "./types.ts";
 

@@ -1,7 +1,6 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import { ApiError, gone, notFound } from "../../../lib/errors.ts";
-import { isId } from "../../../lib/ids.ts";
-import { isAccountDeleted, isAccountPublic } from "../../../policies/accounts.ts";
+import { ApiError, notFound } from "../../../lib/errors.ts";
+import { getExistingAccount, getVisibleAccount } from "../../../services/accounts/find-accounts.ts";
 import { pageParams, setLinkHeader } from "../../pagination.ts";
 import type { HonoEnv } from "../../types.ts";
 import { UNAVAILABLE } from "./entities.ts";
@@ -11,20 +10,12 @@ import type { Answer, Body, Placeholder } from "./types.ts";
 
 /** 404 unless the account named by the path exists and is visible; 410 once it was deleted. */
 async function checkAccount(c: Context<HonoEnv>, param: string): Promise<void> {
-  const id = c.req.param(param);
-  if (!isId(id)) throw notFound();
-  const { repos } = c.env.ctx;
-  const account = await repos.accounts.getById(id);
-  if (!account) throw notFound();
-  if (isAccountDeleted(account)) throw gone();
-  const owner = account.domain === null ? await repos.users.getByAccountId(account.id) : undefined;
-  if (!isAccountPublic(account, owner)) throw notFound();
+  await getVisibleAccount(c.env.ctx, c.req.param(param) ?? "");
 }
 
 /** 404 unless the account named by the path exists (admin endpoints see every account). */
 async function checkExists(c: Context<HonoEnv>, param: string): Promise<void> {
-  const id = c.req.param(param);
-  if (!isId(id) || !(await c.env.ctx.repos.accounts.getById(id))) throw notFound();
+  await getExistingAccount(c.env.ctx, c.req.param(param) ?? "");
 }
 
 /**

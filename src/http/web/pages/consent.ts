@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { Application } from "../../../db/repositories/oauth.ts";
+import type { Application } from "../../../services/oauth/types.ts";
 import type { HonoEnv } from "../../types.ts";
 import { hiddenFields, html, sendPage } from "./html.ts";
 import { scopeLabel } from "./scope-labels.ts";

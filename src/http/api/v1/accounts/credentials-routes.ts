@@ -28,8 +28,7 @@ export function credentialsRoutes(app: Hono<HonoEnv>): void {
   for (const kind of ["avatar", "header"] as const) {
     app.delete(`/api/v1/profile/${kind}`, requireUser("write:accounts"), async (c) => {
       const ctx = c.env.ctx;
-      await removeProfileImage(ctx, currentAccount(c), kind);
-      const account = (await ctx.repos.accounts.getById(currentAccount(c).id)) ?? currentAccount(c);
+      const account = await removeProfileImage(ctx, currentAccount(c), kind);
       return c.json(await credentialAccountJson(ctx, account, currentUser(c)));
     });
   }

@@ -1,5 +1,4 @@
 import type { Context, Hono } from "hono";
-import type { User } from "../../../../db/repositories/users.ts";
 import { ApiError, ERR } from "../../../../lib/errors.ts";
 import { grantsAny } from "../../../../lib/scopes.ts";
 import {
@@ -7,6 +6,7 @@ import {
   confirmEmail,
   resendConfirmation,
 } from "../../../../services/accounts/email-confirmation.ts";
+import type { User } from "../../../../services/accounts/types.ts";
 import { throttle } from "../../../middleware/rate-limit.ts";
 import { readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";

@@ -1,10 +1,11 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { REPORT_CATEGORIES, type Report } from "../../../../db/repositories/reports.ts";
-import { Permission } from "../../../../db/repositories/roles.ts";
 import { isId } from "../../../../lib/ids.ts";
+import { REPORT_CATEGORIES } from "../../../../lib/reports.ts";
+import { Permission } from "../../../../lib/roles.ts";
 import * as admin from "../../../../services/reports/admin.ts";
 import { adminReportsJson } from "../../../../services/reports/admin-views.ts";
+import type { Report } from "../../../../services/reports/types.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { requirePermission } from "../../../middleware/role-permission.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
@@ -49,7 +50,8 @@ export function adminReportRoutes(app: Hono<HonoEnv>): void {
     const params = await readParams(c);
     const p = validate(listSchema, params);
     const page = pageParams(c, 100, 200);
-    const rows = await ctx.repos.reports.page(
+    const rows = await admin.listReports(
+      ctx,
       {
         // Unresolved reports unless `resolved` is given (Mastodon's ReportFilter).
         resolved: p.resolved ?? false,

@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { notFound } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
 import { addReaction, dismissAnnouncement, removeReaction } from "../../../../services/announcements/reactions.ts";
-import { announcementsJson } from "../../../../services/announcements/views.ts";
+import { publishedAnnouncementsJson } from "../../../../services/announcements/views.ts";
 import { currentAccount, requireSignedIn, requireUser } from "../../../middleware/auth.ts";
 import { readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
@@ -22,9 +22,7 @@ export function announcementRoutes(app: Hono<HonoEnv>): void {
     // Upstream serves dismissed ones too (with `read`); `with_dismissed=false` leaves them out, as documented.
     const parsed = boolish.safeParse(given);
     const withDismissed = given === undefined || !parsed.success || parsed.data;
-    const me = currentAccount(c).id;
-    const list = await c.env.ctx.repos.announcements.listPublished(withDismissed ? {} : { notDismissedBy: me });
-    return c.json(await announcementsJson(c.env.ctx, list, me));
+    return c.json(await publishedAnnouncementsJson(c.env.ctx, currentAccount(c).id, withDismissed));
   });
 
   app.post("/api/v1/announcements/:id/dismiss", requireUser("write", "write:accounts"), async (c) => {

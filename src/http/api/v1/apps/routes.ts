@@ -1,7 +1,12 @@
 import type { Hono } from "hono";
 import { notFound } from "../../../../lib/errors.ts";
 import { getVapidKeys } from "../../../../services/instance/vapid.ts";
-import { applicationJson, credentialApplicationJson, registerApplication } from "../../../../services/oauth/apps.ts";
+import {
+  applicationJson,
+  credentialApplicationJson,
+  registerApplication,
+  tokenApplication,
+} from "../../../../services/oauth/apps.ts";
 import { requireToken } from "../../../middleware/auth.ts";
 import { throttle } from "../../../middleware/rate-limit.ts";
 import { readParams } from "../../../params.ts";
@@ -20,8 +25,7 @@ export function appsRoutes(app: Hono<HonoEnv>): void {
 
   // Any valid token will do, app or user, whatever its scopes (Mastodon 4.3).
   app.get("/api/v1/apps/verify_credentials", requireToken(), async (c) => {
-    const appId = c.get("auth")?.token.applicationId;
-    const application = appId ? await c.env.ctx.repos.oauth.getApplicationById(appId) : undefined;
+    const application = await tokenApplication(c.env.ctx, c.get("auth")?.token.applicationId ?? null);
     if (!application) throw notFound();
     return c.json(applicationJson(application, (await getVapidKeys(c.env.ctx)).publicKey));
   });

@@ -1,11 +1,11 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import type { AppContext } from "../../../../context.ts";
 import { getVisibleAccount } from "../../../../services/accounts/find-accounts.ts";
 import { accountsJson } from "../../../../services/accounts/views.ts";
+import { endorsedPage } from "../../../../services/relationships/endorsed-page.ts";
 import * as curation from "../../../../services/relationships/endorsements-notes.ts";
 import { currentAccount, optionalToken, requireUser } from "../../../middleware/auth.ts";
-import { type PageParams, pageParams, setLinkHeader } from "../../../pagination.ts";
+import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { text, validate } from "../../../validate.ts";
@@ -13,13 +13,6 @@ import { text, validate } from "../../../validate.ts";
 export const noteSchema = z.object({
   comment: z.preprocess((v) => (v === null ? undefined : v), text(Number.MAX_SAFE_INTEGER).optional()),
 });
-
-/** A page of the accounts `ownerId` endorses, with the endorsements' ids for the Link header. */
-async function endorsedPage(ctx: AppContext, ownerId: string, page: PageParams) {
-  const rows = await ctx.repos.accountCuration.pinsPage(ownerId, page);
-  const found = new Map((await ctx.repos.accounts.getByIds(rows.map((r) => r.targetAccountId))).map((a) => [a.id, a]));
-  return { rows, accounts: rows.flatMap((r) => found.get(r.targetAccountId) ?? []) };
-}
 
 /** Endorsements (featured accounts, Mastodon's account pins) and private notes on accounts. */
 export function endorsementRoutes(app: Hono<HonoEnv>): void {

@@ -10,6 +10,7 @@ import { isEndpointEnabled, SITE_SETTING } from "../../../../services/instance/s
 import {
   getExtendedDescription,
   getPrivacyPolicy,
+  getRules,
   getTermsOfService,
 } from "../../../../services/instance/site-texts.ts";
 import type { HonoEnv } from "../../../types.ts";
@@ -34,7 +35,7 @@ export function instanceInfoRoutes(app: Hono<HonoEnv>, docs: (c: Context<HonoEnv
     return json(c, (await docs(c).stats.activity.get()).map(serializeActivityWeek));
   });
 
-  app.get("/api/v1/instance/rules", async (c) => json(c, (await c.env.ctx.repos.settings.rules()).map(serializeRule)));
+  app.get("/api/v1/instance/rules", async (c) => json(c, (await getRules(c.env.ctx)).map(serializeRule)));
 
   app.get("/api/v1/instance/extended_description", async (c) =>
     json(c, serializeDatedText(await getExtendedDescription(c.env.ctx))),

@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { ApiError } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
-import { MARKER_TIMELINES, markersJson, saveMarkers } from "../../../../services/markers.ts";
+import { getMarkers, MARKER_TIMELINES, markersJson, saveMarkers } from "../../../../services/markers.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { asArray, asHash, readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
@@ -12,7 +12,7 @@ const known = (t: unknown): t is string => typeof t === "string" && (MARKER_TIME
 export function markerRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/markers", requireUser("read", "read:statuses"), async (c) => {
     const timelines = [...new Set((asArray((await readParams(c)).timeline) ?? []).filter(known))];
-    return c.json(markersJson(await c.env.ctx.repos.markers.list(currentAccount(c).id, timelines)));
+    return c.json(markersJson(await getMarkers(c.env.ctx, currentAccount(c).id, timelines)));
   });
 
   app.post("/api/v1/markers", requireUser("write", "write:statuses"), async (c) => {

@@ -1,13 +1,15 @@
 import type { Context, Hono } from "hono";
-import type { PushPolicy } from "../../../../db/repositories/push-subscriptions.ts";
 import { ApiError, notFound } from "../../../../lib/errors.ts";
 import { serializeWebPushSubscription } from "../../../../serializers/web-push-subscription.ts";
 import { getVapidKeys } from "../../../../services/instance/vapid.ts";
 import { NOTIFICATION_TYPES } from "../../../../services/notifications/types.ts";
 import {
   PUSH_POLICIES,
+  type PushPolicy,
   type SubscriptionInput,
   subscribe,
+  subscriptionForToken,
+  unsubscribe,
   updateSubscription,
 } from "../../../../services/push/subscriptions.ts";
 import { bearerToken, currentAccount, requireUser } from "../../../middleware/auth.ts";
@@ -80,7 +82,7 @@ export function pushRoutes(app: Hono<HonoEnv>): void {
 
   app.get("/api/v1/push/subscription", guard, async (c) => {
     const ctx = c.env.ctx;
-    const sub = await ctx.repos.pushSubscriptions.forToken(tokenOf(c).id);
+    const sub = await subscriptionForToken(ctx, tokenOf(c).id);
     if (!sub) throw notFound();
     return c.json(serializeWebPushSubscription(sub, (await getVapidKeys(ctx)).publicKey));
   });
@@ -93,7 +95,7 @@ export function pushRoutes(app: Hono<HonoEnv>): void {
   });
 
   app.delete("/api/v1/push/subscription", guard, async (c) => {
-    await c.env.ctx.repos.pushSubscriptions.deleteForToken(tokenOf(c).id);
+    await unsubscribe(c.env.ctx, tokenOf(c).id);
     return c.json({});
   });
 }

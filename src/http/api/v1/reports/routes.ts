@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { REPORT_CATEGORIES } from "../../../../db/repositories/reports.ts";
+import { REPORT_CATEGORIES } from "../../../../lib/reports.ts";
 import { fileReport } from "../../../../services/reports/create.ts";
 import { reportsJson } from "../../../../services/reports/views.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";

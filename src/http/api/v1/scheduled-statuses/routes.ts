@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   cancelScheduledStatus,
   findOwnScheduledStatus,
+  listScheduledStatuses,
   parseScheduledAt,
   rescheduleStatus,
   scheduledStatusesJson,
@@ -25,7 +26,7 @@ export function scheduledStatusRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/scheduled_statuses", requireUser(...READ), async (c) => {
     const ctx = c.env.ctx;
     const page = pageParams(c, 20, 40);
-    const rows = await ctx.repos.scheduledStatuses.page(currentAccount(c).id, page);
+    const rows = await listScheduledStatuses(ctx, currentAccount(c).id, page);
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
     return c.json(await scheduledStatusesJson(ctx, rows));
   });

@@ -28,7 +28,7 @@ export function tagRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const page = pageParams(c, 100, 200);
     const account = currentAccount(c);
-    const rows = await ctx.repos.tagCuration.followedPage(account.id, page);
+    const rows = await tags.followedTagsPage(ctx, account.id, page);
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
     return c.json(await tags.linkedTagsJson(ctx, rows, account.id));
   });

@@ -1,0 +1,22 @@
+/**
+ * Every notification type this server creates: the one list that Web Push alerts (and anything
+ * else keyed by type) derive from, so a type added here joins them. Creating a notification of a
+ * type missing here does not type-check (`notificationCreated`).
+ */
+export const NOTIFICATION_TYPES = [
+  "mention",
+  "status",
+  "reblog",
+  "follow",
+  "follow_request",
+  "favourite",
+  "poll",
+  "update",
+  "admin.sign_up",
+  "admin.report",
+] as const;
+
+export type KnownNotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const isNotificationType = (t: unknown): t is KnownNotificationType =>
+  typeof t === "string" && (NOTIFICATION_TYPES as readonly string[]).includes(t);

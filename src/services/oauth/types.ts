@@ -1,0 +1,2 @@
+/** OAuth records as routes see them: the repository's row types, through the service layer. */
+export type { AccessToken, Application } from "../../db/repositories/oauth.ts";
