@@ -1,6 +1,6 @@
 import type { RouterRoute } from "hono/types";
 import { ALL_SCOPES } from "../../lib/scopes.ts";
-import { GANNET_VERSION, MASTODON_COMPAT_VERSION } from "../../services/instance/version.ts";
+import { GANNET_VERSION, MASTODON_COMPAT_VERSION } from "../../lib/version.ts";
 import { type GuardTag, guardTags } from "../middleware/auth.ts";
 import { entityComponents } from "./entities/index.ts";
 import { openapiPath, operationId } from "./paths.ts";

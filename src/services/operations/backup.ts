@@ -3,7 +3,7 @@ import { createReadStream, existsSync } from "node:fs";
 import { cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { backupSqlite, pgDump, pgLastMigration, sqliteLastMigration, sqlitePath } from "../../db/backup.ts";
-import { GANNET_VERSION } from "../instance/version.ts";
+import { GANNET_VERSION } from "../../lib/version.ts";
 
 /**
  * `gannet backup`: the database, the media files and the secret key in one directory with a
