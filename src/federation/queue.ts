@@ -97,7 +97,7 @@ export class JobMessageQueue implements MessageQueue {
  * sender retries, as it would a queue's failure). Queued, each activity was parsed from JSON-LD
  * again in its job and cost three more statements on the job table, and on SQLite the jobs
  * waited behind every inbox request still arriving (requests go first on the connection): under
- * a stream of activities they fell behind while the server sat half idle (bench:inbox, README).
+ * a stream of activities they fell behind while the server sat half idle (bench:inbox, docs/performance.md).
  */
 export function federationQueues(ctx: AppContext): { outbox: JobMessageQueue; fanout: JobMessageQueue } {
   const q = federationQueueOf(ctx);
