@@ -3,7 +3,15 @@ import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createInstance, freePort, gannet, type Instance, type ServerProcess, startServer } from "./harness.ts";
+import {
+  createInstance,
+  freePort,
+  gannet,
+  type Instance,
+  queryInstance,
+  type ServerProcess,
+  startServer,
+} from "./harness.ts";
 
 /** The check lines of doctor's answer: status, check name, and the fix line when there is one. */
 function checks(stdout: string): { status: string; check: string; text: string; fix?: string }[] {
@@ -103,6 +111,26 @@ describe("gannet doctor", () => {
     } finally {
       if (!root) await chmod(media, 0o755);
       await rm(media, { recursive: true, force: true });
+    }
+  });
+
+  it("fails on a database migrated by a newer Gannet, naming the migration, and changes nothing", async () => {
+    const future = "9999-from-a-newer-gannet";
+    await queryInstance(inst, "INSERT INTO gannet_migrations (name, applied_at) VALUES ($1, $2)", [
+      future,
+      new Date().toISOString(),
+    ]);
+    try {
+      const r = await gannet(inst, "doctor", "--url", server.url);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      const db = checks(r.stdout).find((l) => l.check === "database");
+      assert.equal(db?.status, "FAIL");
+      assert.match(db?.text ?? "", new RegExp(`does not know \\(${future}\\)`));
+      assert.match(db?.fix ?? "", /restore a backup/);
+      const rows = await queryInstance(inst, "SELECT name FROM gannet_migrations WHERE name = $1", [future]);
+      assert.equal(rows.length, 1);
+    } finally {
+      await queryInstance(inst, "DELETE FROM gannet_migrations WHERE name = $1", [future]);
     }
   });
 

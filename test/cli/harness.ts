@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { loadConfig } from "../../src/config/index.ts";
@@ -106,6 +107,32 @@ async function withPg<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise
     return await fn(client);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Runs `statement` (with `$1`-style parameters) on an instance's database, its SQLite file or its
+ * PostgreSQL schema, as a tool outside the server would; answers the rows.
+ */
+export async function queryInstance(
+  inst: Instance,
+  statement: string,
+  params: string[] = [],
+): Promise<Record<string, unknown>[]> {
+  if (inst.env.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: inst.env.DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query(statement, params)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new DatabaseSync(join(inst.dataDir, "gannet.sqlite3"));
+  try {
+    return db.prepare(statement.replace(/\$\d+/g, "?")).all(...params) as Record<string, unknown>[];
+  } finally {
+    db.close();
   }
 }
 

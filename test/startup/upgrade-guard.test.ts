@@ -2,31 +2,12 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { after, before, describe, it } from "node:test";
-import pg from "pg";
-import { createInstance, type Instance, MAIN, runNode, startServer } from "../cli/harness.ts";
+import { createInstance, type Instance, MAIN, queryInstance, runNode, startServer } from "../cli/harness.ts";
 
 const FUTURE = "9999-from-a-newer-gannet";
 
-/** Runs `statement` on the instance's database (SQLite file or its PostgreSQL schema): the rows. */
-async function query(inst: Instance, statement: string, params: string[] = []): Promise<Record<string, unknown>[]> {
-  if (inst.env.DATABASE_URL) {
-    const client = new pg.Client({ connectionString: inst.env.DATABASE_URL });
-    await client.connect();
-    try {
-      return (await client.query(statement, params)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-  const db = new DatabaseSync(join(inst.dataDir, "gannet.sqlite3"));
-  try {
-    return db.prepare(statement.replace(/\$\d+/g, "?")).all(...params) as Record<string, unknown>[];
-  } finally {
-    db.close();
-  }
-}
+const query = queryInstance;
 
 /** What the guard must leave as it was: the recorded migrations, the tables and their columns. */
 async function schemaState(inst: Instance): Promise<string> {
