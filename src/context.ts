@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { Federation } from "@fedify/fedify";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
@@ -48,7 +47,7 @@ import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
 import { FailureThrottle } from "./federation/inbox/failure-throttle.ts";
 import type { BlobStore } from "./infra/blobs/interface.ts";
-import { LocalBlobStore } from "./infra/blobs/local.ts";
+import { LocalBlobStore, localMediaDir } from "./infra/blobs/local.ts";
 import { createEventBus, type EventBusKind } from "./infra/bus/create.ts";
 import type { EventBus } from "./infra/bus/interface.ts";
 import { DatabaseKvStore } from "./infra/kv/fedify-kv.ts";
@@ -234,7 +233,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     bus,
     busKind,
     queue,
-    blobs: new LocalBlobStore(join(config.dataDir, "media"), config.baseUrl),
+    blobs: new LocalBlobStore(localMediaDir(config.dataDir), config.baseUrl),
     mailer: createMailer(config.smtp),
     rateLimits: redis ? new RedisRateLimitStore(redis, config.redisNamespace) : new MemoryRateLimitStore(),
     inboxThrottle: new FailureThrottle({

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { isLocalHost } from "../lib/domains.ts";
 import { ConfigError, type Env, read } from "./settings.ts";
 
 export { ConfigError, type Env } from "./settings.ts";
@@ -126,11 +127,6 @@ function vapidKeys(env: Env): { publicKey: string; privateKey: string } | undefi
   return { publicKey, privateKey };
 }
 
-function isLocalHost(host: string): boolean {
-  const h = host.replace(/:\d+$/, "");
-  return h === "localhost" || h === "127.0.0.1" || h === "[::1]" || h.endsWith(".localhost");
-}
-
 /**
  * Reads the configuration from an environment (`process.env` plus `.env`, merged by the caller),
  * each setting through the table in settings.ts; the defaults that depend on other settings are
@@ -209,8 +205,11 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
   };
 }
 
+/** The file in DATA_DIR holding the generated secret key (when SECRET_KEY is unset). */
+export const SECRET_KEY_FILE = "secret_key";
+
 function readOrCreateSecret(dataDir: string): string {
-  const file = join(dataDir, "secret_key");
+  const file = join(dataDir, SECRET_KEY_FILE);
   if (existsSync(file)) {
     const s = readFileSync(file, "utf8").trim();
     if (s.length >= 32) return s;

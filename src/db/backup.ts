@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { backup, DatabaseSync } from "node:sqlite";
 import { childEnvironment } from "../config/index.ts";
+import { SQLITE_FILE } from "./database.ts";
 
 /**
  * Copies of the database that stay consistent while the server writes: SQLite's online backup
@@ -11,9 +12,7 @@ import { childEnvironment } from "../config/index.ts";
  * environment rather than on the command line (where `ps` would show it).
  */
 
-/** The SQLite file's name inside DATA_DIR (createDatabase's default). */
-export const SQLITE_FILE = "gannet.sqlite3";
-
+/** The embedded database's file in a data directory. */
 export const sqlitePath = (dataDir: string) => join(dataDir, SQLITE_FILE);
 
 /** Copies a live SQLite database page by page into `dest`, a new file. */

@@ -7,6 +7,9 @@ import { registerReadNow } from "./repositories/query-shapes.ts";
 import type { DB } from "./schema.ts";
 import { NodeSqliteDialect } from "./sqlite-dialect.ts";
 
+/** The embedded database's file inside DATA_DIR. */
+export const SQLITE_FILE = "gannet.sqlite3";
+
 export type DialectName = "sqlite" | "postgres";
 
 export interface Database {
@@ -100,7 +103,7 @@ export function createDatabase(opts: DatabaseOptions): Database {
     db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins });
   } else {
     dialect = "sqlite";
-    const file = opts.sqliteFile ?? "gannet.sqlite3";
+    const file = opts.sqliteFile ?? SQLITE_FILE;
     sqliteDialect = new NodeSqliteDialect(file === ":memory:" ? file : join(opts.dataDir, file));
     db = new Kysely<DB>({ dialect: sqliteDialect, plugins });
     const reader = sqliteDialect;

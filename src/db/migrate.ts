@@ -3,13 +3,6 @@ import type { Migration } from "kysely/migration";
 import type { DialectName } from "./database.ts";
 
 /**
- * Applies pending migrations in name order, all in one transaction, recording each in
- * `gannet_migrations`; refuses (SchemaTooNewError) when the table names one this code lacks. Kysely's own migrator is not used: it introspects every schema of the
- * database to find its table, which fails when another process drops a schema at that moment
- * (test runs do, constantly). On PostgreSQL an advisory lock keyed by the schema serialises
- * processes starting together; SQLite has one connection per process and file locks.
- */
-/**
  * The database holds migrations this code base does not have: a newer Gannet migrated it, and
  * this one would misread its tables. Start-up stops with this message before changing anything.
  */
@@ -26,6 +19,13 @@ export class SchemaTooNewError extends Error {
   }
 }
 
+/**
+ * Applies pending migrations in name order, all in one transaction, recording each in
+ * `gannet_migrations`; refuses (SchemaTooNewError) when the table names one this code lacks.
+ * Kysely's own migrator is not used: it introspects every schema of the database to find its
+ * table, which fails when another process drops a schema at that moment (test runs do, constantly). On PostgreSQL an advisory lock keyed by the schema serialises
+ * processes starting together; SQLite has one connection per process and file locks.
+ */
 export async function runMigrations(
   db: Kysely<unknown>,
   dialect: DialectName,

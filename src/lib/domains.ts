@@ -22,3 +22,13 @@ export function normalizeDomain(input: string): string | null {
   const ok = host.split(".").every((l) => l.length >= 1 && l.length <= MAX_LABEL_LENGTH && LABEL_RE.test(l));
   return ok ? host : null;
 }
+
+/**
+ * A host (with or without its port) that only this machine reaches: `localhost` and its
+ * subdomains, the IPv4 loopback range, `[::1]`. Such a server is not on the internet: it gets
+ * plain http by default, and `gannet doctor` says so.
+ */
+export function isLocalHost(host: string): boolean {
+  const h = host.replace(/:\d+$/, "");
+  return h === "localhost" || h.endsWith(".localhost") || h === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(h);
+}

@@ -2,6 +2,9 @@ import { type FileHandle, mkdir, open, readFile, rm, stat, writeFile } from "nod
 import { dirname, join, normalize, sep } from "node:path";
 import type { BlobStore } from "./interface.ts";
 
+/** Where the local blob store keeps uploaded and cached files: `DATA_DIR/media`. */
+export const localMediaDir = (dataDir: string): string => join(dataDir, "media");
+
 const TYPES: Record<string, string> = {
   png: "image/png",
   jpg: "image/jpeg",

@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { cp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { SECRET_KEY_FILE } from "../../config/index.ts";
 import { backupSqlite, pgDump, pgLastMigration, sqliteLastMigration, sqlitePath } from "../../db/backup.ts";
+import { localMediaDir } from "../../infra/blobs/local.ts";
 import { GANNET_VERSION } from "../../lib/version.ts";
 
 /**
@@ -43,11 +45,9 @@ export interface Manifest {
 export const MANIFEST = "manifest.json";
 export const SQLITE_COPY = "database.sqlite3";
 export const PG_DUMP = "database.pgdump";
+/** The secret key and the media directory inside a backup. */
 export const SECRET_FILE = "secret_key";
 export const MEDIA_DIR = "media";
-
-/** Where the local blob store keeps its files (as the composition root sets it up). */
-export const mediaPath = (dataDir: string) => join(dataDir, MEDIA_DIR);
 
 /** A failure with a message meant for the operator (the command prints it as it is). */
 export class OperationError extends Error {
@@ -56,7 +56,7 @@ export class OperationError extends Error {
 
 /** Whether the secret key in use is the one Gannet generated into DATA_DIR (not SECRET_KEY from the environment). */
 export async function secretKeyFromFile(s: OperationsSettings): Promise<boolean> {
-  const file = join(s.dataDir, SECRET_FILE);
+  const file = join(s.dataDir, SECRET_KEY_FILE);
   if (!existsSync(file)) return false;
   return (await readFile(file, "utf8")).trim() === s.secretKey;
 }
@@ -114,7 +114,7 @@ export async function createBackup(s: OperationsSettings, dest: string): Promise
     await backupSqlite(source, join(dest, SQLITE_COPY));
     schemaVersion = sqliteLastMigration(join(dest, SQLITE_COPY));
   }
-  const media = mediaPath(s.dataDir);
+  const media = localMediaDir(s.dataDir);
   if (existsSync(media)) await cp(media, join(dest, MEDIA_DIR), { recursive: true });
   const fromFile = await secretKeyFromFile(s);
   if (fromFile) await writeFile(join(dest, SECRET_FILE), `${s.secretKey}\n`, { mode: 0o600 });

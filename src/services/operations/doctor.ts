@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { sqlitePath } from "../../db/backup.ts";
 import { createDatabase } from "../../db/database.ts";
 import { migrationStatus } from "../../db/migration-status.ts";
-import { mediaPath } from "./backup.ts";
+import { localMediaDir } from "../../infra/blobs/local.ts";
+import { isLocalHost } from "../../lib/domains.ts";
 
 /**
  * `gannet doctor`: the checks an operator runs after installing, upgrading or moving a server.
@@ -46,11 +47,6 @@ const ok = (check: string, message: string): CheckResult => ({ check, status: "o
 const warn = (check: string, message: string, fix: string): CheckResult => ({ check, status: "warn", message, fix });
 const fail = (check: string, message: string, fix: string): CheckResult => ({ check, status: "FAIL", message, fix });
 const why = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0];
-
-function isLocalHost(host: string): boolean {
-  const h = host.replace(/:\d+$/, "");
-  return h === "localhost" || h.endsWith(".localhost") || h === "[::1]" || /^127\./.test(h);
-}
 
 /** Where the server is meant to be reached from: a public domain needs HTTPS and a real name. */
 export function checkDomains(s: DoctorSettings): CheckResult[] {
@@ -175,7 +171,7 @@ async function writable(dir: string): Promise<string | undefined> {
 }
 
 export async function checkMedia(s: DoctorSettings): Promise<CheckResult> {
-  const dir = mediaPath(s.dataDir);
+  const dir = localMediaDir(s.dataDir);
   const user = process.getuid?.() ?? "this user";
   const fix = `give the server's user the directory: chown -R <user> ${dir} && chmod u+rwx ${dir}`;
   if (!existsSync(dir)) {

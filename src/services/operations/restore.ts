@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
 import { copyFile, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { isAbsolute, join, normalize } from "node:path";
+import { SECRET_KEY_FILE } from "../../config/index.ts";
 import { pgHasTables, pgRestore, sqliteHasTables, sqlitePath } from "../../db/backup.ts";
 import { knownMigrations } from "../../db/migration-status.ts";
+import { localMediaDir } from "../../infra/blobs/local.ts";
 import {
   MANIFEST,
   type Manifest,
   MEDIA_DIR,
-  mediaPath,
   OperationError,
   type OperationsSettings,
   PG_DUMP,
@@ -90,7 +91,7 @@ export async function restoreBackup(
   }
 
   // Nothing is replaced unless asked for.
-  const media = mediaPath(s.dataDir);
+  const media = localMediaDir(s.dataDir);
   const occupied: string[] = [];
   if (s.databaseUrl ? await pgHasTables(s.databaseUrl) : sqliteHasTables(sqlitePath(s.dataDir))) {
     occupied.push(
@@ -130,8 +131,8 @@ export async function restoreBackup(
   if (m.secretKey === "file") {
     const key = (await readFile(join(dir, SECRET_FILE), "utf8")).trim();
     const envKeyDiffers = !(await secretKeyFromFile(s)) && s.secretKey !== key;
-    await writeFile(join(s.dataDir, SECRET_FILE), `${key}\n`, { mode: 0o600 });
-    done.push(`secret key: ${join(s.dataDir, SECRET_FILE)}`);
+    await writeFile(join(s.dataDir, SECRET_KEY_FILE), `${key}\n`, { mode: 0o600 });
+    done.push(`secret key: ${join(s.dataDir, SECRET_KEY_FILE)}`);
     if (envKeyDiffers) {
       todo.push(
         "SECRET_KEY is set in this environment and differs from the backup's key: unset it (the restored secret_key file is then used) or set it to the key in the backup",
