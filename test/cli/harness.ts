@@ -1,6 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -9,6 +8,7 @@ import pg from "pg";
 import { loadConfig } from "../../src/config/index.ts";
 import { SETTINGS } from "../../src/config/settings.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
+import { freePort } from "../helpers/ports.ts";
 
 /**
  * Runs the real `gannet` command and the real server as child processes on a temporary data
@@ -34,18 +34,9 @@ const GANNET_SETTINGS = [
   "NODE_OPTIONS",
 ];
 
-export type Env = Record<string, string>;
+export { freePort };
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
+export type Env = Record<string, string>;
 
 /** The runner's environment without any Gannet setting, plus `extra`. */
 export function cleanEnv(extra: Env = {}): Env {

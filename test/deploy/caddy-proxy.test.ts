@@ -6,12 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { startTestServer } from "../helpers/server.ts";
-import { checkThroughProxy, freePort, makeCertificate, PROXY_ADDRESS, startProxy } from "./proxy-harness.ts";
+import { checkThroughProxy, proxySetup, startProxy } from "./proxy-harness.ts";
 
 const CADDY = "/usr/bin/caddy";
 const RECIPE = join(import.meta.dirname, "../../deploy/caddy/Caddyfile");
@@ -54,22 +52,7 @@ function caddyfile(
 test("Caddy recipe in front of Gannet", {
   skip: existsSync(CADDY) ? false : "caddy not installed: proxy test skipped",
 }, async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), "gannet-caddy-"));
-  const httpsPort = await freePort();
-  const httpPort = await freePort();
-  const base = `https://127.0.0.1:${httpsPort}`;
-  const server = await startTestServer({
-    LOCAL_DOMAIN: `127.0.0.1:${httpsPort}`,
-    LOCAL_HTTPS: "true",
-    TRUSTED_PROXY_IP: PROXY_ADDRESS,
-  });
-  let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
-  t.after(async () => {
-    await proxy?.stop();
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  const cert = makeCertificate(dir);
+  const { dir, httpPort, httpsPort, base, server, cert, started } = await proxySetup(t, "caddy");
   const config = join(dir, "Caddyfile");
   await writeFile(
     config,
@@ -83,7 +66,7 @@ test("Caddy recipe in front of Gannet", {
   );
   // Caddy keeps its own files under HOME and XDG directories: the temp dir's.
   const env = { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
-  proxy = await startProxy(CADDY, ["run", "--adapter", "caddyfile", "--config", config], httpsPort, env);
+  const proxy = started(await startProxy(CADDY, ["run", "--adapter", "caddyfile", "--config", config], httpsPort, env));
   try {
     await checkThroughProxy(t, server, base, cert.pem, { httpPort, cachesMedia: false });
   } catch (e) {

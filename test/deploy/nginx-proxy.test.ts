@@ -5,12 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir, userInfo } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { userInfo } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { startTestServer } from "../helpers/server.ts";
-import { checkThroughProxy, freePort, makeCertificate, PROXY_ADDRESS, startProxy } from "./proxy-harness.ts";
+import { checkThroughProxy, proxySetup, startProxy } from "./proxy-harness.ts";
 
 const NGINX = "/usr/sbin/nginx";
 const RECIPE = join(import.meta.dirname, "../../deploy/nginx/gannet.conf");
@@ -61,22 +60,7 @@ function nginxMain(dir: string): string {
 test("nginx recipe in front of Gannet", {
   skip: existsSync(NGINX) ? false : "nginx not installed: proxy test skipped",
 }, async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), "gannet-nginx-"));
-  const httpsPort = await freePort();
-  const httpPort = await freePort();
-  const base = `https://127.0.0.1:${httpsPort}`;
-  const server = await startTestServer({
-    LOCAL_DOMAIN: `127.0.0.1:${httpsPort}`,
-    LOCAL_HTTPS: "true",
-    TRUSTED_PROXY_IP: PROXY_ADDRESS,
-  });
-  let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
-  t.after(async () => {
-    await proxy?.stop();
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  const cert = makeCertificate(dir);
+  const { dir, httpPort, httpsPort, base, server, cert, started } = await proxySetup(t, "nginx");
   await mkdir(join(dir, "temp"));
   const site = nginxSite(await readFile(RECIPE, "utf8"), {
     httpPort,
@@ -88,7 +72,7 @@ test("nginx recipe in front of Gannet", {
   await writeFile(join(dir, "gannet.conf"), site);
   await writeFile(join(dir, "nginx.conf"), nginxMain(dir));
   const args = ["-p", `${dir}/`, "-c", join(dir, "nginx.conf"), "-e", join(dir, "error.log")];
-  proxy = await startProxy(NGINX, args, httpsPort);
+  const proxy = started(await startProxy(NGINX, args, httpsPort));
   try {
     await checkThroughProxy(t, server, base, cert.pem, { httpPort, cachesMedia: true });
   } catch (e) {

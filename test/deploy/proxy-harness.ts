@@ -9,15 +9,18 @@ import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
 import sharp from "sharp";
 import WebSocket from "ws";
 import { authorizeAsUser, Browser, exchangeCode, redirectParams, registerApp } from "../api/oauth-browser.ts";
-import type { ApiResponse, RequestOptions, TestServer } from "../helpers/server.ts";
+import { freePort } from "../helpers/ports.ts";
+import { type ApiResponse, type RequestOptions, startTestServer, type TestServer } from "../helpers/server.ts";
 import { EVENT_WAIT_MS } from "../helpers/streaming.ts";
 
 /** The address the test client connects from: not a trusted proxy for Gannet. */
@@ -27,15 +30,51 @@ export const PROXY_ADDRESS = "127.0.0.1";
 
 const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
+/** What a proxy test runs: Gannet on its public HTTPS address through the proxy, and a temp dir. */
+export interface ProxySetup {
+  dir: string;
+  httpPort: number;
+  httpsPort: number;
+  /** The public base URL: the proxy's HTTPS port. */
+  base: string;
+  server: TestServer;
+  cert: { certFile: string; keyFile: string; pem: string };
+  /** Registers the started proxy, stopped when the test ends (before Gannet). */
+  started(proxy: ProxyProcess): ProxyProcess;
+}
+
+/**
+ * Gannet started for a proxy in front: LOCAL_DOMAIN on the proxy's HTTPS port, https links,
+ * only the proxy's address trusted; a temp dir with a self-signed certificate; all of it
+ * removed when the test ends.
+ */
+export async function proxySetup(t: TestContext, name: string): Promise<ProxySetup> {
+  const dir = await mkdtemp(join(tmpdir(), `gannet-${name}-`));
+  const httpsPort = await freePort();
+  const httpPort = await freePort();
+  const server = await startTestServer({
+    LOCAL_DOMAIN: `127.0.0.1:${httpsPort}`,
+    LOCAL_HTTPS: "true",
+    TRUSTED_PROXY_IP: PROXY_ADDRESS,
   });
+  let proxy: ProxyProcess | undefined;
+  t.after(async () => {
+    await proxy?.stop();
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    dir,
+    httpPort,
+    httpsPort,
+    base: `https://127.0.0.1:${httpsPort}`,
+    server,
+    cert: makeCertificate(dir),
+    started(p) {
+      proxy = p;
+      return p;
+    },
+  };
 }
 
 /** A self-signed certificate for 127.0.0.1 and localhost, written to `dir`. */

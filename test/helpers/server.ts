@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -11,6 +10,7 @@ import type { User } from "../../src/db/repositories/users.ts";
 import { startHttpServer } from "../../src/server.ts";
 import { createLocalAccount } from "../../src/services/accounts/create-local-account.ts";
 import { cliApplication, createApplication, issueToken } from "../../src/services/oauth/tokens.ts";
+import { freePort } from "./ports.ts";
 
 // A busy read given parameters that are not its query's fails the test (query-shapes.ts).
 process.env.GANNET_STRICT_SHAPES = "1";
@@ -70,17 +70,6 @@ export interface TestServer {
    */
   settle(opts?: SettleOptions): Promise<void>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
 }
 
 async function dropSchema(databaseUrl: string | undefined, schema: string | undefined): Promise<void> {
