@@ -7,6 +7,35 @@ import { IdGenerator } from "../../src/lib/ids.ts";
 import { waitFor } from "./queue-contract.ts";
 import { openTestDatabase, testContext } from "./test-database.ts";
 
+/**
+ * Runs a job named `name` that always throws `error` on a fast-retrying queue until it dies after
+ * `attempts` attempts; the log records are the test's.
+ */
+async function runUntilDead(name: string, error: string, attempts: number): Promise<void> {
+  const t = await openTestDatabase();
+  const queue = new DatabaseJobQueue(new JobsRepository(t.database.db, t.database.dialect), {
+    context: () => testContext,
+    ids: new IdGenerator(),
+    pollIntervalMs: 20,
+    backoffBaseMs: 20,
+    backoffMaxMs: 40,
+  });
+  let runs = 0;
+  queue.register(name, async () => {
+    runs++;
+    throw new Error(error);
+  });
+  try {
+    queue.start();
+    await queue.enqueue(name, {}, { attempts });
+    await waitFor(() => runs >= attempts, 10_000, `${attempts} attempts`);
+    await waitFor(async () => (await queue.state()).counts.some((c) => c.state === "dead"), 5000, "the job to die");
+  } finally {
+    await queue.stop();
+    await t.close();
+  }
+}
+
 describe("a failing job's retries in the log", () => {
   const records: LogRecord[] = [];
   before(async () => {
@@ -21,28 +50,7 @@ describe("a failing job's retries in the log", () => {
   after(() => reset());
 
   it("says one line at info per retry (job, attempt, message), one at warning when it dies, and the stacks at debug", async () => {
-    const t = await openTestDatabase();
-    const queue = new DatabaseJobQueue(new JobsRepository(t.database.db, t.database.dialect), {
-      context: () => testContext,
-      ids: new IdGenerator(),
-      pollIntervalMs: 20,
-      backoffBaseMs: 20,
-      backoffMaxMs: 40,
-    });
-    let runs = 0;
-    queue.register("flaky", async () => {
-      runs++;
-      throw new Error("peer.example refused the connection");
-    });
-    try {
-      queue.start();
-      await queue.enqueue("flaky", {}, { attempts: 3 });
-      await waitFor(() => runs >= 3, 10_000, "three attempts");
-      await waitFor(async () => (await queue.state()).counts.some((c) => c.state === "dead"), 5000, "the job to die");
-    } finally {
-      await queue.stop();
-      await t.close();
-    }
+    await runUntilDead("flaky", "peer.example refused the connection", 3);
     const retries = records.filter((r) => r.level === "info" && String(r.rawMessage).includes("retrying"));
     assert.equal(retries.length, 2, "attempts 1 and 2 are retried");
     for (const [i, r] of retries.entries()) {
@@ -66,30 +74,11 @@ describe("a failing job's retries in the log", () => {
 
   it("keeps the info line to the message's first line (a failed delivery's carries the response body)", async () => {
     records.length = 0;
-    const t = await openTestDatabase();
-    const queue = new DatabaseJobQueue(new JobsRepository(t.database.db, t.database.dialect), {
-      context: () => testContext,
-      ids: new IdGenerator(),
-      pollIntervalMs: 20,
-      backoffBaseMs: 20,
-      backoffMaxMs: 40,
-    });
-    let runs = 0;
-    queue.register("deliver", async () => {
-      runs++;
-      throw new Error(
-        "Failed to send activity a to https://peer.example/inbox (500 Internal Server Error):\n<html>oops</html>",
-      );
-    });
-    try {
-      queue.start();
-      await queue.enqueue("deliver", {}, { attempts: 2 });
-      await waitFor(() => runs >= 2, 10_000, "two attempts");
-      await waitFor(async () => (await queue.state()).counts.some((c) => c.state === "dead"), 5000, "the job to die");
-    } finally {
-      await queue.stop();
-      await t.close();
-    }
+    await runUntilDead(
+      "deliver",
+      "Failed to send activity a to https://peer.example/inbox (500 Internal Server Error):\n<html>oops</html>",
+      2,
+    );
     const retries = records.filter((r) => r.level === "info" && String(r.rawMessage).includes("retrying"));
     assert.equal(retries.length, 1);
     const line = defaultTextFormatter(retries[0]).trimEnd();
