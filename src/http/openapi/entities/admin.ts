@@ -4,19 +4,22 @@ import { dateTime, entity, id } from "./common.ts";
 import { Rule } from "./instance.ts";
 import { Status } from "./statuses.ts";
 
-const reportCategory = () => z.enum(["spam", "legal", "violation", "other"]);
+/** What a report is, as both its reporter and the moderators see it. */
+const reportFields = () => ({
+  id: id(),
+  action_taken: z.boolean(),
+  action_taken_at: dateTime().nullable(),
+  category: z.enum(["spam", "legal", "violation", "other"]),
+  comment: z.string(),
+  forwarded: z.boolean(),
+  created_at: dateTime(),
+});
 
 export const Report = entity(
   "Report",
   "A report of an account (and some of its posts) to the moderators, as its reporter sees it.",
   z.object({
-    id: id(),
-    action_taken: z.boolean(),
-    action_taken_at: dateTime().nullable(),
-    category: reportCategory(),
-    comment: z.string(),
-    forwarded: z.boolean(),
-    created_at: dateTime(),
+    ...reportFields(),
     status_ids: z.array(id()),
     rule_ids: z.array(id()).nullable(),
     target_account: Account,
@@ -52,13 +55,7 @@ export const AdminReport = entity(
   "AdminReport",
   "A report as moderators see it: who filed it, whom it targets, who handles it, what it names.",
   z.object({
-    id: id(),
-    action_taken: z.boolean(),
-    action_taken_at: dateTime().nullable(),
-    category: reportCategory(),
-    comment: z.string(),
-    forwarded: z.boolean(),
-    created_at: dateTime(),
+    ...reportFields(),
     updated_at: dateTime(),
     account: AdminAccount,
     target_account: AdminAccount,
