@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { isLocalHost } from "../lib/domains.ts";
+import type { GannetLogLevel } from "../lib/logging.ts";
 import { ConfigError, type Env, read } from "./settings.ts";
 
 export { ConfigError, type Env } from "./settings.ts";
@@ -111,7 +112,7 @@ export interface Config {
    */
   ffmpegBinary: string;
   ffprobeBinary: string;
-  logLevel: "debug" | "info" | "warning" | "error";
+  logLevel: GannetLogLevel;
   /** One log line per HTTP request (LOG_REQUESTS). */
   logRequests: boolean;
 }
