@@ -5,6 +5,7 @@ import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
+import { AdminActionLogsRepository } from "./db/repositories/admin-action-logs.ts";
 import { AnnouncementsRepository } from "./db/repositories/announcements.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
 import { ConversationsRepository } from "./db/repositories/conversations.ts";
@@ -102,6 +103,8 @@ export interface Repositories {
   pushSubscriptions: PushSubscriptionsRepository;
   delivery: DeliveryRepository;
   streaming: StreamingRepository;
+  /** The moderation action log (migration 0034). */
+  adminActionLogs: AdminActionLogsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -200,6 +203,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     pushSubscriptions: new PushSubscriptionsRepository(db),
     delivery: new DeliveryRepository(db),
     streaming: new StreamingRepository(db),
+    adminActionLogs: new AdminActionLogsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -16,6 +16,18 @@ import type {
 } from "./schema/announcements.ts";
 import type { PreviewCardsStatusesTable, PreviewCardsTable } from "./schema/cards.ts";
 import type {
+  AccountRelationshipSeveranceEventsTable,
+  AccountWarningPresetsTable,
+  AccountWarningsTable,
+  AdminActionLogsTable,
+  CanonicalEmailBlocksTable,
+  EmailDomainBlocksTable,
+  IpBlocksTable,
+  RelationshipSeveranceEventsTable,
+  SeveredRelationshipsTable,
+  UserIpsTable,
+} from "./schema/moderation.ts";
+import type {
   AccountConversationStatusesTable,
   AccountConversationsTable,
   MarkersTable,
@@ -79,6 +91,18 @@ export type {
 } from "./schema/announcements.ts";
 export type { PreviewCardsStatusesTable, PreviewCardsTable } from "./schema/cards.ts";
 export type { DbBool, Generated, Nullable, Timestamp } from "./schema/common.ts";
+export type {
+  AccountRelationshipSeveranceEventsTable,
+  AccountWarningPresetsTable,
+  AccountWarningsTable,
+  AdminActionLogsTable,
+  CanonicalEmailBlocksTable,
+  EmailDomainBlocksTable,
+  IpBlocksTable,
+  RelationshipSeveranceEventsTable,
+  SeveredRelationshipsTable,
+  UserIpsTable,
+} from "./schema/moderation.ts";
 export type {
   AccountConversationStatusesTable,
   AccountConversationsTable,
@@ -192,5 +216,16 @@ export interface DB {
   announcement_reactions: AnnouncementReactionsTable;
   bus_listeners: BusListenersTable;
   bus_payloads: BusPayloadsTable;
+  /** Moderation (migration 0034). */
+  admin_action_logs: AdminActionLogsTable;
+  account_warning_presets: AccountWarningPresetsTable;
+  account_warnings: AccountWarningsTable;
+  email_domain_blocks: EmailDomainBlocksTable;
+  canonical_email_blocks: CanonicalEmailBlocksTable;
+  ip_blocks: IpBlocksTable;
+  user_ips: UserIpsTable;
+  relationship_severance_events: RelationshipSeveranceEventsTable;
+  severed_relationships: SeveredRelationshipsTable;
+  account_relationship_severance_events: AccountRelationshipSeveranceEventsTable;
   render_changes: { seq: ColumnType<string | number, never, never>; kind: string; key: string };
 }

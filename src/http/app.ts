@@ -5,7 +5,7 @@ import { isInboxPostRequest, unsignedRefusal } from "../federation/inbox/prechec
 import { withGuardedFetch } from "../lib/net/scoped-fetch.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
-import { adminReportRoutes } from "./api/v1/admin/report-routes.ts";
+import { adminRoutes } from "./api/v1/admin/index.ts";
 import { announcementRoutes } from "./api/v1/announcements/routes.ts";
 import { conversationRoutes } from "./api/v1/conversations/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
@@ -122,7 +122,7 @@ export function createApp(opts: { logRequests?: boolean } = {}): Hono<HonoEnv> {
   searchRoutes(app);
   listRoutes(app);
   reportRoutes(app);
-  adminReportRoutes(app);
+  adminRoutes(app);
   tagRoutes(app);
   endorsementRoutes(app);
   suggestionRoutes(app);

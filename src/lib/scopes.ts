@@ -91,3 +91,14 @@ export function grantsAny(granted: readonly string[], anyOf: readonly string[]):
 export function isSubset(requested: readonly string[], allowed: readonly string[]): boolean {
   return requested.every((r) => allowed.includes(r) || grants(allowed, r));
 }
+
+/** What a signed-in browser session may do in the API it calls (the admin API): everything its user may. */
+export const ADMIN_SESSION_SCOPES: readonly string[] = [
+  "read",
+  "write",
+  "follow",
+  "push",
+  "profile",
+  "admin:read",
+  "admin:write",
+];

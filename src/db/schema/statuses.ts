@@ -87,6 +87,12 @@ export interface TagsTable {
   name: string;
   /** The spelling first used. */
   display_name: string;
+  /** Moderators' switches (migration 0034); null: not reviewed, which allows use and listing. */
+  usable: Nullable<DbBool>;
+  listable: Nullable<DbBool>;
+  trendable: Nullable<DbBool>;
+  reviewed_at: Nullable<Timestamp>;
+  requested_review_at: Nullable<Timestamp>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

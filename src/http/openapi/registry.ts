@@ -1,4 +1,10 @@
 import { accountDocs } from "./routes/accounts.ts";
+import { adminAccountActionDocs } from "./routes/admin-account-actions.ts";
+import { adminAccountDocs } from "./routes/admin-accounts.ts";
+import { adminBlockDocs } from "./routes/admin-blocks.ts";
+import { adminDashboardDocs } from "./routes/admin-dashboard.ts";
+import { adminFederationDocs } from "./routes/admin-federation.ts";
+import { adminRoleDocs } from "./routes/admin-roles.ts";
 import { federationDocs } from "./routes/federation.ts";
 import { filterDocs } from "./routes/filters.ts";
 import { instanceDocs } from "./routes/instance.ts";
@@ -18,6 +24,12 @@ export const AREAS: readonly DocArea[] = [
   filterDocs,
   instanceDocs,
   federationDocs,
+  adminAccountDocs,
+  adminAccountActionDocs,
+  adminFederationDocs,
+  adminBlockDocs,
+  adminDashboardDocs,
+  adminRoleDocs,
 ];
 
 /** The descriptions keyed by `"METHOD /hono/path"`, each with its area's tag unless it names its own. */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
+import { requireAdmin } from "../../middleware/admin-auth.ts";
 import { optionalToken, requireSignedIn, requireToken, requireUser } from "../../middleware/auth.ts";
-import { requirePermission } from "../../middleware/role-permission.ts";
 import type { HonoEnv } from "../../types.ts";
 import type { Guard } from "./types.ts";
 
@@ -18,6 +18,6 @@ export function guardMiddleware(guard: Guard): MiddlewareHandler<HonoEnv>[] {
     case "app":
       return [requireToken(...guard.scopes)];
     case "admin":
-      return [requireUser(...guard.scopes), requirePermission(guard.permission)];
+      return requireAdmin(guard.permission, ...guard.scopes);
   }
 }

@@ -6,15 +6,15 @@ import { Permission } from "../../../../lib/roles.ts";
 import * as admin from "../../../../services/reports/admin.ts";
 import { adminReportsJson } from "../../../../services/reports/admin-views.ts";
 import type { Report } from "../../../../services/reports/types.ts";
-import { currentAccount, requireUser } from "../../../middleware/auth.ts";
-import { requirePermission } from "../../../middleware/role-permission.ts";
+import { requireAdmin } from "../../../middleware/admin-auth.ts";
+import { currentAccount } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { boolish, validate } from "../../../validate.ts";
 
-const READ = [requireUser("admin:read:reports"), requirePermission(Permission.manageReports)] as const;
-const WRITE = [requireUser("admin:write:reports"), requirePermission(Permission.manageReports)] as const;
+const READ = requireAdmin(Permission.manageReports, "admin:read:reports");
+const WRITE = requireAdmin(Permission.manageReports, "admin:write:reports");
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
