@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { openSocket } from "../helpers/streaming.ts";
 
 /**
  * What suspension, silence and sensitive do to the read surfaces (docs/moderation.md, "What
@@ -190,7 +191,15 @@ describe("moderation effects: suspension, silence and sensitive on every read su
     assert.equal(warm.find((x) => x.id === first.id)?.account.limited, undefined);
 
     await setFlags(target, { silenced_at: now() });
+    const stream = await openSocket(s.url, { token: stranger.token, query: { stream: "public:local" } });
+    stream.send({ type: "subscribe", stream: "nonsense" });
+    await stream.inbox.next((m) => m.error !== undefined, "the subscription");
     const during = await post(target, { status: "during #silencetag" });
+    // Nor on the public streams: the stranger's own post comes, the silenced one never did.
+    const marker = await post(stranger, { status: "a marker", visibility: "public" });
+    await stream.event("update", (p) => p?.includes(`"id":"${marker.id}"`) === true, "the marker");
+    assert.ok(!stream.inbox.received.some((m) => m.payload?.includes(`"id":"${during.id}"`)));
+    await stream.close();
     await call(target, "POST", `/api/v1/statuses/${(await post(stranger, { status: "fav me" })).id}/favourite`);
     await post(target, { status: `@${stranger.account.username} @${follower.account.username} hi both` });
     await call(target, "POST", `/api/v1/accounts/${stranger.account.id}/follow`);
