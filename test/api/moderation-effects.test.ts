@@ -74,6 +74,7 @@ describe("moderation effects: suspension, silence and sensitive on every read su
     await call(viewer, "POST", `/api/v1/accounts/${target.account.id}/follow`);
     await call(target, "POST", `/api/v1/follow_requests/${viewer.account.id}/authorize`);
     await call(target, "POST", `/api/v1/accounts/${viewer.account.id}/follow`);
+    await call(viewer, "POST", `/api/v1/accounts/${target.account.id}/pin`);
     const root = await post(viewer, { status: "the root" });
     const own = await post(target, { status: "hello #suspendtag", visibility: "public" });
     const reply = await post(target, {
@@ -141,6 +142,7 @@ describe("moderation effects: suspension, silence and sensitive on every read su
       assert.deepEqual(ids(await get(viewer, `/api/v1/accounts/${t}/followers`)), suspended ? [] : [viewer.account.id]);
       assert.deepEqual(ids(await get(viewer, `/api/v1/accounts/${t}/following`)), suspended ? [] : [viewer.account.id]);
       assert.equal(ids(await get(viewer, `/api/v1/accounts/${viewer.account.id}/followers`)).includes(t), !suspended);
+      assert.equal(ids(await get(viewer, "/api/v1/endorsements")).includes(t), !suspended, `endorsed ${where}`);
       // Notifications it caused: the mention, favourite, boost and follow.
       const fromIt = (await notes(viewer)).filter((x) => x.endsWith(`:${t}`));
       assert.deepEqual(
