@@ -11,7 +11,7 @@ const PNG =
  * posts are shown sensitive on every surface (also from the kept JSON of the timelines), federated
  * sensitive, and its remote posts are stored sensitive; lifting the flag restores the local ones.
  */
-describe("moderation effects: a sensitized account's posts are sensitive", () => {
+describe("moderation effects: sensitized accounts, and remote accounts suspended by their server", () => {
   let s: TestServer;
   let remote: FakeRemote;
   let actor: FakeActor;
@@ -144,5 +144,47 @@ describe("moderation effects: a sensitized account's posts are sensitive", () =>
     assert.equal((await remote.send(inbox, remote.create(actor, third))).status, 202);
     await settle();
     assert.equal((await s.ctx.repos.statuses.getByUri(third.id))?.sensitive, false);
+  });
+
+  it("a suspended remote account: its posts are refused; its server's Update lifting the suspension is taken", async () => {
+    const inbox = `${s.url}/inbox`;
+    const other = await remote.addActor("suspendedthere");
+    const first = remote.note(other, "s1");
+    assert.equal((await remote.send(inbox, remote.create(other, first))).status, 202);
+    await settle();
+    const account = await s.ctx.repos.accounts.getByUri(other.id);
+    assert.ok(account);
+    // Its server suspended it (as an Update with `suspended: true` records).
+    await s.ctx.repos.accounts.update(account.id, {
+      suspended_at: new Date().toISOString(),
+      suspension_origin: "remote",
+    });
+    const refused = remote.note(other, "s2");
+    assert.equal((await remote.send(inbox, remote.create(other, refused))).status, 202);
+    await settle();
+    assert.equal(await s.ctx.repos.statuses.getByUri(refused.id), undefined, "a Create is refused");
+    // It may still take back what it did (Mastodon's activities allowed while suspended).
+    const gone = remote.activity(other, "Delete", { object: { id: first.id, type: "Tombstone" } });
+    assert.equal((await remote.send(inbox, gone)).status, 202);
+    await settle();
+    assert.notEqual((await s.ctx.repos.statuses.getByUri(first.id))?.deletedAt ?? null, null);
+    // Its server lifts the suspension: the actor's Update says so.
+    const lifted = remote.activity(other, "Update", { object: remote.actorDocument(other) });
+    assert.equal((await remote.send(inbox, lifted)).status, 202);
+    await settle();
+    assert.equal((await s.ctx.repos.accounts.getById(account.id))?.suspendedAt, null);
+    const after = remote.note(other, "s3");
+    assert.equal((await remote.send(inbox, remote.create(other, after))).status, 202);
+    await settle();
+    assert.ok(await s.ctx.repos.statuses.getByUri(after.id));
+
+    // A moderator's suspension is not lifted by the account's server.
+    await s.ctx.repos.accounts.update(account.id, {
+      suspended_at: new Date().toISOString(),
+      suspension_origin: "local",
+    });
+    assert.equal((await remote.send(inbox, lifted)).status, 202);
+    await settle();
+    assert.notEqual((await s.ctx.repos.accounts.getById(account.id))?.suspendedAt, null);
   });
 });
