@@ -21,7 +21,7 @@ export function userLoginProblem(user: User, account: Account): "disabled" | "un
 }
 
 /** A deleted account keeps its row (so its username stays taken) and is answered with 410. */
-export function isAccountDeleted(account: Account): boolean {
+export function isAccountDeleted(account: Pick<Account, "suspensionOrigin">): boolean {
   return account.suspensionOrigin === "deleted";
 }
 

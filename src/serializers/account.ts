@@ -89,7 +89,12 @@ export function acctOf(a: { username: string; domain: string | null }): string {
   return a.domain === null ? a.username : `${a.username}@${a.domain}`;
 }
 
-/** Mastodon's Account entity. */
+/**
+ * Mastodon's Account entity. A suspended account is shown as Mastodon 4.4 shows one
+ * (`unavailable?`): `suspended: true`, an empty name, bio, fields and emojis, the default
+ * avatar and header, `locked`, `bot`, `discoverable` and `indexable` false, no role badge and no
+ * `moved`; its counts stay. A silenced one carries `limited: true`, for every viewer.
+ */
 export function serializeAccount(view: AccountView, urls: MediaUrls): Record<string, unknown> {
   const a = view.account;
   const suspended = a.suspendedAt !== null;
@@ -100,10 +105,10 @@ export function serializeAccount(view: AccountView, urls: MediaUrls): Record<str
     username: a.username,
     acct: acctOf(a),
     display_name: suspended ? "" : a.displayName,
-    locked: a.locked,
-    bot: a.actorType === "Service" || a.actorType === "Application",
-    discoverable: a.discoverable,
-    indexable: a.indexable,
+    locked: suspended ? false : a.locked,
+    bot: suspended ? false : a.actorType === "Service" || a.actorType === "Application",
+    discoverable: suspended ? false : a.discoverable,
+    indexable: suspended ? false : a.indexable,
     group: a.actorType === "Group",
     created_at: midnight(a.createdAt),
     note: suspended ? "" : a.note,
@@ -115,20 +120,21 @@ export function serializeAccount(view: AccountView, urls: MediaUrls): Record<str
     header,
     header_static: header,
     header_description: "",
-    followers_count: suspended ? 0 : a.followersCount,
-    following_count: suspended ? 0 : a.followingCount,
-    statuses_count: suspended ? 0 : a.statusesCount,
+    followers_count: a.followersCount,
+    following_count: a.followingCount,
+    statuses_count: a.statusesCount,
     last_status_at: a.lastStatusAt ? a.lastStatusAt.slice(0, 10) : null,
     hide_collections: a.hideCollections,
     emojis: suspended ? [] : (view.emojis ?? []).map((e) => serializeCustomEmoji(e, urls.blobUrl)),
-    roles: view.role?.highlighted ? [{ id: view.role.id, name: view.role.name, color: view.role.color }] : [],
+    roles:
+      !suspended && view.role?.highlighted ? [{ id: view.role.id, name: view.role.name, color: view.role.color }] : [],
     fields: suspended ? [] : a.fields,
   };
   if (a.domain === null) out.noindex = !a.indexable && a.discoverable === false;
   if (suspended) out.suspended = true;
   if (a.silencedAt !== null) out.limited = true;
   if (a.memorial) out.memorial = true;
-  if (view.moved) out.moved = serializeAccount(view.moved, urls);
+  if (view.moved && !suspended) out.moved = serializeAccount(view.moved, urls);
   return out;
 }
 

@@ -64,7 +64,7 @@ describe("notification policy and requests", () => {
   });
   after(() => s.close());
 
-  it("accepts everything by default: nothing is filtered, nothing pending", async () => {
+  it("accepts everything but silenced accounts by default: nothing is filtered, nothing pending", async () => {
     const bob = await fresh("bob");
     const stranger = await fresh("stranger");
     assert.deepEqual(await policy(bob), {
@@ -72,7 +72,7 @@ describe("notification policy and requests", () => {
       for_not_followers: "accept",
       for_new_accounts: "accept",
       for_private_mentions: "accept",
-      for_limited_accounts: "accept",
+      for_limited_accounts: "filter",
       summary: { pending_requests_count: 0, pending_notifications_count: 0 },
     });
     const st = await dm(stranger, bob);
@@ -128,7 +128,7 @@ describe("notification policy and requests", () => {
       assert.equal(r.body.for_new_accounts, "drop");
     }
     // Unknown keys are ignored, an empty PATCH changes nothing.
-    assert.deepEqual(await setPolicy(bob, { other: "x" }), before);
+    assert.deepEqual(await setPolicy(bob, { other: "x" }), { ...before, for_limited_accounts: "accept" });
   });
 
   it("filters a private mention from a stranger into a request, out of lists, counts and groups", async () => {

@@ -15,13 +15,17 @@ export const POLICY_CATEGORIES = [
 export type PolicyCategory = (typeof POLICY_CATEGORIES)[number];
 export type NotificationPolicy = Record<PolicyCategory, NotificationPolicyValue>;
 
-/** The policy of an account that never set one: everything accepted (a departure from Mastodon, see docs/design.md). */
+/**
+ * The policy of an account that never set one: everything accepted (a departure from Mastodon, see
+ * docs/design.md) but silenced accounts, filtered as Mastodon does (a silenced account's
+ * notifications stay out of the lists of those who do not follow it, docs/moderation.md).
+ */
 export const DEFAULT_POLICY: NotificationPolicy = {
   for_not_following: "accept",
   for_not_followers: "accept",
   for_new_accounts: "accept",
   for_private_mentions: "accept",
-  for_limited_accounts: "accept",
+  for_limited_accounts: "filter",
 };
 
 export interface NotificationRequest {

@@ -96,9 +96,13 @@ export function homeFilterAllows(owner: RawBuilder<unknown>, now: string): RawBu
 /**
  * On `notifications`: not from an account the recipient blocks, is blocked by, or mutes with its
  * notifications (a live mute), nor from an unfollowed account of a domain the recipient blocks; the SQL twin of `notificationsBlocked` (policies/blocks.ts).
+ * Nor from a suspended account (Mastodon's `Notification.without_suspended`; `isUnavailable`,
+ * policies/moderation.ts): what it caused comes back when it is unsuspended.
  */
 export function notificationSenderAllowed(now: string) {
-  return sql<boolean>`(NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = notifications.account_id
+  return sql<boolean>`(EXISTS (SELECT 1 FROM accounts na WHERE na.id = notifications.from_account_id
+      AND na.suspended_at IS NULL)
+    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = notifications.account_id
       AND blocks.target_account_id = notifications.from_account_id)
     AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocks.account_id = notifications.from_account_id
       AND blocks.target_account_id = notifications.account_id)

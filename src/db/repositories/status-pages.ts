@@ -3,7 +3,13 @@ import type { IdWindow } from "../../lib/pagination.ts";
 import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
-import { hasMediaCondition, notBlockedOrMutedCondition, type Reader, visibleCondition } from "./status-visibility.ts";
+import {
+  broadcastAuthorCondition,
+  hasMediaCondition,
+  notBlockedOrMutedCondition,
+  type Reader,
+  visibleCondition,
+} from "./status-visibility.ts";
 import { type Status, toStatus } from "./statuses.ts";
 
 /**
@@ -68,7 +74,8 @@ export class StatusPagesRepository {
   }
 
   /**
-   * One page of the public timeline (Mastodon's PublicFeed and TagFeed): live public posts. Without
+   * One page of the public timeline (Mastodon's PublicFeed and TagFeed): live public posts by
+   * accounts neither suspended nor silenced (`broadcastAuthorCondition`). Without
    * tags, replies to others and boosts are left out; with tags, a post needs one of `anyTagIds`,
    * every one of `allTagIds` and none of `noneTagIds`.
    */
@@ -87,7 +94,8 @@ export class StatusPagesRepository {
       .selectFrom("statuses")
       .selectAll("statuses")
       .where("statuses.visibility", "=", "public")
-      .where("statuses.deleted_at", "is", null);
+      .where("statuses.deleted_at", "is", null)
+      .where(broadcastAuthorCondition);
     if (opts.reader?.accountId !== undefined) {
       q = q.where(notBlockedOrMutedCondition(opts.reader, new Date().toISOString()));
     }

@@ -43,3 +43,11 @@ export function notBlockedOrMutedCondition(reader: Reader, now: string) {
 
 /** Statuses with at least one media attachment (`only_media`). */
 export const hasMediaCondition = sql<boolean>`EXISTS (SELECT 1 FROM media_attachments WHERE media_attachments.status_id = statuses.id)`;
+
+/**
+ * SQL twin of `isUnavailable` and `isSilenced` (policies/moderation.ts) on the author of
+ * `statuses`, for the public and hashtag timelines (Mastodon's PublicFeed: `Account
+ * .without_suspended.without_silenced`): by an account neither suspended nor silenced.
+ */
+export const broadcastAuthorCondition = sql<boolean>`EXISTS (SELECT 1 FROM accounts pa WHERE pa.id = statuses.account_id
+  AND pa.suspended_at IS NULL AND pa.silenced_at IS NULL)`;

@@ -3,6 +3,7 @@ import type { Activity } from "@fedify/vocab";
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
+import { isAccountDeleted } from "../../policies/accounts.ts";
 import { accountForActor } from "../persist/actor.ts";
 import { hostOf } from "../persist/origin.ts";
 
@@ -11,17 +12,26 @@ export type Ctx = InboxContext<AppContext>;
 const logger = getLogger(["gannet", "federation", "inbox"]);
 
 /**
+ * What a suspended account may still send (Mastodon's ProcessCollectionService
+ * `activity_allowed_while_suspended?`): taking things back, and the Update of its actor that
+ * tells of the end of a suspension by its own server.
+ */
+const ALLOWED_WHILE_SUSPENDED: ReadonlySet<string> = new Set(["Delete", "Update", "Undo", "Reject"]);
+
+/**
  * The account an activity comes from: its actor (whose key signed it: Fedify checked that before
  * any listener runs), stored or fetched; null when its domain is suspended or not allowed, or the
- * account is suspended.
+ * account is deleted, or suspended (here or by its server) and the activity is not one of
+ * `ALLOWED_WHILE_SUSPENDED`.
  */
-export async function senderOf(ctx: Ctx, activity: Activity): Promise<Account | null> {
+export async function senderOf(ctx: Ctx, activity: Activity, type: string): Promise<Account | null> {
   const actorId = activity.actorId;
   if (!actorId || !/^https?:$/.test(actorId.protocol)) return null;
   if (activity.actorIds.length !== 1) return null;
   if (!(await ctx.data.repos.instanceDomainBlocks.isDeliveryAllowed(hostOf(actorId)))) return null;
   const account = await accountForActor(ctx, actorId);
-  if (!account || account.domain === null || account.suspendedAt !== null) return null;
+  if (!account || account.domain === null || isAccountDeleted(account)) return null;
+  if (account.suspendedAt !== null && !ALLOWED_WHILE_SUSPENDED.has(type)) return null;
   return account;
 }
 
@@ -43,7 +53,7 @@ export function listener<T extends Activity>(
   handle: (ctx: Ctx, activity: T, sender: Account) => Promise<void>,
 ): InboxListener<AppContext, T> {
   return async (ctx, activity) => {
-    const sender = await senderOf(ctx, activity);
+    const sender = await senderOf(ctx, activity, type);
     if (!sender) {
       logger.info("{type} {id} dropped: its sender may not act here", { type, id: activity.id?.href });
       return;

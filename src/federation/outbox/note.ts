@@ -16,6 +16,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import type { CustomEmoji } from "../../db/repositories/custom-emojis.ts";
 import type { MediaAttachment } from "../../db/repositories/media.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
+import { sensitiveShown } from "../../policies/moderation.ts";
 import type { PollView } from "../../serializers/poll.ts";
 import { loadEmojis, statusEmojiSource } from "../../services/custom-emojis/views.ts";
 import { loadPollViews } from "../../services/polls/views.ts";
@@ -156,7 +157,7 @@ export function toNote(fctx: Context<AppContext>, src: NoteSource): Note | Quest
     ccs,
     url: s.url && URL.canParse(s.url) ? new URL(s.url) : null,
     summary: s.spoilerText === "" ? null : s.spoilerText,
-    sensitive: s.sensitive,
+    sensitive: sensitiveShown(s.sensitive, src.author),
     contents: s.language ? [content, new LanguageString(content, s.language)] : [content],
     published: instant(s.createdAt),
     updated: s.editedAt ? instant(s.editedAt) : null,

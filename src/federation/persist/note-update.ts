@@ -3,6 +3,7 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
+import { isSensitized } from "../../policies/moderation.ts";
 import { destroyMediaAttachment } from "../../services/media/media-attachments.ts";
 import { addPreviewCardJob, mayHaveCard } from "../../services/preview-cards/fetch-card.ts";
 import { persistEmojis } from "./emoji.ts";
@@ -39,6 +40,8 @@ export async function updateNote(
     followersUrl: info?.followersUrl ?? null,
     rejectMedia: rule?.rejectMedia === true,
   });
+  // A sensitized author's posts are stored sensitive (Mastodon's ActivityPub parser).
+  if (isSensitized(sender)) read.sensitive = true;
   const poll = status.pollId ? await app.repos.polls.getById(status.pollId) : undefined;
   const oldMedia = await app.repos.media.listByStatuses([status.id]);
   const sameMedia = oldMedia.map((m) => m.remoteUrl).join("\n") === read.media.map((m) => m.remoteUrl).join("\n");

@@ -6,6 +6,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { DB } from "../../db/schema.ts";
 import { type JobBatch, transactionWithJobs } from "../../infra/queue/after-commit.ts";
+import { isSensitized } from "../../policies/moderation.ts";
 import { enqueueFanOut, fanOutNow } from "../../services/feeds/fan-out.ts";
 import { addRemoteMediaJob } from "../../services/media/remote-cache.ts";
 import { enqueuePollExpiry } from "../../services/polls/expiry.ts";
@@ -147,6 +148,8 @@ export async function persistNote(
     followersUrl: info?.followersUrl ?? null,
     rejectMedia: rule?.rejectMedia === true,
   });
+  // A sensitized author's posts are stored sensitive (Mastodon's ActivityPub parser).
+  if (isSensitized(author)) read.sensitive = true;
   const parent = await parentOf(ctx, object, opts.fetchParents ?? 0);
   const now = new Date();
   const iso = now.toISOString();

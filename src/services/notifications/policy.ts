@@ -7,6 +7,7 @@ import {
 } from "../../db/repositories/notification-requests.ts";
 import { EVERYONE_ROLE_ID, Permission, roleCan } from "../../db/repositories/roles.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
+import { isSilenced } from "../../policies/moderation.ts";
 
 /** What the policy may hold back (Mastodon's filterable notification types); the others always pass. */
 export const FILTERABLE_TYPES: readonly string[] = ["mention", "reblog", "follow", "follow_request", "favourite"];
@@ -38,14 +39,17 @@ export async function policyDecision(
 ): Promise<PolicyDecision> {
   if (!FILTERABLE_TYPES.includes(type)) return "accept";
   const policy = await ctx.repos.notificationRequests.policy(recipientId);
-  // The default (and any all-accepting) policy costs one lookup.
-  if (Object.values(policy).every((v) => v === "accept")) return "accept";
+  // The default policy (and any all-accepting one) costs one lookup unless the sender is silenced.
+  const holding = POLICY_CATEGORIES.filter((c) => policy[c] !== "accept");
+  if (holding.every((c) => c === "for_limited_accounts") && (holding.length === 0 || !isSilenced(sender))) {
+    return "accept";
+  }
   const facts = await ctx.repos.notificationRequests.senderFacts(recipientId, sender.id);
   if (facts.permitted) return "accept";
   if (type === "mention" && (await fromStaff(ctx, sender, recipientId))) return "accept";
   const notFollowing = !facts.following;
   const applies: Record<PolicyCategory, () => Promise<boolean> | boolean> = {
-    for_limited_accounts: () => sender.silencedAt !== null && notFollowing,
+    for_limited_accounts: () => isSilenced(sender) && notFollowing,
     for_not_following: () => notFollowing,
     for_not_followers: () =>
       facts.followerSince === null || Date.parse(facts.followerSince) > now.getTime() - NEW_FOLLOWER_MS,

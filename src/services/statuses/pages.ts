@@ -1,6 +1,8 @@
 import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
+import { isUnavailable } from "../../policies/moderation.ts";
 import { filterVisible, type ViewerId } from "./views.ts";
 
 /**
@@ -23,15 +25,18 @@ export interface AccountStatusesOptions {
 /**
  * One page of an account's profile (`GET /api/v1/accounts/:id/statuses`): its pinned statuses
  * (all on the first page, none after) or its statuses as the options narrow them. The account's
- * own posts stay even when the viewer blocks or mutes it, as Mastodon.
+ * own posts stay even when the viewer blocks or mutes it, as Mastodon. A suspended account's is
+ * empty (Mastodon: `[]` for an unavailable account).
  */
 export async function accountStatusesPage(
   ctx: AppContext,
-  accountId: string,
+  account: Account,
   viewerId: ViewerId,
   opts: AccountStatusesOptions,
   window: IdWindow,
 ): Promise<StatusesPage> {
+  if (isUnavailable(account)) return { rows: [], statuses: [] };
+  const accountId = account.id;
   const reader = { accountId: viewerId };
   let rows: Status[];
   if (opts.pinned) {

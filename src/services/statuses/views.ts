@@ -1,4 +1,5 @@
 import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
 import type { CustomEmoji } from "../../db/repositories/custom-emojis.ts";
 import type { MediaAttachment } from "../../db/repositories/media.ts";
 import type { PreviewCard } from "../../db/repositories/preview-cards.ts";
@@ -6,6 +7,7 @@ import { type BlockMuteRelations, noRelations } from "../../db/repositories/rela
 import type { Status } from "../../db/repositories/statuses.ts";
 import { isAccountDeleted } from "../../policies/accounts.ts";
 import { hiddenByBlocks, type KeepBlockedAndMuted } from "../../policies/blocks.ts";
+import { sensitiveShown } from "../../policies/moderation.ts";
 import { canPin, canSeeStatus } from "../../policies/statuses.ts";
 import { acctOf } from "../../serializers/account.ts";
 import { type MentionView, type StatusView, serializeStatus } from "../../serializers/status.ts";
@@ -171,7 +173,7 @@ export async function loadStatusViews(
     return [{ id: a.id, username: a.username, acct: acctOf(a), url: a.url ?? a.uri }];
   };
   const view = (s: Status, nested?: Status): LoadedStatusView => ({
-    status: s,
+    status: shownStatus(s, byId.get(s.accountId)),
     ...author(s.accountId),
     reblog: nested ? view(nested) : null,
     mentions: (mentions.get(s.id) ?? []).flatMap(mentionView),
@@ -184,6 +186,11 @@ export async function loadStatusViews(
     viewer: flags?.(s, nested),
   });
   return statuses.map((s) => view(s, s.reblogOfId ? originals.get(s.reblogOfId) : undefined));
+}
+
+/** The status as shown: `sensitive` when its author is sensitized (policies/moderation.ts). */
+function shownStatus(s: Status, author: Account | undefined): Status {
+  return !s.sensitive && sensitiveShown(false, author) ? { ...s, sensitive: true } : s;
 }
 
 /**

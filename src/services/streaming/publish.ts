@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { AppContext } from "../../context.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { DB } from "../../db/schema.ts";
+import { isSilenced, isUnavailable } from "../../policies/moderation.ts";
 import {
   directChannel,
   hashtagChannel,
@@ -39,6 +40,17 @@ async function broadcastChannels(ctx: AppContext, status: Status, db?: Kysely<DB
   return out;
 }
 
+/**
+ * Whether the author's new and edited posts go to the public and hashtag streams: not when it is
+ * suspended or silenced (Mastodon's FanOutOnWriteService `broadcastable?`; as off the public
+ * timelines, policies/moderation.ts).
+ */
+async function broadcastAuthor(ctx: AppContext, status: Status): Promise<boolean> {
+  if (status.visibility !== "public" || status.reblogOfId !== null) return false;
+  const author = await ctx.repos.accounts.getById(status.accountId);
+  return author !== undefined && !isUnavailable(author) && !isSilenced(author);
+}
+
 /** The home and list channels of the feeds holding the status. */
 async function feedChannels(ctx: AppContext, statusId: string, db?: Kysely<DB>): Promise<string[]> {
   const [homes, lists] = await Promise.all([
@@ -58,6 +70,7 @@ const liveStatus = async (ctx: AppContext, statusId: string) => {
  * as the fan-out read it: live.
  */
 export async function publishBroadcast(ctx: AppContext, status: Status): Promise<void> {
+  if (!(await broadcastAuthor(ctx, status))) return;
   await publishAll(ctx, await broadcastChannels(ctx, status), "update", { id: status.id });
 }
 
@@ -71,7 +84,8 @@ export async function publishToFeeds(ctx: AppContext, statusId: string): Promise
 export async function publishStatusUpdate(ctx: AppContext, statusId: string): Promise<void> {
   const status = await liveStatus(ctx, statusId);
   if (!status) return;
-  const channels = [...(await feedChannels(ctx, statusId)), ...(await broadcastChannels(ctx, status))];
+  const broadcast = (await broadcastAuthor(ctx, status)) ? await broadcastChannels(ctx, status) : [];
+  const channels = [...(await feedChannels(ctx, statusId)), ...broadcast];
   await publishAll(ctx, new Set(channels), "status.update", { id: statusId });
 }
 

@@ -20,7 +20,7 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     const viewerId = viewerAccount(c)?.id;
     const { rows, statuses } = await accountStatusesPage(
       ctx,
-      account.id,
+      account,
       viewerId,
       {
         pinned: p.pinned ?? false,
