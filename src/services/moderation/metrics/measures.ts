@@ -57,7 +57,13 @@ export const MEASURES: Record<string, MeasureSpec> = {
   instance_followers: { source: byDomain("instanceFollowers"), inRange: false },
 };
 
-async function measure(ctx: AppContext, key: string, spec: MeasureSpec, span: Span, params: MetricParams) {
+async function measure(
+  ctx: AppContext,
+  key: string,
+  spec: MeasureSpec,
+  span: Span,
+  params: MetricParams,
+): Promise<MeasureJson> {
   const source = await spec.source(ctx, params, key);
   const repo = ctx.repos.adminMetrics;
   const range = rangeOf(span);
@@ -66,11 +72,14 @@ async function measure(ctx: AppContext, key: string, spec: MeasureSpec, span: Sp
     spec.inRange ? repo.total(source, previousRange(span)) : undefined,
     repo.daily(source, range),
   ]);
-  const out: MeasureJson = { key, unit: spec.unit ?? null, total: String(total), data: [] };
-  if (spec.unit === "bytes") out.human_value = humanSize(total);
-  if (previous !== undefined) out.previous_total = String(previous);
-  out.data = eachDay(span.start, span.end).map((day) => ({ date: midnight(day), value: String(daily.get(day) ?? 0) }));
-  return out;
+  return {
+    key,
+    unit: spec.unit ?? null,
+    total: String(total),
+    ...(spec.unit === "bytes" ? { human_value: humanSize(total) } : {}),
+    ...(previous !== undefined ? { previous_total: String(previous) } : {}),
+    data: eachDay(span.start, span.end).map((day) => ({ date: midnight(day), value: String(daily.get(day) ?? 0) })),
+  };
 }
 
 /**
