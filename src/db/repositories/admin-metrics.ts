@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import { idAtTime } from "../../lib/ids.ts";
 import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";
 
@@ -59,8 +60,19 @@ function onDomain(scope: DomainScope): RawBuilder<boolean> {
   return sql<boolean>`(a.domain = ${domain} OR a.domain LIKE ${`%.${escapeLike(domain)}`} ESCAPE '\\')`;
 }
 
-/** The rows a source counts, and how. */
-function source(s: MetricSource): { rows: RawBuilder<unknown>; agg: Aggregate } {
+/**
+ * A lower bound on the ids of the posts of a range, so that PostgreSQL and SQLite read only the
+ * recent end of `statuses` by its primary key: a post's id is made from its creation (or, from
+ * another server, publication) time, never earlier; a day of slack covers clocks that disagree.
+ */
+function statusFloor(range: DayRange | undefined): RawBuilder<boolean> {
+  if (range === undefined) return sql<boolean>`1 = 1`;
+  return sql<boolean>`s.id >= ${idAtTime(new Date(Date.parse(`${range.from}T00:00:00Z`) - 86_400_000))}`;
+}
+
+/** The rows a source counts (those of `range` and maybe a few more), and how. */
+function source(s: MetricSource, range?: DayRange): { rows: RawBuilder<unknown>; agg: Aggregate } {
+  const floor = statusFloor(range);
   switch (s.kind) {
     case "newUsers":
       return { rows: sql`SELECT created_at AS at, id AS k, 1 AS v FROM users`, agg: "count" };
@@ -68,7 +80,7 @@ function source(s: MetricSource): { rows: RawBuilder<unknown>; agg: Aggregate } 
       // Local users who posted, favourited, signed in, or used an app (a token's creation and last use).
       return {
         rows: sql`SELECT s.created_at AS at, s.account_id AS k, 1 AS v FROM statuses s
-            JOIN users u ON u.account_id = s.account_id
+            JOIN users u ON u.account_id = s.account_id WHERE ${floor}
           UNION ALL SELECT f.created_at, f.account_id, 1 FROM favourites f JOIN users u ON u.account_id = f.account_id
           UNION ALL SELECT current_sign_in_at, account_id, 1 FROM users WHERE current_sign_in_at IS NOT NULL
           UNION ALL SELECT last_sign_in_at, account_id, 1 FROM users WHERE last_sign_in_at IS NOT NULL
@@ -85,10 +97,10 @@ function source(s: MetricSource): { rows: RawBuilder<unknown>; agg: Aggregate } 
         rows: sql`SELECT f.created_at AS at, f.id AS k, 1 AS v FROM favourites f
             JOIN accounts a ON a.id = f.account_id WHERE a.domain IS NULL
           UNION ALL SELECT s.created_at, s.id, 1 FROM statuses s JOIN accounts a ON a.id = s.account_id
-            WHERE a.domain IS NULL AND s.reblog_of_id IS NOT NULL
+            WHERE a.domain IS NULL AND s.reblog_of_id IS NOT NULL AND ${floor}
           UNION ALL SELECT s.created_at, s.id, 1 FROM statuses s JOIN accounts a ON a.id = s.account_id
             WHERE a.domain IS NULL AND s.reblog_of_id IS NULL AND s.in_reply_to_account_id IS NOT NULL
-              AND s.in_reply_to_account_id <> s.account_id
+              AND s.in_reply_to_account_id <> s.account_id AND ${floor}
           UNION ALL SELECT f.created_at, f.id, 1 FROM follows f JOIN accounts a ON a.id = f.account_id
             WHERE a.domain IS NULL
           UNION ALL SELECT f.created_at, f.id, 1 FROM follow_requests f JOIN accounts a ON a.id = f.account_id
@@ -115,7 +127,7 @@ function source(s: MetricSource): { rows: RawBuilder<unknown>; agg: Aggregate } 
       return {
         rows: sql`SELECT s.created_at AS at, ${key} AS k, 1 AS v FROM statuses_tags st
           JOIN statuses s ON s.id = st.status_id JOIN accounts a ON a.id = s.account_id
-          WHERE st.tag_id = ${s.tagId} AND s.deleted_at IS NULL ${publicOnly}`,
+          WHERE st.tag_id = ${s.tagId} AND s.deleted_at IS NULL ${publicOnly} AND ${floor}`,
         agg: s.kind === "tagUses" ? "count" : "distinct",
       };
     }
@@ -139,7 +151,7 @@ function source(s: MetricSource): { rows: RawBuilder<unknown>; agg: Aggregate } 
     case "instanceStatuses":
       return {
         rows: sql`SELECT s.created_at AS at, s.id AS k, 1 AS v FROM statuses s
-          JOIN accounts a ON a.id = s.account_id WHERE ${onDomain(s.domain)} AND s.deleted_at IS NULL`,
+          JOIN accounts a ON a.id = s.account_id WHERE ${onDomain(s.domain)} AND s.deleted_at IS NULL AND ${floor}`,
         agg: "count",
       };
     case "instanceFollows":
@@ -176,7 +188,7 @@ export class AdminMetricsRepository {
 
   /** The source's total over the days (all time without `range`). */
   async total(s: MetricSource, range?: DayRange): Promise<number> {
-    const { rows, agg } = source(s);
+    const { rows, agg } = source(s, range);
     const r = await sql<{ n: number | string | null }>`SELECT ${aggregate(agg)} AS n FROM (${rows}) src
       WHERE ${inRange(range)}`.execute(this.#db);
     return Number(r.rows[0]?.n ?? 0);
@@ -184,7 +196,7 @@ export class AdminMetricsRepository {
 
   /** The source's figure for each day of the range that has any (`YYYY-MM-DD` → figure). */
   async daily(s: MetricSource, range: DayRange): Promise<Map<string, number>> {
-    const { rows, agg } = source(s);
+    const { rows, agg } = source(s, range);
     const r = await sql<{ day: string; n: number | string }>`SELECT substr(at, 1, 10) AS day, ${aggregate(agg)} AS n
       FROM (${rows}) src WHERE ${inRange(range)} GROUP BY substr(at, 1, 10)`.execute(this.#db);
     return new Map(r.rows.map((row) => [row.day, Number(row.n)]));
@@ -231,7 +243,8 @@ export class AdminMetricsRepository {
       WHERE st.status_id = s.id AND st.tag_id = ${tagId})`;
     return this.#grouped(
       sql`SELECT a.domain AS key FROM statuses s JOIN accounts a ON a.id = s.account_id
-        WHERE s.created_at >= ${range.from} AND s.created_at < ${range.until} AND s.deleted_at IS NULL ${tag}`,
+        WHERE s.created_at >= ${range.from} AND s.created_at < ${range.until} AND s.deleted_at IS NULL ${tag}
+          AND ${statusFloor(range)}`,
       limit,
     );
   }
@@ -241,7 +254,7 @@ export class AdminMetricsRepository {
     return this.#grouped(
       sql`SELECT COALESCE(s.language, 'und') AS key FROM statuses s JOIN statuses_tags st ON st.status_id = s.id
         WHERE st.tag_id = ${tagId} AND s.created_at >= ${range.from} AND s.created_at < ${range.until}
-          AND s.deleted_at IS NULL`,
+          AND s.deleted_at IS NULL AND ${statusFloor(range)}`,
       limit,
     );
   }
@@ -251,7 +264,7 @@ export class AdminMetricsRepository {
     return this.#grouped(
       sql`SELECT COALESCE(s.language, 'und') AS key FROM statuses s JOIN accounts a ON a.id = s.account_id
         WHERE ${onDomain(domain)} AND s.created_at >= ${range.from} AND s.created_at < ${range.until}
-          AND s.deleted_at IS NULL AND s.reblog_of_id IS NULL`,
+          AND s.deleted_at IS NULL AND s.reblog_of_id IS NULL AND ${statusFloor(range)}`,
       limit,
     );
   }
