@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createRestAPIClient } from "masto";
 import { GANNET_VERSION } from "../../src/lib/version.ts";
 import { expectEntity } from "../helpers/entity-schemas.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
@@ -495,6 +496,21 @@ describe("Admin API: dashboard measures, dimensions and retention", () => {
     const missing = await post(admin, "/api/v1/admin/retention", { start_at: "2025-03-01" });
     assert.equal(missing.status, 400);
     assert.match(missing.body.error, /end_at/);
+  });
+
+  it("works with the masto client: measures, dimensions and retention", async () => {
+    const client = createRestAPIClient({ url: s.url, accessToken: moderator.token });
+    const range = { startAt: "2025-03-01T00:00:00Z", endAt: "2025-03-03T00:00:00Z" };
+    const [newUsers, uses] = await client.v1.admin.measures.create({
+      keys: ["new_users", "tag_uses"],
+      ...range,
+      tagUses: { id: tagId },
+    });
+    assert.deepEqual([newUsers?.total, newUsers?.previousTotal, uses?.total], ["3", "1", "3"]);
+    const [servers] = await client.v1.admin.dimensions.create({ keys: ["servers"], ...range, limit: "5" });
+    assert.equal(servers?.data[0]?.value, "4");
+    const cohorts = await client.v1.admin.retention.create({ ...range, frequency: "month" });
+    assert.equal(cohorts[0]?.data[0]?.value, "3");
   });
 
   it("needs View Dashboard and admin:read: Owner, Admin and Moderator may; others 403, no token 401", async () => {
