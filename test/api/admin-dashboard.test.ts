@@ -97,6 +97,20 @@ describe("Admin API: dashboard measures, dimensions and retention", () => {
     await backdate("statuses", s5.body.id, at("2025-03-03"));
     const s4 = await post(old, "/api/v1/statuses", { status: "long ago" });
     await backdate("statuses", s4.body.id, at("2025-02-27"));
+    // A poll of February 27th; u3 votes for two of its options on the 3rd (one interaction).
+    const poll = await post(old, "/api/v1/statuses", {
+      status: "which?",
+      poll: { options: ["a", "b", "c"], expires_in: 86400, multiple: true },
+    });
+    assert.equal(poll.status, 200, JSON.stringify(poll.body));
+    await backdate("statuses", poll.body.id, at("2025-02-27"));
+    const vote = await post(u3, `/api/v1/polls/${poll.body.poll.id}/votes`, { choices: ["0", "1"] });
+    assert.equal(vote.status, 200, JSON.stringify(vote.body));
+    await db
+      .updateTable("poll_votes")
+      .set({ created_at: at("2025-03-03") })
+      .where("account_id", "=", u3.account.id)
+      .execute();
     // u2 favourites S1 on the 1st and boosts it on the 2nd.
     await post(u2, `/api/v1/statuses/${s1.body.id}/favourite`, {});
     const fav = await db
@@ -191,7 +205,7 @@ describe("Admin API: dashboard measures, dimensions and retention", () => {
       .execute();
     const r2 = await post(u1, "/api/v1/reports", { account_id: u3.account.id, comment: "rude" });
     await backdate("reports", r2.body.id, at("2025-03-02"));
-    await s.settle();
+    await s.settle({ delayed: false });
     // The seeded users' own tokens (issued today) would count as today's activity: gone.
     await db
       .deleteFrom("oauth_access_tokens")
@@ -240,10 +254,10 @@ describe("Admin API: dashboard measures, dimensions and retention", () => {
     assert.equal(m.previous_total, "1");
   });
 
-  it("interactions: local favourites, boosts, replies to others and follows", async () => {
+  it("interactions: local favourites, boosts, replies to others, follows and poll votes", async () => {
     const m = await one("interactions");
-    assert.deepEqual(series(m), [2, 1, 1]);
-    assert.equal(m.total, "4");
+    assert.deepEqual(series(m), [2, 1, 2]);
+    assert.equal(m.total, "5");
     assert.equal(m.previous_total, "0");
   });
 
