@@ -6,6 +6,8 @@ import { createDatabase, type Database, type DialectName } from "./db/database.t
 import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AdminActionLogsRepository } from "./db/repositories/admin-action-logs.ts";
+import { AdminMetricsRepository } from "./db/repositories/admin-metrics.ts";
+import { AdminTagsRepository } from "./db/repositories/admin-tags.ts";
 import { AnnouncementsRepository } from "./db/repositories/announcements.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
 import { ConversationsRepository } from "./db/repositories/conversations.ts";
@@ -105,6 +107,10 @@ export interface Repositories {
   streaming: StreamingRepository;
   /** The moderation action log (migration 0034). */
   adminActionLogs: AdminActionLogsRepository;
+  /** The admin dashboard's measures, dimensions and retention. */
+  adminMetrics: AdminMetricsRepository;
+  /** Tags as moderators list and switch them. */
+  adminTags: AdminTagsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -204,6 +210,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     delivery: new DeliveryRepository(db),
     streaming: new StreamingRepository(db),
     adminActionLogs: new AdminActionLogsRepository(db),
+    adminMetrics: new AdminMetricsRepository(db, database.dialect),
+    adminTags: new AdminTagsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

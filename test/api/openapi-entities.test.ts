@@ -496,6 +496,33 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     expectEntity(await get("/nodeinfo/2.1"), "NodeInfo", "nodeinfo 2.1");
   });
 
+  it("the admin dashboard and hashtags", async () => {
+    const admin = await s.createUser("adam", { role: "Admin", scopes: "read write admin:read admin:write" });
+    expectEntity(await post("/api/v1/statuses", alice, { status: "about #Gannets" }), "Status", "tagged post");
+    const today = new Date().toISOString().slice(0, 10);
+    const range = { start_at: today, end_at: today };
+    const body = {
+      keys: ["new_users", "instance_media_attachments"],
+      ...range,
+      instance_media_attachments: { domain: "x.example" },
+    };
+    const measures = expectEntity<any[]>(await post("/api/v1/admin/measures", mod, body), ["AdminMeasure"], "measures");
+    assert.equal(measures.length, 2);
+    const dims = { keys: ["servers", "space_usage", "software_versions"], ...range };
+    expectEntity(await post("/api/v1/admin/dimensions", mod, dims), ["AdminDimension"], "dimensions");
+    const cohorts = await post("/api/v1/admin/retention", mod, range);
+    assert.equal(expectEntity<any[]>(cohorts, ["AdminCohort"], "retention").length, 1);
+    const tags = expectEntity<any[]>(await get("/api/v1/admin/tags", admin), ["AdminTag"], "admin tags");
+    const tag = tags.find((t) => t.name === "Gannets");
+    assert.ok(tag);
+    const put = await s.request(`/api/v1/admin/tags/${tag.id}`, {
+      method: "PUT",
+      token: admin.token,
+      json: { trendable: true },
+    });
+    expectEntity(put, "AdminTag", "updated tag");
+  });
+
   it("exercised nearly every entity", () => {
     // A component reached through another's $ref was checked by ajv too.
     const components = entityComponents() as Record<string, object>;

@@ -251,13 +251,20 @@ export class SearchRepository {
 
   /**
    * Hashtags whose name starts with `prefix` (lower-cased, without `#`), shortest first, as
-   * Mastodon orders them; `exactOnly` keeps only the tag of that very name.
+   * Mastodon orders them, leaving out the ones moderators unlisted; `reviewedOnly` keeps the tag
+   * of that very name and the ones moderators reviewed (Mastodon's `exclude_unreviewed`).
    */
-  async tags(prefix: string, exactOnly: boolean, limit: number, offset: number): Promise<TagRow[]> {
-    let query = this.#db.selectFrom("tags").select(["id", "name", "display_name"]);
-    query = exactOnly
-      ? query.where(sql<string>`lower(name)`, "=", prefix)
-      : query.where(sql<boolean>`lower(name) LIKE ${`${escapeLike(prefix)}%`} ESCAPE '\\'`);
+  async tags(prefix: string, reviewedOnly: boolean, limit: number, offset: number): Promise<TagRow[]> {
+    let query = this.#db
+      .selectFrom("tags")
+      .select(["id", "name", "display_name"])
+      .where(sql<boolean>`lower(name) LIKE ${`${escapeLike(prefix)}%`} ESCAPE '\\'`)
+      .where((eb) => eb.or([eb("listable", "is", null), eb("listable", "=", true)]));
+    if (reviewedOnly) {
+      query = query.where((eb) =>
+        eb.or([eb(sql<string>`lower(name)`, "=", prefix), eb("reviewed_at", "is not", null)]),
+      );
+    }
     const rows = await query.orderBy(sql`length(name)`).orderBy("name").limit(limit).offset(offset).execute();
     return rows.map((r) => ({ id: String(r.id), name: r.name, displayName: r.display_name }));
   }

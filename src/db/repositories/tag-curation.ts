@@ -320,7 +320,7 @@ export class TagCurationRepository {
 
   /**
    * Mastodon's featured-tag suggestions: the tags of the account's latest 1000 live posts that it
-   * does not feature yet, most used first.
+   * does not feature yet, most used first; tags moderators unlisted are not suggested.
    */
   async suggestions(accountId: string, limit: number): Promise<TagRef[]> {
     const rows = await sql<{ id: string; name: string; display_name: string; n: string | number }>`
@@ -330,6 +330,7 @@ export class TagCurationRepository {
       JOIN statuses_tags st ON st.status_id = recent.id
       JOIN tags t ON t.id = st.tag_id
       WHERE NOT EXISTS (SELECT 1 FROM featured_tags f WHERE f.account_id = ${accountId} AND f.tag_id = t.id)
+        AND (t.listable IS NULL OR t.listable = ${true})
       GROUP BY t.id, t.name, t.display_name
       ORDER BY n DESC, t.name ASC
       LIMIT ${limit}`.execute(this.#db);

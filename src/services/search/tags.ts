@@ -14,9 +14,9 @@ export interface TagSearchOptions {
 }
 
 /**
- * Hashtag search: tags whose name starts with the query, shortest first. No tag is reviewed on
- * this server yet, so `exclude_unreviewed` keeps only the tag named exactly (Mastodon keeps the
- * exact match and reviewed tags).
+ * Hashtag search: tags whose name starts with the query, shortest first, without the tags
+ * moderators made unlisted (`listable` false); `exclude_unreviewed` keeps the tag named exactly
+ * and the tags moderators reviewed, as Mastodon's.
  */
 export async function searchTags(ctx: AppContext, q: string, opts: TagSearchOptions): Promise<TagRow[]> {
   const name = normaliseTagQuery(q);

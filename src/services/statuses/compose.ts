@@ -29,6 +29,16 @@ export function checkLength(text: string, spoilerText: string): void {
   }
 }
 
+/** The hashtags a post's text uses, by their normalised names (each once). */
+export function hashtagNames(text: string): string[] {
+  const names = new Set<string>();
+  for (const e of extractEntities(text.replace(/\r\n?/g, "\n"))) {
+    if (e.kind === "hashtag") names.add(normalizeHashtag(e.tag));
+  }
+  names.delete("");
+  return [...names];
+}
+
 /**
  * Renders a post: paragraphs, line breaks and shortened links; `@user` and `@user@domain`
  * linked when the account is known here and may be mentioned (others stay text); hashtags linked.

@@ -11,10 +11,11 @@ import { isLanguageCode } from "../../lib/text/languages.ts";
 import { defaultPrivacy } from "../../policies/accounts.ts";
 import { enqueueFanOut } from "../feeds/fan-out.ts";
 import { prepareStatusMedia } from "../media/status-media.ts";
+import { checkUsableTags } from "../moderation/tags.ts";
 import { enqueuePollExpiry } from "../polls/expiry.ts";
 import { type PollInput, validatePoll } from "../polls/poll-input.ts";
 import { addPreviewCardJob } from "../preview-cards/fetch-card.ts";
-import { checkLength, composeText } from "./compose.ts";
+import { checkLength, composeText, hashtagNames } from "./compose.ts";
 import { claimIdempotencyKey, idempotencyKeyOf, idempotentId } from "./idempotency.ts";
 import { isVisible } from "./views.ts";
 
@@ -83,6 +84,7 @@ export async function checkStatusInput(
   const media = await prepareStatusMedia(ctx, account.id, input.mediaIds ?? []);
   checkLength(input.text, input.spoilerText);
   if (input.text.trim() === "" && media.length === 0) throw new ApiError(422, "Validation failed: Text can't be blank");
+  await checkUsableTags(ctx, hashtagNames(input.text));
   const poll = input.poll ? { ...input.poll, ...validatePoll(input.poll) } : undefined;
   let parent: Status | undefined;
   if (input.inReplyToId !== undefined) {

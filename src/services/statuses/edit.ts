@@ -6,11 +6,12 @@ import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { prepareStatusMedia } from "../media/status-media.ts";
+import { checkUsableTags } from "../moderation/tags.ts";
 import { enqueuePollExpiry } from "../polls/expiry.ts";
 import { cleanOptions, type PollInput, validatePoll } from "../polls/poll-input.ts";
 import { addPreviewCardJob } from "../preview-cards/fetch-card.ts";
 import { publishStatusUpdate } from "../streaming/publish.ts";
-import { checkLength, composeText } from "./compose.ts";
+import { checkLength, composeText, hashtagNames } from "./compose.ts";
 import { MEDIA_WITH_POLL } from "./create.ts";
 
 export interface EditStatusInput {
@@ -47,6 +48,7 @@ export async function editStatus(
   const hasMedia = media ? media.length > 0 : (await ctx.repos.media.listByStatuses([status.id])).length > 0;
   if (input.poll && hasMedia) throw new ApiError(422, MEDIA_WITH_POLL);
   if (text.trim() === "" && !hasMedia) throw new ApiError(422, "Validation failed: Text can't be blank");
+  await checkUsableTags(ctx, hashtagNames(text));
   const poll = input.poll ? { ...input.poll, ...validatePoll(input.poll) } : undefined;
   const previousPoll = status.pollId ? await ctx.repos.polls.getById(status.pollId) : undefined;
   const composed = await composeText(ctx, text);

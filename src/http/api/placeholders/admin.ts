@@ -1,5 +1,5 @@
 import { Permission } from "../../../lib/roles.ts";
-import { admin, del, get, json, list, none, page, post, put, unavailable } from "./dsl.ts";
+import { admin, del, get, list, none, page, post, put, unavailable } from "./dsl.ts";
 import type { Guard, Placeholder } from "./types.ts";
 
 const P = Permission;
@@ -20,7 +20,6 @@ const [readCanonical, writeCanonical] = family(P.manageBlocks, "canonical_email_
 const [readIpBlocks, writeIpBlocks] = family(P.manageBlocks, "ip_blocks");
 const readTaxonomies = admin(P.manageTaxonomies, "admin:read");
 const writeTaxonomies = admin(P.manageTaxonomies, "admin:write");
-const dashboard = admin(P.viewDashboard, "admin:read");
 
 /** 1.28 Admin API. Lists are empty; single records cannot exist yet; actions cannot work yet. */
 export const adminRows: Placeholder[] = [
@@ -77,11 +76,4 @@ export const adminRows: Placeholder[] = [
   get("/api/v1/admin/trends/links/publishers", readTaxonomies, page(100)),
   post("/api/v1/admin/trends/links/publishers/:id/approve", writeTaxonomies, none()),
   post("/api/v1/admin/trends/links/publishers/:id/reject", writeTaxonomies, none()),
-  get("/api/v1/admin/tags", readTaxonomies, page(100)),
-  get("/api/v1/admin/tags/:id", readTaxonomies, none()),
-  put("/api/v1/admin/tags/:id", writeTaxonomies, none()),
-
-  post("/api/v1/admin/measures", dashboard, json([]), { note: "`[]` (no measure computed yet)" }),
-  post("/api/v1/admin/dimensions", dashboard, json([]), { note: "`[]` (no dimension computed yet)" }),
-  post("/api/v1/admin/retention", dashboard, json([]), { note: "`[]` (no cohort computed yet)" }),
 ];
