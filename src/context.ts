@@ -5,6 +5,7 @@ import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
+import { AdminAccountsRepository } from "./db/repositories/admin-accounts.ts";
 import { AdminActionLogsRepository } from "./db/repositories/admin-action-logs.ts";
 import { AnnouncementsRepository } from "./db/repositories/announcements.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
@@ -105,6 +106,7 @@ export interface Repositories {
   streaming: StreamingRepository;
   /** The moderation action log (migration 0034). */
   adminActionLogs: AdminActionLogsRepository;
+  adminAccounts: AdminAccountsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -204,6 +206,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     delivery: new DeliveryRepository(db),
     streaming: new StreamingRepository(db),
     adminActionLogs: new AdminActionLogsRepository(db),
+    adminAccounts: new AdminAccountsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;
