@@ -87,6 +87,8 @@ describe("Admin API: account listings and one account", () => {
     await addRemote("rita", "remote.example", { silenced_at: now });
     await addRemote("sam", "other.example", { display_name: "Sam Remote" });
     await addRemote("tom", "remote.example", { suspended_at: now, suspension_origin: "local" });
+    // Deleted by its server: Mastodon destroys such an account, so moderators no longer see it.
+    await addRemote("vic", "remote.example", { suspended_at: now, suspension_origin: "deleted" });
     // Addresses: alice from two, bob from one of a range alice used too.
     await s.ctx.repos.adminAccounts.recordIp(alice.user.id, "203.0.113.7", "2026-01-01T00:00:00.000Z");
     await s.ctx.repos.adminAccounts.recordIp(alice.user.id, "2001:db8::1", "2026-02-01T00:00:00.000Z");
@@ -318,6 +320,7 @@ describe("Admin API: account listings and one account", () => {
       assert.equal(g.status, 200);
       assert.equal(g.body.suspended, true);
       assert.equal(g.body.email, null);
+      assert.equal((await get(`/api/v1/admin/accounts/${remote["vic@remote.example"]}`)).status, 404);
     });
 
     it("answers 404 for an unknown or malformed id", async () => {

@@ -46,7 +46,18 @@ export class AdminAccountsRepository {
   /** Ids of one page of accounts matching the filter, newest first. */
   async pageIds(f: AdminAccountFilter, window: IdWindow): Promise<string[]> {
     if (f.nothing || (f.ipUserIds !== undefined && f.ipUserIds.length === 0) || f.roleIds?.length === 0) return [];
-    let q = this.#db.selectFrom("accounts").leftJoin("users", "users.account_id", "accounts.id").select("accounts.id");
+    let q = this.#db
+      .selectFrom("accounts")
+      .leftJoin("users", "users.account_id", "accounts.id")
+      .select("accounts.id")
+      // A remote account its server deleted is gone for moderators, as Mastodon destroys it.
+      .where((eb) =>
+        eb.or([
+          eb("accounts.domain", "is", null),
+          eb("accounts.suspension_origin", "is", null),
+          eb("accounts.suspension_origin", "!=", "deleted"),
+        ]),
+      );
     if (f.origin === "local") q = q.where("accounts.domain", "is", null);
     if (f.origin === "remote") q = q.where("accounts.domain", "is not", null);
     switch (f.status) {

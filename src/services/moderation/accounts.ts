@@ -6,6 +6,7 @@ import { ApiError, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { addressMatcher, parseRange } from "../../lib/net/address-policy.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
+import { isAccountDeleted } from "../../policies/accounts.ts";
 import { serializeAdminAccount } from "../../serializers/admin-account.ts";
 import { accountsJson } from "../accounts/views.ts";
 
@@ -45,10 +46,14 @@ export async function adminAccountsJson(
   return accounts.map((a) => byId.get(a.id) as Record<string, unknown>);
 }
 
-/** Any account by id (local or remote, suspended or deleted, as Mastodon's `Account.find`); 404 otherwise. */
+/**
+ * Any account by id, as Mastodon's `Account.find`: local or remote, suspended, or deleted by its
+ * local user (the row stays in Mastodon too); 404 otherwise, and for a remote account its server
+ * deleted (Mastodon destroys those).
+ */
 export async function findAdminAccount(ctx: AppContext, id: string): Promise<Account> {
   const account = isId(id) ? await ctx.repos.accounts.getById(id) : undefined;
-  if (!account) throw notFound();
+  if (!account || (account.domain !== null && isAccountDeleted(account))) throw notFound();
   return account;
 }
 
