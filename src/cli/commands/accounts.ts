@@ -69,9 +69,13 @@ export async function accountsModify(
   io: Output,
 ): Promise<void> {
   const target = await requireLocalUser(ctx, cmd.username);
+  // Approval goes through the moderation service (logged, staff told, user welcomed) after the
+  // other changes, so that a `--confirm` given with it counts.
+  const { approve, ...rest } = cmd.changes;
   let result: Awaited<ReturnType<typeof modifyAccount>>;
   try {
-    result = await modifyAccount(ctx, target, cmd.changes);
+    result = await modifyAccount(ctx, target, rest);
+    if (approve && !result.user.approved) await approveAccount(ctx, COMMAND_LINE, target.account);
   } catch (e) {
     throw asCommandError(e);
   }
