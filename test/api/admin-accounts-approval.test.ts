@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createRestAPIClient } from "masto";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 const ADMIN_SCOPES = "read write admin:read admin:write";
 
 describe("Admin API: approve, reject, enable; the addresses users come from", () => {
   let s: TestServer;
+  let owner: TestUser;
   let admin: TestUser;
   let moderator: TestUser;
   let reader: TestUser;
@@ -17,7 +19,9 @@ describe("Admin API: approve, reject, enable; the addresses users come from", ()
   const logOf = (targetId: string) => s.ctx.repos.adminActionLogs.page({ targetType: "User", targetId }, { limit: 10 });
 
   /** Signs up through the API from `ip`; answers the new token and account id. */
-  async function register(username: string, ip = "198.51.100.23", email = `${username}@example.com`) {
+  // Sign-ups are limited per address (5 in 30 minutes): each comes from its own unless told.
+  let signUps = 0;
+  async function register(username: string, ip = `198.51.100.${100 + signUps++}`, email = `${username}@example.com`) {
     const r = await s.request("/api/v1/accounts", {
       token: app,
       headers: { "X-Forwarded-For": ip },
@@ -35,6 +39,7 @@ describe("Admin API: approve, reject, enable; the addresses users come from", ()
 
   before(async () => {
     s = await startTestServer({ REGISTRATIONS_MODE: "approved" });
+    owner = await s.createUser("olga", { role: "Owner", scopes: ADMIN_SCOPES });
     admin = await s.createUser("adam", { role: "Admin", scopes: ADMIN_SCOPES });
     moderator = await s.createUser("mona", { role: "Moderator", scopes: ADMIN_SCOPES });
     reader = await s.createUser("rhea", { role: "Admin", scopes: "read admin:read" });
@@ -197,5 +202,20 @@ describe("Admin API: approve, reject, enable; the addresses users come from", ()
     const user = await s.ctx.repos.users.getByAccountId(accountId);
     assert.equal(user?.approved, false, "nothing changed");
     assert.deepEqual(await logOf(user?.id as string), []);
+  });
+
+  it("works from a Mastodon client library (masto), as the Owner", async () => {
+    const { accountId } = await register("mastoid");
+    await confirm(accountId);
+    const client = createRestAPIClient({ url: s.url, accessToken: owner.token });
+    const pending = await client.v1.admin.accounts.list({ pending: true });
+    assert.ok(pending.some((a) => a.id === accountId && a.approved === false));
+    const approved = await client.v1.admin.accounts.$select(accountId).approve();
+    assert.equal(approved.approved, true);
+    assert.equal(approved.account.id, accountId);
+    const fetched = await client.v1.admin.accounts.$select(accountId).fetch();
+    assert.equal(fetched.email, "mastoid@example.com");
+    const [entry] = await logOf((await s.ctx.repos.users.getByAccountId(accountId))?.id as string);
+    assert.equal(entry.accountId, owner.account.id);
   });
 });
