@@ -28,13 +28,14 @@ const WRITE = requireAdmin(Permission.manageUsers, "admin:write:accounts");
 async function filterParams(c: Context<HonoEnv>): Promise<FilterParams> {
   const out: FilterParams = {};
   for (const [k, v] of Object.entries(await readParams(c))) {
-    const scalar = (x: unknown) =>
-      typeof x === "string" || typeof x === "number" || typeof x === "boolean" ? String(x) : undefined;
     if (Array.isArray(v)) out[k] = v.map(scalar).filter((x): x is string => x !== undefined);
-    else if (scalar(v) !== undefined) out[k] = scalar(v);
+    else out[k] = scalar(v);
   }
   return out;
 }
+
+const scalar = (x: unknown): string | undefined =>
+  typeof x === "string" || typeof x === "number" || typeof x === "boolean" ? String(x) : undefined;
 
 async function list(c: Context<HonoEnv>, query: AccountQuery) {
   const ctx = c.env.ctx;
