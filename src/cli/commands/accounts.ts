@@ -59,7 +59,7 @@ export async function accountsCreate(
     );
   }
   if (!created.user.approved) {
-    await io.err(`note: ${cmd.username} is waiting for approval (gannet accounts modify ${cmd.username} --approve)`);
+    await io.err(`note: ${cmd.username} is waiting for approval (gannet accounts approve ${cmd.username})`);
   }
 }
 
