@@ -5,6 +5,7 @@ import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
+import { AdminAccountsRepository } from "./db/repositories/admin-accounts.ts";
 import { AdminActionLogsRepository } from "./db/repositories/admin-action-logs.ts";
 import { AdminMetricsRepository } from "./db/repositories/admin-metrics.ts";
 import { AdminTagsRepository } from "./db/repositories/admin-tags.ts";
@@ -111,6 +112,7 @@ export interface Repositories {
   adminMetrics: AdminMetricsRepository;
   /** Tags as moderators list and switch them. */
   adminTags: AdminTagsRepository;
+  adminAccounts: AdminAccountsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -212,6 +214,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     adminActionLogs: new AdminActionLogsRepository(db),
     adminMetrics: new AdminMetricsRepository(db, database.dialect),
     adminTags: new AdminTagsRepository(db),
+    adminAccounts: new AdminAccountsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

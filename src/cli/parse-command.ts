@@ -18,11 +18,13 @@ import { DOMAINS_SUBCOMMANDS, DOMAINS_USAGE, type DomainsCommand } from "./parse
 import { OPERATIONS_COMMANDS, type OperationsCommand } from "./parse-operations.ts";
 import {
   ACCOUNTS_ALIASES_USAGE,
+  ACCOUNTS_APPROVE_USAGE,
   ACCOUNTS_CREATE_USAGE,
   ACCOUNTS_DELETE_USAGE,
   ACCOUNTS_LIST_USAGE,
   ACCOUNTS_MODIFY_USAGE,
   ACCOUNTS_MOVE_USAGE,
+  ACCOUNTS_REJECT_USAGE,
   ACCOUNTS_USAGE,
   EMOJI_ADD_USAGE,
   EMOJI_DELETE_USAGE,
@@ -59,6 +61,8 @@ export type Command =
   | { kind: "accounts-list" }
   | { kind: "accounts-aliases"; username: string; add: string[]; remove: string[] }
   | { kind: "accounts-move"; username: string; to: string }
+  | { kind: "accounts-approve"; username: string }
+  | { kind: "accounts-reject"; username: string }
   | { kind: "roles-list" }
   | { kind: "roles-create"; role: NewRole; allowAdministrator: boolean }
   | { kind: "roles-modify"; name: string; changes: RoleChanges; allowAdministrator: boolean }
@@ -86,6 +90,8 @@ const SUBCOMMAND_USAGE: Record<string, string> = {
   "accounts list": ACCOUNTS_LIST_USAGE,
   "accounts aliases": ACCOUNTS_ALIASES_USAGE,
   "accounts move": ACCOUNTS_MOVE_USAGE,
+  "accounts approve": ACCOUNTS_APPROVE_USAGE,
+  "accounts reject": ACCOUNTS_REJECT_USAGE,
   "roles list": ROLES_LIST_USAGE,
   "roles create": ROLES_CREATE_USAGE,
   "roles modify": ROLES_MODIFY_USAGE,
@@ -170,6 +176,14 @@ export function parseCommand(argv: readonly string[]): Command {
     "accounts list": parseAccountsList,
     "accounts aliases": parseAccountsAliases,
     "accounts move": parseAccountsMove,
+    "accounts approve": (args, usage) => ({
+      kind: "accounts-approve",
+      username: oneUsername(parseStrict(args, {}, usage).positionals, usage),
+    }),
+    "accounts reject": (args, usage) => ({
+      kind: "accounts-reject",
+      username: oneUsername(parseStrict(args, {}, usage).positionals, usage),
+    }),
     "roles list": parseRolesList,
     "roles create": parseRolesCreate,
     "roles modify": parseRolesModify,

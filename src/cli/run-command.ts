@@ -1,7 +1,14 @@
 import { configure, defaultTextFormatter, type LogRecord } from "@logtape/logtape";
 import type { Config } from "../config/index.ts";
 import { type AppContext, createContext } from "../context.ts";
-import { accountsCreate, accountsDelete, accountsList, accountsModify } from "./commands/accounts.ts";
+import {
+  accountsApprove,
+  accountsCreate,
+  accountsDelete,
+  accountsList,
+  accountsModify,
+  accountsReject,
+} from "./commands/accounts.ts";
 import { announcementsChange, announcementsCreate, announcementsList } from "./commands/announcements.ts";
 import { domainsBlock, domainsChange, domainsList } from "./commands/domains.ts";
 import { emojiAdd, emojiDelete, emojiImport, emojiList } from "./commands/emoji.ts";
@@ -29,6 +36,10 @@ async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Prom
       return accountsAliases(ctx, cmd, io);
     case "accounts-move":
       return accountsMove(ctx, cmd, io);
+    case "accounts-approve":
+      return accountsApprove(ctx, cmd.username, io);
+    case "accounts-reject":
+      return accountsReject(ctx, cmd.username, io);
     case "roles-list":
       return rolesList(ctx, io);
     case "roles-create":

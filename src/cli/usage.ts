@@ -72,6 +72,20 @@ and its local followers follow the new account. Prints OK and the new account's 
   --to USER@DOMAIN  the account it moves to (looked up through WebFinger)
 `;
 
+export const ACCOUNTS_APPROVE_USAGE = `Usage: gannet accounts approve USERNAME
+
+Approves a sign-up waiting for approval (as the admin API's approve does): once its e-mail address
+is confirmed the user can sign in, staff are notified of the new account and the user gets a welcome
+mail. Written to the action log. Fails for an account that is not waiting for approval.
+`;
+
+export const ACCOUNTS_REJECT_USAGE = `Usage: gannet accounts reject USERNAME
+
+Rejects a sign-up waiting for approval (as the admin API's reject does): the user and the account
+are deleted for good, so the username and the e-mail address can be used again. Written to the
+action log. Fails for an account that is not waiting for approval.
+`;
+
 export const TOKENS_CREATE_USAGE = `Usage: gannet tokens create USERNAME [--scopes "read write follow push"]
 
 Issues an access token for the account and prints only the token, for scripts and bots.
@@ -193,6 +207,8 @@ Commands:
   accounts list
   accounts aliases USERNAME [--add USER@DOMAIN]... [--remove USER@DOMAIN]...
   accounts move USERNAME --to USER@DOMAIN
+  accounts approve USERNAME
+  accounts reject USERNAME
   roles list
   roles create NAME [--permissions P,P,...] [--position N] [--color #RRGGBB] [--highlighted]
                     [--allow-administrator]
@@ -233,8 +249,10 @@ export const ACCOUNTS_USAGE = `Usage: gannet accounts create USERNAME --email EM
        gannet accounts list
        gannet accounts aliases USERNAME [--add USER@DOMAIN]... [--remove USER@DOMAIN]...
        gannet accounts move USERNAME --to USER@DOMAIN
+       gannet accounts approve USERNAME
+       gannet accounts reject USERNAME
 
-Run "gannet help accounts create" (or modify, delete, list, aliases, move) for the options.
+Run "gannet help accounts create" (or modify, delete, list, aliases, move, approve, reject) for the options.
 `;
 
 export const TOKENS_USAGE = TOKENS_CREATE_USAGE;

@@ -171,6 +171,12 @@ describe("gannet accounts", () => {
       assert.equal((await ctx.repos.roles.getById(user.roleId))?.name, "Moderator");
       assert.notEqual(user.confirmedAt, null);
       assert.equal(user.approved, true);
+      // --approve approves through the moderation service: logged as the gannet command.
+      const log = await ctx.repos.adminActionLogs.page({ targetType: "User", targetId: user.id }, { limit: 10 });
+      assert.deepEqual(
+        log.map((e) => [e.action, e.accountId]),
+        [["approve", null]],
+      );
     });
 
     it("puts the account back in the everyone role with --remove-role", async () => {

@@ -5,6 +5,8 @@ import { deleteLocalAccount } from "../../services/admin/delete-local-account.ts
 import { eachLocalAccount } from "../../services/admin/list-local-accounts.ts";
 import { findLocalUser, type LocalUser } from "../../services/admin/local-user.ts";
 import { modifyAccount } from "../../services/admin/modify-account.ts";
+import { COMMAND_LINE } from "../../services/moderation/action-log.ts";
+import { approveAccount, rejectAccount } from "../../services/moderation/approval.ts";
 import { enqueueAdminSignUp } from "../../services/notifications/admin-sign-up.ts";
 import type { Output } from "../output.ts";
 import type { Command } from "../parse-command.ts";
@@ -57,7 +59,7 @@ export async function accountsCreate(
     );
   }
   if (!created.user.approved) {
-    await io.err(`note: ${cmd.username} is waiting for approval (gannet accounts modify ${cmd.username} --approve)`);
+    await io.err(`note: ${cmd.username} is waiting for approval (gannet accounts approve ${cmd.username})`);
   }
 }
 
@@ -67,9 +69,13 @@ export async function accountsModify(
   io: Output,
 ): Promise<void> {
   const target = await requireLocalUser(ctx, cmd.username);
+  // Approval goes through the moderation service (logged, staff told, user welcomed) after the
+  // other changes, so that a `--confirm` given with it counts.
+  const { approve, ...rest } = cmd.changes;
   let result: Awaited<ReturnType<typeof modifyAccount>>;
   try {
-    result = await modifyAccount(ctx, target, cmd.changes);
+    result = await modifyAccount(ctx, target, rest);
+    if (approve && !result.user.approved) await approveAccount(ctx, COMMAND_LINE, target.account);
   } catch (e) {
     throw asCommandError(e);
   }
@@ -94,4 +100,29 @@ export async function accountsList(ctx: AppContext, io: Output): Promise<void> {
   for await (const a of eachLocalAccount(ctx)) {
     await io.out([a.username, a.email, a.role, yesNo(a.confirmed), yesNo(a.approved), yesNo(a.disabled)].join("\t"));
   }
+}
+
+/** Approve and reject act on pending sign-ups only; the service's 403 reads badly on a terminal. */
+async function pendingAction(
+  ctx: AppContext,
+  username: string,
+  io: Output,
+  action: typeof approveAccount | typeof rejectAccount,
+): Promise<void> {
+  const target = await requireLocalUser(ctx, username);
+  if (target.user.approved) throw new CommandError(`${username} is not waiting for approval`);
+  try {
+    await action(ctx, COMMAND_LINE, target.account);
+  } catch (e) {
+    throw asCommandError(e);
+  }
+  await io.out("OK");
+}
+
+export function accountsApprove(ctx: AppContext, username: string, io: Output): Promise<void> {
+  return pendingAction(ctx, username, io, approveAccount);
+}
+
+export function accountsReject(ctx: AppContext, username: string, io: Output): Promise<void> {
+  return pendingAction(ctx, username, io, rejectAccount);
 }

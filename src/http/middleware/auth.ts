@@ -4,6 +4,7 @@ import { grantsAny } from "../../lib/scopes.ts";
 import { userLoginProblem } from "../../policies/accounts.ts";
 import { authStamp, recordSignIn, resolveBearerToken } from "../../services/oauth/bearer.ts";
 import type { Auth, HonoEnv } from "../types.ts";
+import { clientIpOf } from "./client-ip.ts";
 
 const SIGN_IN_REFRESH_MS = 60 * 60 * 1000;
 
@@ -79,7 +80,7 @@ export async function authenticate(c: Context<HonoEnv>, cache: TokenCache): Prom
     cache.set(raw, stamp, auth);
   }
   if (auth?.user && signInIsStale(auth.user.currentSignInAt)) {
-    await recordSignIn(ctx, auth);
+    await recordSignIn(ctx, auth, clientIpOf(c));
     // The write moved the stamp; keep the fresh state under the new one.
     stamp = authStamp(ctx);
     cache.set(raw, stamp, auth);

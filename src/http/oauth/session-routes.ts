@@ -1,6 +1,7 @@
 import type { Context, Hono } from "hono";
 import { formActionSource } from "../../services/oauth/redirect-uris.ts";
 import { checkPasswordSignIn, markSignedIn } from "../../services/oauth/sign-in.ts";
+import { clientIpOf } from "../middleware/client-ip.ts";
 import { throttle } from "../middleware/rate-limit.ts";
 import type { HonoEnv } from "../types.ts";
 import { errorPage } from "../web/pages/notices.ts";
@@ -64,7 +65,7 @@ async function signIn(c: Context<HonoEnv>): Promise<Response> {
   }
   const { user, account } = checked;
   startSession(c, user, account);
-  await markSignedIn(ctx, user);
+  await markSignedIn(ctx, user, clientIpOf(c));
   return c.redirect(returnTo ?? AFTER_SIGN_IN, 302);
 }
 

@@ -10,6 +10,7 @@ import {
   tokenFromPassword,
 } from "../../services/oauth/token-grants.ts";
 import { type IssuedToken, serializeToken } from "../../services/oauth/tokens.ts";
+import { clientIpOf } from "../middleware/client-ip.ts";
 import { throttle } from "../middleware/rate-limit.ts";
 import type { HonoEnv } from "../types.ts";
 import { asOAuthError, BadParam, oauthParams, type Params, stringParam } from "./params.ts";
@@ -93,6 +94,7 @@ async function token(c: Context<HonoEnv>): Promise<Response> {
         code: stringParam(params, "code", 200),
         redirectUri: stringParam(params, "redirect_uri", 2000),
         codeVerifier: stringParam(params, "code_verifier", 200),
+        ip: clientIpOf(c),
       });
     } else if (grantType === "client_credentials") {
       issued = await tokenForClient(ctx, app, scope);
@@ -101,6 +103,7 @@ async function token(c: Context<HonoEnv>): Promise<Response> {
         username: stringParam(params, "username", 320),
         password: stringParam(params, "password", 1000),
         scope,
+        ip: clientIpOf(c),
       });
     }
   } catch (e) {

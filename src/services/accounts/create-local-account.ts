@@ -177,6 +177,8 @@ export async function createLocalAccount(ctx: AppContext, input: NewLocalAccount
       },
       trx,
     );
+    // The sign-up address is the first of the addresses moderators see (Admin::Account's `ips`).
+    if (input.signUpIp) await ctx.repos.adminAccounts.recordIp(userId, input.signUpIp, now, trx);
   });
   const account = await ctx.repos.accounts.getById(accountId);
   const user = await ctx.repos.users.getById(userId);

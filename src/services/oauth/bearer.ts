@@ -31,12 +31,16 @@ export async function resolveBearerToken(ctx: AppContext, raw: string): Promise<
   return { token: owner.token, tokenHash, user: owner.user, account: owner.account };
 }
 
-/** Notes that the user used the API now (Mastodon's "active" count); `auth.user` is updated in place. */
-export async function recordSignIn(ctx: AppContext, auth: Auth): Promise<void> {
+/**
+ * Notes that the user used the API now (Mastodon's "active" count), from `ip` when it is known
+ * (the addresses moderators see); `auth.user` is updated in place.
+ */
+export async function recordSignIn(ctx: AppContext, auth: Auth, ip?: string): Promise<void> {
   const user = auth.user;
   if (!user) return;
   const iso = new Date().toISOString();
   const previous = user.currentSignInAt;
   await ctx.repos.users.update(user.id, { current_sign_in_at: iso, last_sign_in_at: previous });
+  if (ip) await ctx.repos.adminAccounts.recordIp(user.id, ip, iso);
   auth.user = { ...user, currentSignInAt: iso, lastSignInAt: previous };
 }

@@ -47,11 +47,15 @@ export async function sessionUser(
   return { user, account };
 }
 
-/** Records a sign-in (browser session or new user token), as Devise's trackable does. */
-export async function markSignedIn(ctx: AppContext, user: User): Promise<void> {
+/**
+ * Records a sign-in (browser session or new user token), as Devise's trackable does, and the
+ * address it came from when known (the addresses moderators see).
+ */
+export async function markSignedIn(ctx: AppContext, user: User, ip?: string): Promise<void> {
   const now = new Date().toISOString();
   await ctx.repos.users.update(user.id, {
     current_sign_in_at: now,
     last_sign_in_at: user.currentSignInAt ?? now,
   });
+  if (ip) await ctx.repos.adminAccounts.recordIp(user.id, ip, now);
 }

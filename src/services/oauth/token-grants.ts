@@ -49,7 +49,7 @@ export async function authenticateClient(
 export async function tokenFromCode(
   ctx: AppContext,
   app: Application,
-  p: { code?: string; redirectUri?: string; codeVerifier?: string },
+  p: { code?: string; redirectUri?: string; codeVerifier?: string; ip?: string },
 ): Promise<IssuedToken> {
   if (!p.code) throw missingParam("code");
   if (!p.redirectUri) throw missingParam("redirect_uri");
@@ -76,7 +76,7 @@ export async function tokenFromCode(
   // Spend the code atomically: of two concurrent exchanges only one gets a token.
   if (!(await ctx.repos.oauth.revokeGrant(grant.id, new Date().toISOString()))) throw invalidGrant();
   const issued = await issueToken(ctx, { applicationId: app.id, userId: user.id, scopes: grant.scopes });
-  await markSignedIn(ctx, user);
+  await markSignedIn(ctx, user, p.ip);
   return issued;
 }
 
@@ -91,7 +91,7 @@ export async function tokenForClient(ctx: AppContext, app: Application, scope: s
 export async function tokenFromPassword(
   ctx: AppContext,
   app: Application,
-  p: { username?: string; password?: string; scope?: string },
+  p: { username?: string; password?: string; scope?: string; ip?: string },
 ): Promise<IssuedToken> {
   if (!p.username) throw missingParam("username");
   if (!p.password) throw missingParam("password");
@@ -102,7 +102,7 @@ export async function tokenFromPassword(
   // Unconfirmed and pending users get a token, as in Mastodon: the API then tells them why it refuses.
   if (!user || !account || userLoginProblem(user, account) === "disabled") throw invalidGrant();
   const issued = await issueToken(ctx, { applicationId: app.id, userId: user.id, scopes });
-  await markSignedIn(ctx, user);
+  await markSignedIn(ctx, user, p.ip);
   return issued;
 }
 

@@ -1,36 +1,13 @@
 import type { AppContext } from "../../context.ts";
-import type { Account } from "../../db/repositories/accounts.ts";
 import type { Report } from "../../db/repositories/reports.ts";
-import { serializeAdminAccount } from "../../serializers/admin-account.ts";
 import { serializeAdminReport } from "../../serializers/admin-report.ts";
 import { serializeRule } from "../../serializers/instance-texts.ts";
-import { accountsJson } from "../accounts/views.ts";
+import { adminAccountsJsonById } from "../moderation/accounts.ts";
 import { statusesJson } from "../statuses/views.ts";
 
 const unique = (xs: Iterable<string | null>): string[] => [...new Set([...xs].filter((x): x is string => x !== null))];
 
 const present = <T>(xs: (T | undefined)[]): T[] => xs.filter((x): x is T => x !== undefined);
-
-/** Admin::Account JSON by account id, for many accounts, in a bounded number of queries. */
-export async function adminAccountsJsonById(
-  ctx: AppContext,
-  accounts: readonly Account[],
-): Promise<Map<string, Record<string, unknown>>> {
-  const json = await accountsJson(ctx, accounts);
-  const users = new Map(
-    (await ctx.repos.users.getByAccountIds(accounts.filter((a) => a.domain === null).map((a) => a.id))).map((u) => [
-      u.accountId,
-      u,
-    ]),
-  );
-  const out = new Map<string, Record<string, unknown>>();
-  for (const [i, account] of accounts.entries()) {
-    const user = users.get(account.id);
-    const role = user ? await ctx.roles.get(user.roleId) : undefined;
-    out.set(account.id, serializeAdminAccount({ account, accountJson: json[i], user, role }));
-  }
-  return out;
-}
 
 /**
  * Admin::Report JSON for reports, in order, in a bounded number of queries: the four accounts as

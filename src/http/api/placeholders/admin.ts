@@ -4,7 +4,6 @@ import type { Guard, Placeholder } from "./types.ts";
 
 const P = Permission;
 
-const readAccounts = admin(P.manageUsers, "admin:read:accounts");
 const writeAccounts = admin(P.manageUsers, "admin:write:accounts");
 const ACCOUNT = { existing: "id" };
 
@@ -23,9 +22,6 @@ const writeTaxonomies = admin(P.manageTaxonomies, "admin:write");
 
 /** 1.28 Admin API. Lists are empty; single records cannot exist yet; actions cannot work yet. */
 export const adminRows: Placeholder[] = [
-  get("/api/v1/admin/accounts", readAccounts, page(100)),
-  get("/api/v2/admin/accounts", readAccounts, page(100)),
-  get("/api/v1/admin/accounts/:id", readAccounts, none(), { note: "404 (the Admin::Account view is not built yet)" }),
   del("/api/v1/admin/accounts/:id", admin(P.deleteUserData, "admin:write:accounts"), unavailable(), ACCOUNT),
   post(
     "/api/v1/admin/accounts/:id/action",
@@ -33,9 +29,6 @@ export const adminRows: Placeholder[] = [
     unavailable(),
     ACCOUNT,
   ),
-  post("/api/v1/admin/accounts/:id/approve", writeAccounts, unavailable(), ACCOUNT),
-  post("/api/v1/admin/accounts/:id/reject", writeAccounts, unavailable(), ACCOUNT),
-  post("/api/v1/admin/accounts/:id/enable", writeAccounts, unavailable(), ACCOUNT),
   post("/api/v1/admin/accounts/:id/unsilence", writeAccounts, unavailable(), ACCOUNT),
   post("/api/v1/admin/accounts/:id/unsuspend", writeAccounts, unavailable(), ACCOUNT),
   post("/api/v1/admin/accounts/:id/unsensitive", writeAccounts, unavailable(), ACCOUNT),

@@ -45,6 +45,7 @@ export const AdminAccount = entity(
     locale: z.string().nullable(),
     invite_request: z.string().nullable(),
     created_by_application_id: id().optional(),
+    invited_by_account_id: id().optional(),
     ips: z.array(z.object({ ip: z.string(), used_at: dateTime() })),
     account: Account,
     role: Role.nullable(),
