@@ -39,6 +39,7 @@ import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
 import { SearchRepository } from "./db/repositories/search.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
+import { SignUpBlocksRepository } from "./db/repositories/sign-up-blocks.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
 import { StatusPagesRepository } from "./db/repositories/status-pages.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
@@ -105,6 +106,8 @@ export interface Repositories {
   streaming: StreamingRepository;
   /** The moderation action log (migration 0034). */
   adminActionLogs: AdminActionLogsRepository;
+  /** E-mail domain, canonical e-mail and IP blocks (migrations 0034, 0039). */
+  signUpBlocks: SignUpBlocksRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -204,6 +207,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     delivery: new DeliveryRepository(db),
     streaming: new StreamingRepository(db),
     adminActionLogs: new AdminActionLogsRepository(db),
+    signUpBlocks: new SignUpBlocksRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

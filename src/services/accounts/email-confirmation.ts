@@ -5,6 +5,7 @@ import type { User } from "../../db/repositories/users.ts";
 import { randomToken, sha256 } from "../../lib/crypto.ts";
 import { isValidEmail } from "../../lib/email.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { EMAIL_BLOCKED, EMAIL_TAKEN, emailVerdict } from "../moderation/sign-up-blocks.ts";
 import { enqueueAdminSignUp } from "../notifications/admin-sign-up.ts";
 import { FieldErrors } from "./field-errors.ts";
 
@@ -104,6 +105,12 @@ export async function resendConfirmation(ctx: AppContext, user: User, email?: st
       if (next === "") errors.add("email", "ERR_BLANK", "can't be blank");
       else if (!isValidEmail(next)) errors.add("email", "ERR_INVALID", "is invalid");
       else if (await ctx.repos.users.emailTaken(next, user.id)) errors.add("email", "ERR_TAKEN", "is already taken");
+      else {
+        // The e-mail blocks refuse a new address as they refuse a sign-up (approval aside).
+        const verdict = await emailVerdict(ctx, next);
+        if (verdict.blocked) errors.add("email", EMAIL_BLOCKED.error, EMAIL_BLOCKED.description);
+        else if (verdict.canonicalBlocked) errors.add("email", EMAIL_TAKEN.error, EMAIL_TAKEN.description);
+      }
       errors.throwIfAny();
       pending = next;
     } else {
