@@ -171,7 +171,7 @@ export async function ipSignUpSeverity(ctx: AppContext, ip: string | null): Prom
 // --- `no_access`: refused before anything else runs -------------------------------------------
 
 /** The bus channel that tells every process the IP blocks changed. */
-const CHANNEL = "moderation:ip_blocks";
+export const IP_BLOCKS_CHANNEL = "moderation:ip_blocks";
 /** Even without a message, each process re-reads the blocks this often (a change from `gannet`
  * with SQLite, whose bus stays in one process, is seen within this time). */
 const REFRESH_MS = 60_000;
@@ -208,7 +208,7 @@ class NoAccessRanges {
   async #load(): Promise<void> {
     if (!this.#subscribed) {
       this.#subscribed = true;
-      const sub = this.ctx.bus.subscribe(CHANNEL, () => {
+      const sub = this.ctx.bus.subscribe(IP_BLOCKS_CHANNEL, () => {
         void this.reload().catch(() => {});
       });
       // A lost subscription is taken again at the next load; the periodic re-read covers the gap.
@@ -270,5 +270,5 @@ export function ipAccessDenied(ctx: AppContext, ip: () => string): boolean | Pro
 /** After a change: this process re-reads the blocks at once, the others when the bus tells them. */
 async function ipBlocksChanged(ctx: AppContext): Promise<void> {
   await noAccessRanges(ctx).reload();
-  await ctx.bus.publish(CHANNEL, "changed", null);
+  await ctx.bus.publish(IP_BLOCKS_CHANNEL, "changed", null);
 }
