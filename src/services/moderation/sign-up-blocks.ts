@@ -255,6 +255,31 @@ export async function blockCanonicalEmail(
   return createCanonicalEmailBlock(ctx, by, { email, referenceAccountId });
 }
 
+/**
+ * Blocks the address of the local account `username` (`gannet canonical-email-blocks add
+ * --account`); undefined when there is no such local user.
+ */
+export async function blockLocalAccountEmail(
+  ctx: AppContext,
+  by: Moderator,
+  username: string,
+): Promise<CanonicalEmailBlock | undefined> {
+  const account = await ctx.repos.accounts.getByUsername(username, null);
+  const user = account ? await ctx.repos.users.getByAccountId(account.id) : undefined;
+  if (!account || !user) return undefined;
+  return blockCanonicalEmail(ctx, by, user.email, account.id);
+}
+
+/** Removes the blocks matching an address (any spelling) or a hash; answers how many. */
+export async function removeCanonicalEmailBlocks(ctx: AppContext, by: Moderator, emailOrHash: string): Promise<number> {
+  const value = emailOrHash.trim().toLowerCase();
+  const matching = HASH_RE.test(value)
+    ? await ctx.repos.signUpBlocks.canonicalByHash(value)
+    : await canonicalEmailBlocksMatching(ctx, value);
+  for (const block of matching) await destroyCanonicalEmailBlock(ctx, by, block);
+  return matching.length;
+}
+
 export async function destroyCanonicalEmailBlock(
   ctx: AppContext,
   by: Moderator,
