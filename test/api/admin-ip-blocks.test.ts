@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { COMMAND_LINE } from "../../src/services/moderation/action-log.ts";
@@ -23,6 +24,31 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
     if (Date.now() > deadline) assert.fail(`never: ${what}`);
     await sleep(20);
   }
+}
+
+/** The status of a WebSocket handshake on the streaming endpoint (without a token: 401 when let through). */
+function upgradeStatus(base: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL("/api/v1/streaming?stream=public", base), {
+      headers: {
+        connection: "Upgrade",
+        upgrade: "websocket",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "sec-websocket-version": "13",
+        ...headers,
+      },
+    });
+    req.on("response", (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("upgrade", (_res, socket) => {
+      socket.destroy();
+      resolve(101);
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 describe("Admin API: IP blocks", () => {
@@ -87,11 +113,14 @@ describe("Admin API: IP blocks", () => {
     assert.equal((await s.ctx.repos.users.getByEmail("q2@example.com"))?.approved, true);
   });
 
-  it("no_access refuses the API, OAuth and web pages from the range at once, and lifts at once", async () => {
+  it("no_access refuses the API, OAuth, web pages and streaming from the range at once, and lifts at once", async () => {
     assert.deepEqual(await surfaces("203.0.113.5"), ALLOWED);
+    assert.equal(await upgradeStatus(s.url, from("203.0.113.5")), 401);
     const r = await create({ ip: "203.0.113.0/24", severity: "no_access" });
     assert.equal(r.status, 200);
     assert.deepEqual(await surfaces("203.0.113.5"), REFUSED);
+    assert.equal(await upgradeStatus(s.url, from("203.0.113.5")), 403);
+    assert.equal(await upgradeStatus(s.url, from("203.0.114.5")), 401);
     const refused = await s.request("/api/v1/instance", { headers: from("203.0.113.200") });
     assert.equal(await refused.body, "Forbidden\n");
     // Also with a token, and for a sign-up.
