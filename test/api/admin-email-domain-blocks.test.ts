@@ -78,6 +78,25 @@ describe("Admin API: e-mail domain blocks", () => {
     assert.equal(fine.status, 200, JSON.stringify(fine.body));
   });
 
+  it("refuses to confirm a new address whose domain was blocked after the change was asked for", async () => {
+    const r = await signUp(s, app, "gina@fine.example");
+    assert.equal(r.status, 200);
+    const change = await s.request("/api/v1/emails/confirmations", {
+      token: r.body.access_token,
+      json: { email: "gina@later.example" },
+    });
+    assert.equal(change.status, 200, JSON.stringify(change.body));
+    const mail = s.ctx.mailer.recent.findLast((m) => m.to === "gina@later.example");
+    const token = /confirmation_token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
+    assert.ok(token);
+    assert.equal((await create({ domain: "later.example" })).status, 200);
+    await s.request(`/auth/confirmation?confirmation_token=${token}`);
+    const stored = await s.ctx.repos.users.getByEmail("gina@fine.example");
+    assert.equal(stored?.email, "gina@fine.example");
+    assert.equal(stored?.unconfirmedEmail, null);
+    assert.equal(await s.ctx.repos.users.getByEmail("gina@later.example"), undefined);
+  });
+
   it("with allow_with_approval puts the sign-up in the approval queue instead", async () => {
     const r = await create({ domain: "maybe.example", allow_with_approval: true });
     assert.equal(r.status, 200, JSON.stringify(r.body));

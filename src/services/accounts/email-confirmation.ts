@@ -57,6 +57,12 @@ export interface ConfirmedEmail {
   redirectUri?: string;
 }
 
+/** Whether an e-mail domain block (not one allowing with approval) or a canonical block covers `email`. */
+async function addressBlocked(ctx: AppContext, email: string): Promise<boolean> {
+  const verdict = await emailVerdict(ctx, email);
+  return verdict.blocked || verdict.canonicalBlocked;
+}
+
 /**
  * Confirms the e-mail address whose link carried `rawToken`, moving a pending new address in place.
  * Answers undefined for an unknown or used link. The link works once.
@@ -67,8 +73,8 @@ export async function confirmEmail(ctx: AppContext, rawToken: string): Promise<C
   if (!user) return undefined;
   const now = new Date().toISOString();
   const newEmail = user.unconfirmedEmail;
-  if (newEmail && (await ctx.repos.users.emailTaken(newEmail, user.id))) {
-    // Someone confirmed this address first; the link can no longer be honoured.
+  if (newEmail && ((await ctx.repos.users.emailTaken(newEmail, user.id)) || (await addressBlocked(ctx, newEmail)))) {
+    // Someone confirmed this address first, or it was blocked since: the link can no longer be honoured.
     await ctx.repos.users.update(user.id, { confirmation_token: null, unconfirmed_email: null, updated_at: now });
     return undefined;
   }
