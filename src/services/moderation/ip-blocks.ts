@@ -267,8 +267,11 @@ export function ipAccessDenied(ctx: AppContext, ip: () => string): boolean | Pro
   return noAccessRanges(ctx).denied(ip);
 }
 
-/** After a change: this process re-reads the blocks at once, the others when the bus tells them. */
+/**
+ * After a change: this process re-reads the blocks at once (if it serves requests: a `gannet`
+ * command holds none), the others when the bus tells them.
+ */
 async function ipBlocksChanged(ctx: AppContext): Promise<void> {
-  await noAccessRanges(ctx).reload();
+  await ranges.get(ctx)?.reload();
   await ctx.bus.publish(IP_BLOCKS_CHANNEL, "changed", null);
 }
