@@ -89,7 +89,9 @@ describe("Admin API: IP blocks", () => {
     assert.equal(entry?.accountId, staff.admin.account.id);
     assert.match(entry?.summary ?? "", /192\.0\.2\.0\/24/);
     assert.deepEqual((await s.request(`${BASE}/${r.body.id}`, { token: staff.owner.token })).body, r.body);
-    const single = await create({ ip: "2001:DB8::5", severity: "sign_up_block" });
+    const single = await create({ ip: "2001:DB8::5", severity: "sign_up_block", comment: null, expires_in: null });
+    assert.equal(single.status, 200, JSON.stringify(single.body));
+    assert.equal(single.body.comment, "");
     assert.equal(single.body.ip, "2001:db8::5/128");
   });
 

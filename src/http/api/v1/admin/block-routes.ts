@@ -23,8 +23,11 @@ const [READ_EMAIL, WRITE_EMAIL] = guards("email_domain_blocks");
 const [READ_CANONICAL, WRITE_CANONICAL] = guards("canonical_email_blocks");
 const [READ_IP, WRITE_IP] = guards("ip_blocks");
 
-/** A string parameter; JSON numbers are taken as their text, anything else is refused (422). */
-const str = z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.string().optional());
+/** A string parameter; JSON numbers are taken as their text, null as absent, anything else is refused (422). */
+const str = z.preprocess(
+  (v) => (typeof v === "number" ? String(v) : v === null ? undefined : v),
+  z.string().optional(),
+);
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
 
