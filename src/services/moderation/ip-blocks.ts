@@ -244,8 +244,15 @@ class NoAccessRanges {
 
   #check(ip: () => string): boolean {
     if (Date.now() >= this.#nextExpiry) this.#rebuild();
-    return this.#matcher?.(ip()) ?? false;
+    if (this.#matcher === null) return false;
+    const address = ip();
+    // Loopback is never refused (Mastodon's Rack::Attack safelist runs before its blocklist).
+    return !isLoopback(address) && this.#matcher(address);
   }
+}
+
+function isLoopback(address: string): boolean {
+  return address === "::1" || address.startsWith("127.");
 }
 
 const ranges = new WeakMap<AppContext, NoAccessRanges>();
