@@ -130,11 +130,9 @@ describe("gannet email-domain-blocks, ip-blocks, canonical-email-blocks", () => 
       const help = await gannet(inst, "help", group);
       assert.equal(help.code, 0);
       assert.match(help.stdout, new RegExp(`^Usage: gannet ${group} add`));
-      for (const sub of ["add"]) {
-        const r = await gannet(inst, group, sub, "--help");
-        assert.equal(r.code, 0, `${group} ${sub}`);
-        assert.match(r.stdout, new RegExp(`^Usage: gannet ${group} ${sub}`));
-      }
+      const r = await gannet(inst, group, "add", "--help");
+      assert.equal(r.code, 0, group);
+      assert.match(r.stdout, new RegExp(`^Usage: gannet ${group} add`));
     }
     const all = await gannetOk(inst, "help");
     assert.match(all, /^ {2}email-domain-blocks add DOMAIN/m);
