@@ -42,6 +42,7 @@ import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
 import { SearchRepository } from "./db/repositories/search.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
+import { SignUpBlocksRepository } from "./db/repositories/sign-up-blocks.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
 import { StatusPagesRepository } from "./db/repositories/status-pages.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
@@ -113,6 +114,8 @@ export interface Repositories {
   /** Tags as moderators list and switch them. */
   adminTags: AdminTagsRepository;
   adminAccounts: AdminAccountsRepository;
+  /** E-mail domain, canonical e-mail and IP blocks (migrations 0034, 0039). */
+  signUpBlocks: SignUpBlocksRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -215,6 +218,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     adminMetrics: new AdminMetricsRepository(db, database.dialect),
     adminTags: new AdminTagsRepository(db),
     adminAccounts: new AdminAccountsRepository(db),
+    signUpBlocks: new SignUpBlocksRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -14,6 +14,7 @@ import {
   roleNameProblem,
 } from "../services/admin/roles.ts";
 import { ANNOUNCEMENTS_SUBCOMMANDS, ANNOUNCEMENTS_USAGE, type AnnouncementsCommand } from "./parse-announcements.ts";
+import { BLOCKS_GROUP_USAGE, BLOCKS_SUBCOMMANDS, type BlocksCommand } from "./parse-blocks.ts";
 import { DOMAINS_SUBCOMMANDS, DOMAINS_USAGE, type DomainsCommand } from "./parse-domains.ts";
 import { OPERATIONS_COMMANDS, type OperationsCommand } from "./parse-operations.ts";
 import {
@@ -75,6 +76,7 @@ export type Command =
   | { kind: "emoji-delete"; shortcode: string }
   | AnnouncementsCommand
   | DomainsCommand
+  | BlocksCommand
   | OperationsCommand;
 
 export const DEFAULT_TOKEN_SCOPES = "read write follow push";
@@ -104,6 +106,7 @@ const SUBCOMMAND_USAGE: Record<string, string> = {
   "emoji delete": EMOJI_DELETE_USAGE,
   ...Object.fromEntries(Object.entries(ANNOUNCEMENTS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
   ...Object.fromEntries(Object.entries(DOMAINS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
+  ...Object.fromEntries(Object.entries(BLOCKS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
 };
 
 const GROUP_USAGE: Record<string, string> = {
@@ -114,6 +117,7 @@ const GROUP_USAGE: Record<string, string> = {
   emoji: EMOJI_USAGE,
   announcements: ANNOUNCEMENTS_USAGE,
   domains: DOMAINS_USAGE,
+  ...BLOCKS_GROUP_USAGE,
   ...Object.fromEntries(Object.entries(OPERATIONS_COMMANDS).map(([k, v]) => [k, v.usage])),
 };
 
@@ -196,6 +200,7 @@ export function parseCommand(argv: readonly string[]): Command {
     "emoji delete": parseEmojiDelete,
     ...Object.fromEntries(Object.entries(ANNOUNCEMENTS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
     ...Object.fromEntries(Object.entries(DOMAINS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
+    ...Object.fromEntries(Object.entries(BLOCKS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
   };
   try {
     return parsers[`${group} ${action}`](rest, usage);

@@ -10,6 +10,7 @@ import {
   accountsReject,
 } from "./commands/accounts.ts";
 import { announcementsChange, announcementsCreate, announcementsList } from "./commands/announcements.ts";
+import { blocksCommand } from "./commands/blocks.ts";
 import { domainsBlock, domainsChange, domainsList } from "./commands/domains.ts";
 import { emojiAdd, emojiDelete, emojiImport, emojiList } from "./commands/emoji.ts";
 import { jobsList } from "./commands/jobs.ts";
@@ -68,6 +69,16 @@ async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Prom
       return domainsChange(ctx, cmd, io);
     case "domains-list":
       return domainsList(ctx, io);
+    case "email-domain-blocks-add":
+    case "email-domain-blocks-remove":
+    case "email-domain-blocks-list":
+    case "ip-blocks-add":
+    case "ip-blocks-remove":
+    case "ip-blocks-list":
+    case "canonical-email-blocks-add":
+    case "canonical-email-blocks-remove":
+    case "canonical-email-blocks-list":
+      return blocksCommand(ctx, cmd, io);
     case "announcements-create":
       return announcementsCreate(ctx, cmd, io);
     case "announcements-list":

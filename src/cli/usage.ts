@@ -230,6 +230,11 @@ Commands:
   domains unblock DOMAIN
   domains list
   domains allow DOMAIN | disallow DOMAIN
+  email-domain-blocks add DOMAIN... [--allow-with-approval] | remove DOMAIN... | list
+  ip-blocks add IP... --severity sign_up_requires_approval|sign_up_block|no_access
+                      [--comment TEXT] [--duration SECONDS]
+  ip-blocks remove IP... | list
+  canonical-email-blocks add EMAIL... | add --account USERNAME | remove EMAIL|HASH... | list
   backup DIR|FILE.tar               (the database, media and secret key; the server may run)
   restore DIR|FILE.tar [--force]    (into an empty DATA_DIR or database; the server stopped)
   doctor [--url BASE_URL]           (checks settings, database, Redis, media, the public URL)

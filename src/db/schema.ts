@@ -21,6 +21,7 @@ import type {
   AccountWarningsTable,
   AdminActionLogsTable,
   CanonicalEmailBlocksTable,
+  EmailDomainBlockAttemptsTable,
   EmailDomainBlocksTable,
   IpBlocksTable,
   RelationshipSeveranceEventsTable,
@@ -97,6 +98,7 @@ export type {
   AccountWarningsTable,
   AdminActionLogsTable,
   CanonicalEmailBlocksTable,
+  EmailDomainBlockAttemptsTable,
   EmailDomainBlocksTable,
   IpBlocksTable,
   RelationshipSeveranceEventsTable,
@@ -221,6 +223,8 @@ export interface DB {
   account_warning_presets: AccountWarningPresetsTable;
   account_warnings: AccountWarningsTable;
   email_domain_blocks: EmailDomainBlocksTable;
+  /** Migration 0039. */
+  email_domain_block_attempts: EmailDomainBlockAttemptsTable;
   canonical_email_blocks: CanonicalEmailBlocksTable;
   ip_blocks: IpBlocksTable;
   user_ips: UserIpsTable;

@@ -35,6 +35,7 @@ import { limitBody } from "./middleware/body-limit.ts";
 import { clientIpOfRequest } from "./middleware/client-ip.ts";
 import { applyCors } from "./middleware/cors.ts";
 import { onError, onNotFound } from "./middleware/errors.ts";
+import { ipAccess } from "./middleware/ip-access.ts";
 import { checkApiRateLimit } from "./middleware/rate-limit.ts";
 import { logRequest, requestLog } from "./middleware/request-log.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
@@ -67,6 +68,8 @@ export function createApp(opts: { logRequests?: boolean } = {}): Hono<HonoEnv> {
   app.onError(onError);
   app.notFound(onNotFound);
   if (opts.logRequests) app.use(requestLog());
+  // IP blocks with the `no_access` severity refuse a request before anything else looks at it.
+  app.use(ipAccess);
   const tokens = new TokenCache();
 
   // Everything under /api goes through one middleware (each layer costs on the hottest paths):

@@ -18,6 +18,7 @@ import { AUTHORIZE_ALL_JOB, authorizeAllFollowRequests } from "../services/follo
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { MEDIA_PROCESS_JOB, processMediaJob, resumeStalledMediaProcessing } from "../services/media/process-job.ts";
 import { cacheRemoteMediaJob, purgeRemoteMediaCache, REMOTE_MEDIA_JOB } from "../services/media/remote-cache.ts";
+import { pruneExpiredIpBlocks } from "../services/moderation/ip-blocks.ts";
 import { ADMIN_REPORT_JOB, notifyAdminReport } from "../services/notifications/admin-report.ts";
 import { ADMIN_SIGN_UP_JOB, notifyAdminSignUp } from "../services/notifications/admin-sign-up.ts";
 import { createNotifications } from "../services/notifications/create.ts";
@@ -88,5 +89,9 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   // Expired mutes already count as absent when read; this deletes their rows.
   scheduler.every("mutes.purge-expired", 5 * 60_000, async (ctx) => {
     await ctx.repos.relationships.purgeExpiredMutes(new Date().toISOString());
+  });
+  // Expired IP blocks stopped applying when they expired; this deletes them (Mastodon's IpCleanupScheduler).
+  scheduler.every("ip-blocks.purge-expired", 5 * 60_000, async (ctx) => {
+    await pruneExpiredIpBlocks(ctx);
   });
 }

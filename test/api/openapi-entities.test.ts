@@ -523,6 +523,38 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     expectEntity(put, "AdminTag", "updated tag");
   });
 
+  it("sign-up and access blocks", async () => {
+    const admin = await s.createUser("blocks_admin", { role: "Admin", scopes: "read write admin:read admin:write" });
+    const edb = expectEntity(
+      await post("/api/v1/admin/email_domain_blocks", admin, { domain: "spam.example" }),
+      "AdminEmailDomainBlock",
+      "email domain block",
+    );
+    expectEntity(
+      await get("/api/v1/admin/email_domain_blocks", admin),
+      ["AdminEmailDomainBlock"],
+      "email domain blocks",
+    );
+    expectEntity(await get(`/api/v1/admin/email_domain_blocks/${edb.id}`, admin), "AdminEmailDomainBlock", "one");
+    expectEntity(
+      await post("/api/v1/admin/canonical_email_blocks", admin, { email: "j.doe@example.com" }),
+      "AdminCanonicalEmailBlock",
+      "canonical e-mail block",
+    );
+    expectEntity(
+      await post("/api/v1/admin/canonical_email_blocks/test", admin, { email: "jdoe+x@example.com" }),
+      ["AdminCanonicalEmailBlock"],
+      "canonical test",
+    );
+    const ip = expectEntity(
+      await post("/api/v1/admin/ip_blocks", admin, { ip: "192.0.2.0/24", severity: "sign_up_block", expires_in: 60 }),
+      "AdminIpBlock",
+      "ip block",
+    );
+    expectEntity(await get(`/api/v1/admin/ip_blocks/${ip.id}`, admin), "AdminIpBlock", "one ip block");
+    expectEntity(await get("/api/v1/admin/ip_blocks", admin), ["AdminIpBlock"], "ip blocks");
+  });
+
   it("exercised nearly every entity", () => {
     // A component reached through another's $ref was checked by ajv too.
     const components = entityComponents() as Record<string, object>;

@@ -47,6 +47,15 @@ export interface EmailDomainBlocksTable {
   updated_at: Timestamp;
 }
 
+/** One sign-up an e-mail domain block caught (migration 0039), for the block's history. */
+export interface EmailDomainBlockAttemptsTable {
+  email_domain_block_id: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  ip: string;
+  created_at: Timestamp;
+}
+
 export interface CanonicalEmailBlocksTable {
   id: string;
   canonical_email_hash: string;

@@ -3,6 +3,8 @@ import type { Duplex } from "node:stream";
 import { getLogger } from "@logtape/logtape";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import type { AppContext } from "../../context.ts";
+import { ipAccessDenied } from "../../services/moderation/ip-blocks.ts";
+import { resolveClientIp } from "../middleware/client-ip.ts";
 import { type Frame, hubFor, type StreamTarget, type Subscription } from "./hub.ts";
 import { resolveStream, StreamError, type StreamingAuth, type StreamRequest, streamingAuth } from "./streams.ts";
 
@@ -30,7 +32,8 @@ function upgradeToken(req: IncomingMessage, url: URL): string | undefined {
 
 /** Refuses an upgrade on the raw socket, as Mastodon does (the message in `X-Error-Message`). */
 function refuse(socket: Duplex, status: number, message: string): void {
-  const reason = status === 401 ? "Unauthorized" : status === 404 ? "Not Found" : "Bad Request";
+  const reason =
+    status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : status === 404 ? "Not Found" : "Bad Request";
   const body = JSON.stringify({ error: message });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
@@ -166,19 +169,24 @@ export function attachWebSocket(server: Server, ctx: AppContext): () => void {
       refuse(socket, 404, "Not found");
       return;
     }
-    streamingAuth(ctx, upgradeToken(req, url)).then(
-      (auth) => {
+    // An IP block with the `no_access` severity refuses the upgrade too (middleware/ip-access.ts).
+    const xff = req.headers["x-forwarded-for"];
+    const ip = () =>
+      resolveClientIp(req.socket.remoteAddress, Array.isArray(xff) ? xff.join(",") : xff, ctx.config.trustedProxies);
+    Promise.resolve(ipAccessDenied(ctx, ip))
+      .then(async (denied) => {
+        if (denied) return refuse(socket, 403, "Forbidden");
+        const auth = await streamingAuth(ctx, upgradeToken(req, url));
         if (socket.destroyed) return;
         wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, auth, url));
-      },
-      (e: unknown) => {
+      })
+      .catch((e: unknown) => {
         if (e instanceof StreamError) refuse(socket, e.status, e.message);
         else {
           logger.error("Streaming authentication failed: {error}", { error: e });
           refuse(socket, 400, "Bad request");
         }
-      },
-    );
+      });
   };
   server.on("upgrade", onUpgrade);
 

@@ -5,6 +5,7 @@ import type { User } from "../../db/repositories/users.ts";
 import { randomToken, sha256 } from "../../lib/crypto.ts";
 import { isValidEmail } from "../../lib/email.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { EMAIL_BLOCKED, EMAIL_TAKEN, emailVerdict } from "../moderation/sign-up-blocks.ts";
 import { enqueueAdminSignUp } from "../notifications/admin-sign-up.ts";
 import { FieldErrors } from "./field-errors.ts";
 
@@ -56,6 +57,12 @@ export interface ConfirmedEmail {
   redirectUri?: string;
 }
 
+/** Whether an e-mail domain block (not one allowing with approval) or a canonical block covers `email`. */
+async function addressBlocked(ctx: AppContext, email: string): Promise<boolean> {
+  const verdict = await emailVerdict(ctx, email);
+  return verdict.blocked || verdict.canonicalBlocked;
+}
+
 /**
  * Confirms the e-mail address whose link carried `rawToken`, moving a pending new address in place.
  * Answers undefined for an unknown or used link. The link works once.
@@ -66,8 +73,8 @@ export async function confirmEmail(ctx: AppContext, rawToken: string): Promise<C
   if (!user) return undefined;
   const now = new Date().toISOString();
   const newEmail = user.unconfirmedEmail;
-  if (newEmail && (await ctx.repos.users.emailTaken(newEmail, user.id))) {
-    // Someone confirmed this address first; the link can no longer be honoured.
+  if (newEmail && ((await ctx.repos.users.emailTaken(newEmail, user.id)) || (await addressBlocked(ctx, newEmail)))) {
+    // Someone confirmed this address first, or it was blocked since: the link can no longer be honoured.
     await ctx.repos.users.update(user.id, { confirmation_token: null, unconfirmed_email: null, updated_at: now });
     return undefined;
   }
@@ -104,6 +111,12 @@ export async function resendConfirmation(ctx: AppContext, user: User, email?: st
       if (next === "") errors.add("email", "ERR_BLANK", "can't be blank");
       else if (!isValidEmail(next)) errors.add("email", "ERR_INVALID", "is invalid");
       else if (await ctx.repos.users.emailTaken(next, user.id)) errors.add("email", "ERR_TAKEN", "is already taken");
+      else {
+        // The e-mail blocks refuse a new address as they refuse a sign-up (approval aside).
+        const verdict = await emailVerdict(ctx, next);
+        if (verdict.blocked) errors.add("email", EMAIL_BLOCKED.error, EMAIL_BLOCKED.description);
+        else if (verdict.canonicalBlocked) errors.add("email", EMAIL_TAKEN.error, EMAIL_TAKEN.description);
+      }
       errors.throwIfAny();
       pending = next;
     } else {

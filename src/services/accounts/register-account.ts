@@ -1,7 +1,10 @@
 import type { AppContext } from "../../context.ts";
+import { isValidEmail } from "../../lib/email.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isLocale } from "../../lib/text/languages.ts";
 import { codePointLength } from "../../lib/text/length.ts";
+import { ipSignUpSeverity } from "../moderation/ip-blocks.ts";
+import { EMAIL_BLOCKED, EMAIL_TAKEN, emailVerdict } from "../moderation/sign-up-blocks.ts";
 import { enqueueAdminSignUp } from "../notifications/admin-sign-up.ts";
 import { type IssuedToken, issueToken } from "../oauth/tokens.ts";
 import { type CreatedLocalAccount, checkNewAccount, createLocalAccount } from "./create-local-account.ts";
@@ -33,8 +36,11 @@ export function registrationsOpen(ctx: AppContext): boolean {
   return ctx.config.registrationsMode !== "none" && !ctx.config.singleUserMode;
 }
 
-/** Every problem with a sign-up, in Mastodon's registration 422 format; stores nothing. */
-async function checkRegistration(ctx: AppContext, input: RegistrationInput): Promise<void> {
+/**
+ * Every problem with a sign-up, in Mastodon's registration 422 format; stores nothing but the
+ * attempt an e-mail domain block caught. Answers whether the e-mail blocks send it to approval.
+ */
+async function checkRegistration(ctx: AppContext, input: RegistrationInput): Promise<{ requiresApproval: boolean }> {
   const errors = new FieldErrors();
   if (input.password === undefined || input.password === "") errors.add("password", "ERR_BLANK", "can't be blank");
   if (!input.agreement) errors.add("agreement", "ERR_ACCEPTED", "must be accepted");
@@ -57,7 +63,18 @@ async function checkRegistration(ctx: AppContext, input: RegistrationInput): Pro
     if (!details) throw e;
     errors.merge(details);
   }
+  // E-mail domain and canonical e-mail blocks (Mastodon's UserEmailValidator).
+  const email = normalizeEmail(input.email ?? "");
+  let requiresApproval = false;
+  if (isValidEmail(email)) {
+    const verdict = await emailVerdict(ctx, email, input.ip);
+    if (verdict.blocked) errors.add("email", EMAIL_BLOCKED.error, EMAIL_BLOCKED.description);
+    const taken = errors.details.email?.some((e) => e.error === EMAIL_TAKEN.error);
+    if (verdict.canonicalBlocked && !taken) errors.add("email", EMAIL_TAKEN.error, EMAIL_TAKEN.description);
+    requiresApproval = verdict.requiresApproval;
+  }
   errors.throwIfAny();
+  return { requiresApproval };
 }
 
 /**
@@ -69,13 +86,19 @@ export async function registerAccount(ctx: AppContext, input: RegistrationInput)
   if (!registrationsOpen(ctx)) throw new ApiError(403, "This action is not allowed");
   const app = await ctx.repos.oauth.getApplicationById(input.applicationId);
   if (!app) throw new ApiError(401, "The access token is invalid");
-  await checkRegistration(ctx, input);
+  // IP blocks: `sign_up_block` refuses as closed registrations do (Mastodon's RegistrationHelper);
+  // `sign_up_requires_approval` sends the user to the approval queue, as do some e-mail blocks.
+  const ipSeverity = await ipSignUpSeverity(ctx, input.ip);
+  if (ipSeverity === "sign_up_block" || ipSeverity === "no_access")
+    throw new ApiError(403, "This action is not allowed");
+  const { requiresApproval } = await checkRegistration(ctx, input);
+  const needsApproval = requiresApproval || ipSeverity === "sign_up_requires_approval";
   const account = {
     username: input.username as string,
     email: normalizeEmail(input.email as string),
     password: input.password,
     confirmed: !ctx.config.requireEmailConfirmation,
-    approved: ctx.config.registrationsMode === "open",
+    approved: ctx.config.registrationsMode === "open" && !needsApproval,
     locale: input.locale ?? "en",
     reason: input.reason?.trim() || null,
     applicationId: app.id,

@@ -14,9 +14,6 @@ const family = (permission: number, resource: string): [Guard, Guard] => [
 ];
 const [readDomainBlocks, writeDomainBlocks] = family(P.manageFederation, "domain_blocks");
 const [readDomainAllows, writeDomainAllows] = family(P.manageFederation, "domain_allows");
-const [readEmailBlocks, writeEmailBlocks] = family(P.manageBlocks, "email_domain_blocks");
-const [readCanonical, writeCanonical] = family(P.manageBlocks, "canonical_email_blocks");
-const [readIpBlocks, writeIpBlocks] = family(P.manageBlocks, "ip_blocks");
 const readTaxonomies = admin(P.manageTaxonomies, "admin:read");
 const writeTaxonomies = admin(P.manageTaxonomies, "admin:write");
 
@@ -42,20 +39,6 @@ export const adminRows: Placeholder[] = [
   get("/api/v1/admin/domain_allows/:id", readDomainAllows, none()),
   post("/api/v1/admin/domain_allows", writeDomainAllows, unavailable()),
   del("/api/v1/admin/domain_allows/:id", writeDomainAllows, none()),
-  get("/api/v1/admin/email_domain_blocks", readEmailBlocks, page(100)),
-  get("/api/v1/admin/email_domain_blocks/:id", readEmailBlocks, none()),
-  post("/api/v1/admin/email_domain_blocks", writeEmailBlocks, unavailable()),
-  del("/api/v1/admin/email_domain_blocks/:id", writeEmailBlocks, none()),
-  get("/api/v1/admin/canonical_email_blocks", readCanonical, page(100)),
-  get("/api/v1/admin/canonical_email_blocks/:id", readCanonical, none()),
-  post("/api/v1/admin/canonical_email_blocks/test", readCanonical, list(), { note: "`[]` (no block matches)" }),
-  post("/api/v1/admin/canonical_email_blocks", writeCanonical, unavailable()),
-  del("/api/v1/admin/canonical_email_blocks/:id", writeCanonical, none()),
-  get("/api/v1/admin/ip_blocks", readIpBlocks, page(100)),
-  get("/api/v1/admin/ip_blocks/:id", readIpBlocks, none()),
-  post("/api/v1/admin/ip_blocks", writeIpBlocks, unavailable()),
-  put("/api/v1/admin/ip_blocks/:id", writeIpBlocks, none()),
-  del("/api/v1/admin/ip_blocks/:id", writeIpBlocks, none()),
 
   get("/api/v1/admin/trends/tags", readTaxonomies, list()),
   get("/api/v1/admin/trends/statuses", readTaxonomies, list()),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import "./accounts.ts";
 import "./admin.ts";
 import "./admin-dashboard.ts";
+import "./admin-blocks.ts";
 import "./filters.ts";
 import "./instance.ts";
 import "./misc.ts";
