@@ -5,6 +5,7 @@ import { deleteLocalAccount } from "../../services/admin/delete-local-account.ts
 import { eachLocalAccount } from "../../services/admin/list-local-accounts.ts";
 import { findLocalUser, type LocalUser } from "../../services/admin/local-user.ts";
 import { modifyAccount } from "../../services/admin/modify-account.ts";
+import { COMMAND_LINE } from "../../services/moderation/action-log.ts";
 import { enqueueAdminSignUp } from "../../services/notifications/admin-sign-up.ts";
 import type { Output } from "../output.ts";
 import type { Command } from "../parse-command.ts";
@@ -43,6 +44,7 @@ export async function accountsCreate(
       // As in Mastodon, open registrations need no approval, whoever creates the account.
       approved: cmd.approved || ctx.config.registrationsMode === "open",
       allowReserved: true,
+      createdBy: COMMAND_LINE,
     });
   } catch (e) {
     throw asCommandError(e);
@@ -69,7 +71,7 @@ export async function accountsModify(
   const target = await requireLocalUser(ctx, cmd.username);
   let result: Awaited<ReturnType<typeof modifyAccount>>;
   try {
-    result = await modifyAccount(ctx, target, cmd.changes);
+    result = await modifyAccount(ctx, target, cmd.changes, COMMAND_LINE);
   } catch (e) {
     throw asCommandError(e);
   }
@@ -83,7 +85,7 @@ export async function accountsDelete(
   io: Output,
 ): Promise<void> {
   const target = await requireLocalUser(ctx, cmd.username);
-  await deleteLocalAccount(ctx, target);
+  await deleteLocalAccount(ctx, target, COMMAND_LINE);
   await io.out("OK");
 }
 
