@@ -15,6 +15,7 @@ import {
 } from "../services/admin/roles.ts";
 import { ANNOUNCEMENTS_SUBCOMMANDS, ANNOUNCEMENTS_USAGE, type AnnouncementsCommand } from "./parse-announcements.ts";
 import { DOMAINS_SUBCOMMANDS, DOMAINS_USAGE, type DomainsCommand } from "./parse-domains.ts";
+import { LOG_USAGE, type LogCommand, parseLog } from "./parse-log.ts";
 import { OPERATIONS_COMMANDS, type OperationsCommand } from "./parse-operations.ts";
 import {
   ACCOUNTS_ALIASES_USAGE,
@@ -71,6 +72,7 @@ export type Command =
   | { kind: "emoji-delete"; shortcode: string }
   | AnnouncementsCommand
   | DomainsCommand
+  | LogCommand
   | OperationsCommand;
 
 export const DEFAULT_TOKEN_SCOPES = "read write follow push";
@@ -108,6 +110,7 @@ const GROUP_USAGE: Record<string, string> = {
   emoji: EMOJI_USAGE,
   announcements: ANNOUNCEMENTS_USAGE,
   domains: DOMAINS_USAGE,
+  log: LOG_USAGE,
   ...Object.fromEntries(Object.entries(OPERATIONS_COMMANDS).map(([k, v]) => [k, v.usage])),
 };
 
@@ -148,7 +151,7 @@ export function parseCommand(argv: readonly string[]): Command {
     if (!text) throw new UsageError(`no help for "${topic}"`);
     return { kind: "help", text };
   }
-  const single = OPERATIONS_COMMANDS[group];
+  const single = group === "log" ? { parse: parseLog } : OPERATIONS_COMMANDS[group];
   if (single) {
     try {
       return single.parse(argv.slice(1));

@@ -214,6 +214,7 @@ Commands:
   domains unblock DOMAIN
   domains list
   domains allow DOMAIN | disallow DOMAIN
+  log [--limit N] [--account USERNAME] [--target-type TYPE]   (the action log, newest first)
   backup DIR|FILE.tar               (the database, media and secret key; the server may run)
   restore DIR|FILE.tar [--force]    (into an empty DATA_DIR or database; the server stopped)
   doctor [--url BASE_URL]           (checks settings, database, Redis, media, the public URL)
