@@ -151,6 +151,9 @@ describe("Admin API: who may call each endpoint", () => {
       if (expected === undefined) wrong.push(`${key}: not in MASTODON_PERMISSION`);
       else if (!expected.includes(op.permission))
         wrong.push(`${key}: ${op.permission}, expected ${expected.join(" or ")}`);
+      // Reading needs a read scope, changing a write scope (a POST may only compute: measures, test).
+      const side = op.method === "GET" ? "admin:read" : op.method === "POST" ? "admin:" : "admin:write";
+      if (!op.scopes.every((x) => x.startsWith(side))) wrong.push(`${key}: scopes ${op.scopes.join(", ")}`);
     }
     assert.deepEqual(wrong, []);
   });
