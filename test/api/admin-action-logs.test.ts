@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { COMMAND_LINE, logAction } from "../../src/services/moderation/action-log.ts";
+import sharp from "sharp";
+import {
+  createAnnouncement,
+  deleteAnnouncement,
+  publishAnnouncement,
+  unpublishAnnouncement,
+} from "../../src/services/announcements/manage.ts";
+import { addCustomEmoji, deleteCustomEmoji } from "../../src/services/custom-emojis/manage.ts";
+import { COMMAND_LINE, logAction, moderatorOf } from "../../src/services/moderation/action-log.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 const ADMIN_SCOPES = "read write admin:read admin:write";
@@ -151,6 +159,49 @@ describe("Admin API: the action log (a Gannet extension)", () => {
     );
   });
 
+  it("records announcements and custom emojis, by whoever the service is told acted", async () => {
+    const by = moderatorOf(admin.account);
+    const a = await createAnnouncement(
+      s.ctx,
+      { text: "Maintenance  tonight", startsAt: null, endsAt: null, allDay: false, publish: false },
+      by,
+    );
+    await publishAnnouncement(s.ctx, a.id, by);
+    await unpublishAnnouncement(s.ctx, a.id, by);
+    assert.equal(await deleteAnnouncement(s.ctx, a.id, by), true);
+    const announcements = await s.ctx.repos.adminActionLogs.page({ targetType: "Announcement" }, { limit: 10 });
+    assert.deepEqual(
+      announcements.map((e) => [e.action, e.targetId, e.accountId, e.summary]),
+      [
+        ["destroy", a.id, admin.account.id, '@ada deleted the announcement "Maintenance tonight"'],
+        ["unpublish", a.id, admin.account.id, '@ada unpublished the announcement "Maintenance tonight"'],
+        ["publish", a.id, admin.account.id, '@ada published the announcement "Maintenance tonight"'],
+        ["create", a.id, admin.account.id, '@ada created the announcement "Maintenance tonight"'],
+      ],
+    );
+    const data = new Uint8Array(
+      await sharp({ create: { width: 16, height: 16, channels: 4, background: "#3366ff" } })
+        .png()
+        .toBuffer(),
+    );
+    const emoji = await addCustomEmoji(s.ctx, { shortcode: "logged", data }, by);
+    assert.equal(await deleteCustomEmoji(s.ctx, "logged", by), true);
+    const emojis = await s.ctx.repos.adminActionLogs.page(
+      { targetType: "CustomEmoji", accountId: admin.account.id },
+      { limit: 10 },
+    );
+    assert.deepEqual(
+      emojis.map((e) => [e.action, e.targetId, e.humanIdentifier, e.summary]),
+      [
+        ["destroy", emoji.id, ":logged:", "@ada deleted the custom emoji :logged:"],
+        ["create", emoji.id, ":logged:", "@ada added the custom emoji :logged:"],
+      ],
+    );
+    // A refused emoji is not logged.
+    await assert.rejects(addCustomEmoji(s.ctx, { shortcode: "bad one", data }, by));
+    assert.equal((await s.ctx.repos.adminActionLogs.page({ targetType: "CustomEmoji" }, { limit: 10 })).length, 3);
+  });
+
   it("needs View Audit Log and admin:read; entries cannot be changed or deleted", async () => {
     assert.equal((await req(undefined, "/api/v1/admin/action_logs")).status, 401);
     assert.equal((await req(plain, "/api/v1/admin/action_logs")).status, 403);
@@ -165,6 +216,6 @@ describe("Admin API: the action log (a Gannet extension)", () => {
     assert.equal((await req(admin, "/api/v1/admin/action_logs", "DELETE")).status, 404);
     const again = (await req(admin, "/api/v1/admin/action_logs?limit=1")).body[0];
     assert.deepEqual(again, entry);
-    assert.equal((await s.ctx.repos.adminActionLogs.page({}, { limit: 100 })).length, 6);
+    assert.equal((await s.ctx.repos.adminActionLogs.page({}, { limit: 100 })).length, 12);
   });
 });
