@@ -68,7 +68,9 @@ const invalid = (message: string) => new ApiError(422, `Validation failed: ${mes
 function outranks(actor: RoleActor, role: Role): boolean {
   if (actor.by === COMMAND_LINE && actor.role === null) return true;
   if (actor.role === null) return false;
-  return role.id === EVERYONE_ROLE_ID || actor.role.position > role.position;
+  // The everyone role is not ranked: every other role is above it.
+  if (role.id === EVERYONE_ROLE_ID) return actor.role.id !== EVERYONE_ROLE_ID;
+  return actor.role.position > role.position;
 }
 
 function checkAttributes(attrs: { name?: string; position?: number; color?: string; permissions?: number }): void {
