@@ -16,6 +16,7 @@ import {
 import { ANNOUNCEMENTS_SUBCOMMANDS, ANNOUNCEMENTS_USAGE, type AnnouncementsCommand } from "./parse-announcements.ts";
 import { BLOCKS_GROUP_USAGE, BLOCKS_SUBCOMMANDS, type BlocksCommand } from "./parse-blocks.ts";
 import { DOMAINS_SUBCOMMANDS, DOMAINS_USAGE, type DomainsCommand } from "./parse-domains.ts";
+import { LOG_USAGE, type LogCommand, parseLog } from "./parse-log.ts";
 import { OPERATIONS_COMMANDS, type OperationsCommand } from "./parse-operations.ts";
 import {
   ACCOUNTS_ALIASES_USAGE,
@@ -77,6 +78,7 @@ export type Command =
   | AnnouncementsCommand
   | DomainsCommand
   | BlocksCommand
+  | LogCommand
   | OperationsCommand;
 
 export const DEFAULT_TOKEN_SCOPES = "read write follow push";
@@ -118,6 +120,7 @@ const GROUP_USAGE: Record<string, string> = {
   announcements: ANNOUNCEMENTS_USAGE,
   domains: DOMAINS_USAGE,
   ...BLOCKS_GROUP_USAGE,
+  log: LOG_USAGE,
   ...Object.fromEntries(Object.entries(OPERATIONS_COMMANDS).map(([k, v]) => [k, v.usage])),
 };
 
@@ -158,7 +161,7 @@ export function parseCommand(argv: readonly string[]): Command {
     if (!text) throw new UsageError(`no help for "${topic}"`);
     return { kind: "help", text };
   }
-  const single = OPERATIONS_COMMANDS[group];
+  const single = group === "log" ? { parse: parseLog } : OPERATIONS_COMMANDS[group];
   if (single) {
     try {
       return single.parse(argv.slice(1));

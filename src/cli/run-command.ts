@@ -14,6 +14,7 @@ import { blocksCommand } from "./commands/blocks.ts";
 import { domainsBlock, domainsChange, domainsList } from "./commands/domains.ts";
 import { emojiAdd, emojiDelete, emojiImport, emojiList } from "./commands/emoji.ts";
 import { jobsList } from "./commands/jobs.ts";
+import { logList } from "./commands/log.ts";
 import { accountsAliases, accountsMove } from "./commands/migration.ts";
 import { rolesCreate, rolesDelete, rolesList, rolesModify } from "./commands/roles.ts";
 import { tokensCreate } from "./commands/tokens.ts";
@@ -87,6 +88,8 @@ async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Prom
     case "announcements-unpublish":
     case "announcements-delete":
       return announcementsChange(ctx, cmd, io);
+    case "log":
+      return logList(ctx, cmd, io);
   }
 }
 

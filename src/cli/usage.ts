@@ -235,6 +235,7 @@ Commands:
                       [--comment TEXT] [--duration SECONDS]
   ip-blocks remove IP... | list
   canonical-email-blocks add EMAIL... | add --account USERNAME | remove EMAIL|HASH... | list
+  log [--limit N] [--account USERNAME] [--target-type TYPE]   (the action log, newest first)
   backup DIR|FILE.tar               (the database, media and secret key; the server may run)
   restore DIR|FILE.tar [--force]    (into an empty DATA_DIR or database; the server stopped)
   doctor [--url BASE_URL]           (checks settings, database, Redis, media, the public URL)

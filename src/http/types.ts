@@ -24,5 +24,11 @@ export interface HonoEnv {
     clientIp?: string;
     /** Merged query and body parameters, parsed once (see params.ts). */
     params?: Record<string, unknown>;
+    /**
+     * The CSRF token of the request's browser session, once one was read or started (web/session.ts);
+     * pages carry it in `<meta name="csrf-token">` for their scripts, as Mastodon's layout does.
+     * Null once the session was ended.
+     */
+    sessionCsrf?: string | null;
   };
 }

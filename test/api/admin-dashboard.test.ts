@@ -211,6 +211,12 @@ describe("Admin API: dashboard measures, dimensions and retention", () => {
       .deleteFrom("oauth_access_tokens")
       .where("user_id", "in", [u1.user.id, u2.user.id, u3.user.id, old.user.id])
       .execute();
+    // The addresses recorded when the test users signed up and used their tokens are from today.
+    await db
+      .deleteFrom("user_ips")
+      .where("user_id", "in", [u1.user.id, u2.user.id, u3.user.id, old.user.id])
+      .where("used_at", ">", at("2025-12-31"))
+      .execute();
     // Sign-up and sign-in times last: using a token moves a user's sign-in to now.
     for (const [u, created, more] of signUps) {
       await db

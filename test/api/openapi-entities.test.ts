@@ -555,6 +555,20 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     expectEntity(await get("/api/v1/admin/ip_blocks", admin), ["AdminIpBlock"], "ip blocks");
   });
 
+  it("roles and the action log", async () => {
+    const owner = await s.createUser("rowner", { role: "Owner", scopes: "read write admin:read admin:write" });
+    const created = await post("/api/v1/admin/roles", owner, { name: "Helpers", permissions: "1024", position: 5 });
+    const role = expectEntity<{ id: string }>(created, "AdminRole", "new role");
+    expectEntity(await get(`/api/v1/admin/roles/${role.id}`, owner), "AdminRole", "one role");
+    expectEntity(await get("/api/v1/admin/roles", owner), ["AdminRole"], "roles");
+    const logs = expectEntity<unknown[]>(
+      await get("/api/v1/admin/action_logs", owner),
+      ["AdminActionLog"],
+      "action log",
+    );
+    assert.ok(logs.length > 0);
+  });
+
   it("exercised nearly every entity", () => {
     // A component reached through another's $ref was checked by ajv too.
     const components = entityComponents() as Record<string, object>;

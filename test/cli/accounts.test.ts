@@ -171,11 +171,15 @@ describe("gannet accounts", () => {
       assert.equal((await ctx.repos.roles.getById(user.roleId))?.name, "Moderator");
       assert.notEqual(user.confirmedAt, null);
       assert.equal(user.approved, true);
-      // --approve approves through the moderation service: logged as the gannet command.
+      // Each change is logged as the gannet command, newest first (--approve through the approval service).
       const log = await ctx.repos.adminActionLogs.page({ targetType: "User", targetId: user.id }, { limit: 10 });
       assert.deepEqual(
         log.map((e) => [e.action, e.accountId]),
-        [["approve", null]],
+        [
+          ["approve", null],
+          ["confirm", null],
+          ["change_role", null],
+        ],
       );
     });
 

@@ -45,6 +45,7 @@ export async function accountsCreate(
       // As in Mastodon, open registrations need no approval, whoever creates the account.
       approved: cmd.approved || ctx.config.registrationsMode === "open",
       allowReserved: true,
+      createdBy: COMMAND_LINE,
     });
   } catch (e) {
     throw asCommandError(e);
@@ -74,7 +75,7 @@ export async function accountsModify(
   const { approve, ...rest } = cmd.changes;
   let result: Awaited<ReturnType<typeof modifyAccount>>;
   try {
-    result = await modifyAccount(ctx, target, rest);
+    result = await modifyAccount(ctx, target, rest, COMMAND_LINE);
     if (approve && !result.user.approved) await approveAccount(ctx, COMMAND_LINE, target.account);
   } catch (e) {
     throw asCommandError(e);
@@ -89,7 +90,7 @@ export async function accountsDelete(
   io: Output,
 ): Promise<void> {
   const target = await requireLocalUser(ctx, cmd.username);
-  await deleteLocalAccount(ctx, target);
+  await deleteLocalAccount(ctx, target, COMMAND_LINE);
   await io.out("OK");
 }
 

@@ -6,6 +6,7 @@ import {
   publishAnnouncement,
   unpublishAnnouncement,
 } from "../../services/announcements/manage.ts";
+import { COMMAND_LINE } from "../../services/moderation/action-log.ts";
 import type { Output } from "../output.ts";
 import type { AnnouncementsCommand } from "../parse-announcements.ts";
 import { CommandError } from "../usage.ts";
@@ -21,7 +22,7 @@ export async function announcementsCreate(
   io: Output,
 ): Promise<void> {
   try {
-    const a = await createAnnouncement(ctx, { ...cmd, publish: !cmd.draft });
+    const a = await createAnnouncement(ctx, { ...cmd, publish: !cmd.draft }, COMMAND_LINE);
     await io.out(a.id);
   } catch (e) {
     throw e instanceof ApiError ? new CommandError(e.message) : e;
@@ -44,10 +45,10 @@ export async function announcementsChange(
 ): Promise<void> {
   const done =
     cmd.kind === "announcements-publish"
-      ? await publishAnnouncement(ctx, cmd.id)
+      ? await publishAnnouncement(ctx, cmd.id, COMMAND_LINE)
       : cmd.kind === "announcements-unpublish"
-        ? await unpublishAnnouncement(ctx, cmd.id)
-        : await deleteAnnouncement(ctx, cmd.id);
+        ? await unpublishAnnouncement(ctx, cmd.id, COMMAND_LINE)
+        : await deleteAnnouncement(ctx, cmd.id, COMMAND_LINE);
   if (!done) throw new CommandError(`no announcement ${cmd.id}`);
   await io.out("OK");
 }

@@ -1,7 +1,8 @@
 import type { AppContext } from "../../context.ts";
 import type { Role } from "../../db/repositories/roles.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { createRole, deleteRole, modifyRole, permissionNames } from "../../services/admin/roles.ts";
+import { permissionNames } from "../../services/admin/roles.ts";
+import { COMMAND_LINE_ROLES, createRole, deleteRole, modifyRole } from "../../services/moderation/roles.ts";
 import type { Output } from "../output.ts";
 import type { Command } from "../parse-command.ts";
 import { CommandError } from "../usage.ts";
@@ -35,7 +36,7 @@ export async function rolesCreate(
   io: Output,
 ): Promise<void> {
   try {
-    await createRole(ctx, cmd.role, { allowAdministrator: cmd.allowAdministrator });
+    await createRole(ctx, COMMAND_LINE_ROLES, cmd.role, { allowAdministrator: cmd.allowAdministrator });
   } catch (e) {
     throw asCommandError(e);
   }
@@ -49,7 +50,7 @@ export async function rolesModify(
 ): Promise<void> {
   const role = await requireRole(ctx, cmd.name);
   try {
-    await modifyRole(ctx, role, cmd.changes, { allowAdministrator: cmd.allowAdministrator });
+    await modifyRole(ctx, COMMAND_LINE_ROLES, role, cmd.changes, { allowAdministrator: cmd.allowAdministrator });
   } catch (e) {
     throw asCommandError(e);
   }
@@ -64,7 +65,7 @@ export async function rolesDelete(
   const role = await requireRole(ctx, cmd.name);
   let moved: number;
   try {
-    moved = (await deleteRole(ctx, role)).movedUsers;
+    moved = (await deleteRole(ctx, COMMAND_LINE_ROLES, role)).movedUsers;
   } catch (e) {
     throw asCommandError(e);
   }

@@ -140,13 +140,13 @@ export class ReportsRepository {
     return sortDesc(rows.map(toReport));
   }
 
-  async update(id: string, patch: ReportPatch, at: string): Promise<void> {
+  async update(id: string, patch: ReportPatch, at: string, db: Kysely<DB> = this.#db): Promise<void> {
     const set: Updateable<ReportsTable> = { updated_at: at };
     if (patch.category !== undefined) set.category = patch.category;
     if (patch.ruleIds !== undefined) set.rule_ids = patch.ruleIds === null ? null : JSON.stringify(patch.ruleIds);
     if (patch.actionTakenAt !== undefined) set.action_taken_at = patch.actionTakenAt;
     if (patch.actionTakenByAccountId !== undefined) set.action_taken_by_account_id = patch.actionTakenByAccountId;
     if (patch.assignedAccountId !== undefined) set.assigned_account_id = patch.assignedAccountId;
-    await this.#db.updateTable("reports").set(set).where("id", "=", id).execute();
+    await db.updateTable("reports").set(set).where("id", "=", id).execute();
   }
 }

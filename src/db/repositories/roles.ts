@@ -94,20 +94,22 @@ export class RolesRepository {
     return r && toRole(r);
   }
 
-  async insert(row: RoleInsert): Promise<void> {
-    await this.#db.insertInto("user_roles").values(row).execute();
+  async insert(row: RoleInsert, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.insertInto("user_roles").values(row).execute();
   }
 
-  async update(id: string, patch: RoleUpdate): Promise<void> {
-    await this.#db.updateTable("user_roles").set(patch).where("id", "=", id).execute();
+  async update(id: string, patch: RoleUpdate, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.updateTable("user_roles").set(patch).where("id", "=", id).execute();
   }
 
   /**
    * Deletes a role and, in the same transaction, moves its users back to the everyone role (a
-   * user's `role_id` must name a role); returns how many users were moved.
+   * user's `role_id` must name a role); returns how many users were moved. `also` runs in that
+   * transaction too (the action log entry).
    */
-  async delete(id: string, updatedAt: string): Promise<number> {
+  async delete(id: string, updatedAt: string, also?: (trx: Kysely<DB>) => Promise<unknown>): Promise<number> {
     return this.#db.transaction().execute(async (trx) => {
+      await also?.(trx);
       const moved = await trx
         .updateTable("users")
         .set({ role_id: EVERYONE_ROLE_ID, updated_at: updatedAt })

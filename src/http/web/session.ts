@@ -69,6 +69,7 @@ function readPayload(c: Context<HonoEnv>): Payload | undefined {
 export async function loadSession(c: Context<HonoEnv>): Promise<WebSession | undefined> {
   const p = readPayload(c);
   if (!p) return undefined;
+  c.set("sessionCsrf", csrfToken(c, { nonce: p.n }));
   if (!p.u) return { nonce: p.n };
   const found = await sessionUser(c.env.ctx, p.u);
   if (!found || p.p !== passwordFingerprint(found.user)) return { nonce: p.n };
@@ -84,6 +85,7 @@ export async function ensureSession(c: Context<HonoEnv>): Promise<WebSession> {
 export function anonymousSession(c: Context<HonoEnv>): WebSession {
   const nonce = randomToken(16);
   writeCookie(c, { n: nonce, e: Math.floor(Date.now() / 1000) + ANONYMOUS_TTL_S });
+  c.set("sessionCsrf", csrfToken(c, { nonce }));
   return { nonce };
 }
 
@@ -96,17 +98,30 @@ export function startSession(c: Context<HonoEnv>, user: User, account: Account):
     p: passwordFingerprint(user),
     e: Math.floor(Date.now() / 1000) + SIGNED_IN_TTL_S,
   });
+  c.set("sessionCsrf", csrfToken(c, { nonce }));
   return { nonce, user, account };
 }
 
 /** Ends the session: the cookie is removed. */
 export function endSession(c: Context<HonoEnv>): void {
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure: c.env.ctx.config.localHttps });
+  c.set("sessionCsrf", null);
 }
 
 /** The CSRF token for forms of this session. */
-export function csrfToken(c: Context<HonoEnv>, session: WebSession): string {
+export function csrfToken(c: Context<HonoEnv>, session: Pick<WebSession, "nonce">): string {
   return hmac(c.env.ctx.config.secretKey, `csrf:${session.nonce}`);
+}
+
+/**
+ * The CSRF token of the browser session this response leaves in place, if any: the one started or
+ * read during the request, else the one of the request's valid session cookie (no database read).
+ */
+export function pageCsrfToken(c: Context<HonoEnv>): string | undefined {
+  const known = c.get("sessionCsrf");
+  if (known !== undefined) return known ?? undefined;
+  const p = readPayload(c);
+  return p ? csrfToken(c, { nonce: p.n }) : undefined;
 }
 
 /** Whether a submitted CSRF token belongs to this session. */

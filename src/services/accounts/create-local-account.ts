@@ -6,6 +6,7 @@ import { randomToken, sha256 } from "../../lib/crypto.ts";
 import { isValidEmail } from "../../lib/email.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { passwords } from "../../lib/passwords.ts";
+import { logAction, type Moderator } from "../moderation/action-log.ts";
 
 export const USERNAME_RE = /^[a-z0-9_]+$/i;
 export const USERNAME_MAX = 30;
@@ -74,6 +75,8 @@ export interface NewLocalAccount {
   signUpIp?: string | null;
   /** Skip the reserved-name rule (the operator's CLI may take any free name). */
   allowReserved?: boolean;
+  /** Who created it, when staff or the operator did (a sign-up leaves it out): written to the action log. */
+  createdBy?: Moderator;
 }
 
 export interface CreatedLocalAccount {
@@ -179,6 +182,21 @@ export async function createLocalAccount(ctx: AppContext, input: NewLocalAccount
     );
     // The sign-up address is the first of the addresses moderators see (Admin::Account's `ips`).
     if (input.signUpIp) await ctx.repos.adminAccounts.recordIp(userId, input.signUpIp, now, trx);
+    if (input.createdBy) {
+      const name = `@${input.username}`;
+      await logAction(
+        ctx,
+        input.createdBy,
+        {
+          action: "create",
+          targetType: "Account",
+          targetId: accountId,
+          humanIdentifier: name,
+          summary: `created ${name}`,
+        },
+        trx,
+      );
+    }
   });
   const account = await ctx.repos.accounts.getById(accountId);
   const user = await ctx.repos.users.getById(userId);

@@ -2,6 +2,7 @@ import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
 import { queueDelivery } from "../../federation/deliveries.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
+import { COMMAND_LINE, logAction, type Moderator } from "../moderation/action-log.ts";
 import type { LocalUser } from "./local-user.ts";
 
 const logger = getLogger(["gannet", "admin"]);
@@ -13,10 +14,27 @@ const logger = getLogger(["gannet", "admin"]);
  * deletion can be signed: after the commit, a `Delete` of the actor goes to every server known
  * here (a delivery job), as Mastodon's.
  */
-export async function deleteLocalAccount(ctx: AppContext, target: LocalUser): Promise<void> {
+export async function deleteLocalAccount(
+  ctx: AppContext,
+  target: LocalUser,
+  by: Moderator = COMMAND_LINE,
+): Promise<void> {
   const { account, user } = target;
   const now = new Date().toISOString();
   await transactionWithJobs(ctx, async (trx, jobs) => {
+    const name = `@${account.username}`;
+    await logAction(
+      ctx,
+      by,
+      {
+        action: "destroy",
+        targetType: "Account",
+        targetId: account.id,
+        humanIdentifier: name,
+        summary: `deleted ${name}`,
+      },
+      trx,
+    );
     await ctx.repos.users.delete(user.id, trx);
     // Its follows end both ways, so the other accounts' counters stay right.
     await ctx.repos.follows.removeAllOf(account.id, trx);

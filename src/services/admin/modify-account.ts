@@ -5,6 +5,7 @@ import { randomToken } from "../../lib/crypto.ts";
 import { isValidEmail } from "../../lib/email.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { passwords } from "../../lib/passwords.ts";
+import { type ActionRecord, COMMAND_LINE, logAction, type Moderator } from "../moderation/action-log.ts";
 import { enqueueAdminSignUp } from "../notifications/admin-sign-up.ts";
 import type { LocalUser } from "./local-user.ts";
 
@@ -28,20 +29,36 @@ export interface ModifiedAccount extends LocalUser {
   password?: string;
 }
 
-/** Applies administrator changes to a local user in one update; a bad role or e-mail is a 422. */
+/**
+ * Applies administrator changes to a local user in one update; a bad role or e-mail is a 422.
+ * Each change is written to the action log (Mastodon's `change_role`, `change_email`, `confirm`,
+ * `approve`, `disable`, `enable`, `reset_password` on the `User`) in the same transaction.
+ */
 export async function modifyAccount(
   ctx: AppContext,
   target: LocalUser,
   changes: AccountChanges,
+  by: Moderator = COMMAND_LINE,
 ): Promise<ModifiedAccount> {
   const now = new Date().toISOString();
   const patch: UserUpdate = {};
+  const name = `@${target.account.username}`;
+  const logged: ActionRecord[] = [];
+  const log = (action: string, summary: string) =>
+    logged.push({ action, targetType: "User", targetId: target.user.id, humanIdentifier: name, summary });
   if (changes.role !== undefined) {
-    if (changes.role === null) patch.role_id = EVERYONE_ROLE_ID;
-    else {
+    if (changes.role === null) {
+      patch.role_id = EVERYONE_ROLE_ID;
+      log("change_role", `removed the role of ${name}`);
+    } else {
       const role = await ctx.repos.roles.getByName(changes.role);
       if (!role) throw new ApiError(422, `Validation failed: Role ${changes.role} does not exist`);
       patch.role_id = role.id;
+      log("change_role", `gave ${name} the role ${role.name}`);
+    }
+    if (patch.role_id === target.user.roleId) {
+      delete patch.role_id;
+      logged.pop();
     }
   }
   if (changes.email !== undefined && changes.email.toLowerCase() !== target.user.email.toLowerCase()) {
@@ -51,21 +68,33 @@ export async function modifyAccount(
     // The operator vouches for the new address; a pending change of address is dropped.
     patch.email = changes.email;
     patch.unconfirmed_email = null;
+    log("change_email", `changed the e-mail address of ${name}`);
   }
   if (changes.confirm && target.user.confirmedAt === null) {
     patch.confirmed_at = now;
     patch.confirmation_token = null;
+    log("confirm", `confirmed the e-mail address of ${name}`);
   }
-  if (changes.approve) patch.approved = true;
-  if (changes.disabled !== undefined) patch.disabled = changes.disabled;
+  if (changes.approve && !target.user.approved) {
+    patch.approved = true;
+    log("approve", `approved the sign-up of ${name}`);
+  }
+  if (changes.disabled !== undefined && changes.disabled !== target.user.disabled) {
+    patch.disabled = changes.disabled;
+    log(changes.disabled ? "disable" : "enable", `${changes.disabled ? "disabled" : "enabled"} the login of ${name}`);
+  }
   let password: string | undefined;
   if (changes.resetPassword) {
     password = randomToken(18);
     patch.encrypted_password = await passwords.hash(password);
+    log("reset_password", `reset the password of ${name}`);
   }
   if (Object.keys(patch).length > 0) {
     patch.updated_at = now;
-    await ctx.repos.users.update(target.user.id, patch);
+    await ctx.db.transaction().execute(async (trx) => {
+      await ctx.repos.users.update(target.user.id, patch, trx);
+      for (const record of logged) await logAction(ctx, by, record, trx);
+    });
   }
   const user = await ctx.repos.users.getById(target.user.id);
   if (!user) throw new ApiError(404, "Record not found");

@@ -1,10 +1,8 @@
-import type { AppContext } from "../../context.ts";
-import type { Role, RoleUpdate } from "../../db/repositories/roles.ts";
-import { ApiError } from "../../lib/errors.ts";
-import { EVERYONE_ROLE_ID, OWNER_ROLE_ID, Permission } from "../../lib/roles.ts";
+import { Permission } from "../../lib/roles.ts";
 
 // Only light modules are imported by value: the command line checks arguments with the pure
-// functions below before it loads the database layer.
+// functions below before it loads the database layer. Creating, changing, deleting and
+// assigning roles (shared by the admin API and `gannet roles`) is in services/moderation/roles.ts.
 
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -15,6 +13,9 @@ const BITS_BY_NAME: ReadonlyMap<string, number> = new Map(
 
 /** Every permission name, in bit order: administrator, devops, view_audit_log, ... */
 export const PERMISSION_NAMES: readonly string[] = [...BITS_BY_NAME.keys()];
+
+/** Every permission bit Gannet knows, OR-ed: what the administrator permission amounts to. */
+export const ALL_PERMISSIONS: number = [...BITS_BY_NAME.values()].reduce((a, b) => a | b, 0);
 
 /** The bit a permission name stands for, if it is one. */
 export function permissionBit(name: string): number | undefined {
@@ -100,114 +101,4 @@ export interface RoleChanges {
 export interface RoleOptions {
   /** `administrator` grants every permission, so granting it must be asked for explicitly. */
   allowAdministrator?: boolean;
-}
-
-const invalid = (message: string) => new ApiError(422, `Validation failed: ${message}`);
-
-function checkAttributes(attrs: { name?: string; position?: number; color?: string }): void {
-  if (attrs.name !== undefined) {
-    const problem = roleNameProblem(attrs.name);
-    if (problem) throw invalid(`Name ${problem}`);
-  }
-  if (attrs.position !== undefined && !isRolePosition(attrs.position)) throw invalid("Position is out of range");
-  if (attrs.color !== undefined && !isRoleColor(attrs.color)) throw invalid("Color is invalid");
-}
-
-async function checkNameFree(ctx: AppContext, name: string, exceptId?: string): Promise<void> {
-  const other = await ctx.repos.roles.getByName(name);
-  if (other && other.id !== exceptId) throw invalid(`Name has already been taken (by the ${other.name} role)`);
-}
-
-function checkAdministrator(before: number, after: number, opts: RoleOptions): void {
-  const gains = (after & Permission.administrator) !== 0 && (before & Permission.administrator) === 0;
-  if (gains && !opts.allowAdministrator) {
-    throw new ApiError(422, "Granting administrator (every permission) must be allowed explicitly");
-  }
-}
-
-/** Creates a role with a new id; a taken name (compared case-insensitively) is a 422. */
-export async function createRole(ctx: AppContext, input: NewRole, opts: RoleOptions = {}): Promise<Role> {
-  checkAttributes(input);
-  const permissions = input.permissions ?? 0;
-  checkAdministrator(0, permissions, opts);
-  await checkNameFree(ctx, input.name);
-  const id = ctx.ids.next();
-  const now = new Date().toISOString();
-  try {
-    await ctx.repos.roles.insert({
-      id,
-      name: input.name,
-      color: input.color ?? "",
-      permissions,
-      position: input.position ?? 0,
-      highlighted: input.highlighted ?? false,
-      created_at: now,
-      updated_at: now,
-    });
-  } catch (e) {
-    // Another process took the name in the meantime: the unique index said no.
-    await checkNameFree(ctx, input.name);
-    throw e;
-  }
-  ctx.roles.invalidate();
-  const role = await ctx.repos.roles.getById(id);
-  if (!role) throw new ApiError(404, "Record not found");
-  return role;
-}
-
-/**
- * Changes a role in one update. The everyone role keeps its name and position (it is not ranked
- * among the others); its permissions, which every user has, may change.
- */
-export async function modifyRole(
-  ctx: AppContext,
-  role: Role,
-  changes: RoleChanges,
-  opts: RoleOptions = {},
-): Promise<Role> {
-  checkAttributes(changes);
-  const patch: RoleUpdate = {};
-  if (changes.name !== undefined && changes.name !== role.name) {
-    if (role.id === EVERYONE_ROLE_ID) throw new ApiError(422, "The everyone role cannot be renamed");
-    await checkNameFree(ctx, changes.name, role.id);
-    patch.name = changes.name;
-  }
-  if (changes.position !== undefined && changes.position !== role.position) {
-    if (role.id === EVERYONE_ROLE_ID) throw new ApiError(422, "The everyone role cannot be moved");
-    patch.position = changes.position;
-  }
-  let permissions = changes.permissions ?? role.permissions;
-  permissions = (permissions | (changes.addPermissions ?? 0)) & ~(changes.removePermissions ?? 0);
-  if (permissions !== role.permissions) {
-    checkAdministrator(role.permissions, permissions, opts);
-    patch.permissions = permissions;
-  }
-  if (changes.color !== undefined && changes.color !== role.color) patch.color = changes.color;
-  if (changes.highlighted !== undefined && changes.highlighted !== role.highlighted) {
-    patch.highlighted = changes.highlighted;
-  }
-  if (Object.keys(patch).length === 0) return role;
-  patch.updated_at = new Date().toISOString();
-  try {
-    await ctx.repos.roles.update(role.id, patch);
-  } catch (e) {
-    if (patch.name !== undefined) await checkNameFree(ctx, patch.name, role.id);
-    throw e;
-  }
-  ctx.roles.invalidate();
-  const updated = await ctx.repos.roles.getById(role.id);
-  if (!updated) throw new ApiError(404, "Record not found");
-  return updated;
-}
-
-/**
- * Deletes a role; its members go back to the everyone role in the same transaction. The everyone
- * and Owner roles stay. Returns how many users were moved.
- */
-export async function deleteRole(ctx: AppContext, role: Role): Promise<{ movedUsers: number }> {
-  if (role.id === EVERYONE_ROLE_ID) throw new ApiError(422, "The everyone role cannot be deleted");
-  if (role.id === OWNER_ROLE_ID) throw new ApiError(422, `The ${role.name} role cannot be deleted`);
-  const movedUsers = await ctx.repos.roles.delete(role.id, new Date().toISOString());
-  ctx.roles.invalidate();
-  return { movedUsers };
 }

@@ -6,6 +6,7 @@ import { sharpOf } from "../../lib/sharp.ts";
 import { shortcodeProblem } from "../../lib/text/shortcodes.ts";
 import { MAX_IMAGE_PIXELS } from "../media/process-image.ts";
 import { sniffMediaType } from "../media/sniff.ts";
+import { COMMAND_LINE, logAction, type Moderator } from "../moderation/action-log.ts";
 
 /** Mastodon's limit for a custom emoji's file. */
 export const EMOJI_MAX_BYTES = 256 * 1024;
@@ -63,11 +64,24 @@ async function deleteBlobs(ctx: AppContext, keys: readonly (string | null)[]): P
   }
 }
 
+const emojiRecord = (action: string, id: string, shortcode: string, verb: string) => ({
+  action,
+  targetType: "CustomEmoji",
+  targetId: id,
+  humanIdentifier: `:${shortcode}:`,
+  summary: `${verb} the custom emoji :${shortcode}:`,
+});
+
 /**
  * Adds a local custom emoji. Bad input is a 422 that stores nothing: the shortcode and image are
  * checked before any file is written, and the files go again if the row cannot be inserted.
+ * Written to the action log (`create` `CustomEmoji`) as done by `by` (the command line unless said).
  */
-export async function addCustomEmoji(ctx: AppContext, input: NewCustomEmoji): Promise<CustomEmoji> {
+export async function addCustomEmoji(
+  ctx: AppContext,
+  input: NewCustomEmoji,
+  by: Moderator = COMMAND_LINE,
+): Promise<CustomEmoji> {
   const problem = shortcodeProblem(input.shortcode);
   if (problem) throw invalid(problem);
   const category = input.category?.trim() || null;
@@ -107,14 +121,20 @@ export async function addCustomEmoji(ctx: AppContext, input: NewCustomEmoji): Pr
   if (!inserted) throw taken();
   const emoji = await ctx.repos.customEmojis.getLocal(input.shortcode);
   if (!emoji) throw new Error("custom emoji vanished after insert");
+  await logAction(ctx, by, emojiRecord("create", emoji.id, emoji.shortcode, "added"));
   return emoji;
 }
 
-/** Deletes a local custom emoji and its files; false when there is none by that shortcode. */
-export async function deleteCustomEmoji(ctx: AppContext, shortcode: string): Promise<boolean> {
+/** Deletes a local custom emoji and its files (logged as `destroy` `CustomEmoji`); false when there is none by that shortcode. */
+export async function deleteCustomEmoji(
+  ctx: AppContext,
+  shortcode: string,
+  by: Moderator = COMMAND_LINE,
+): Promise<boolean> {
   const emoji = await ctx.repos.customEmojis.getLocal(shortcode);
   if (!emoji) return false;
   if (!(await ctx.repos.customEmojis.delete(emoji.id))) return false;
+  await logAction(ctx, by, emojiRecord("destroy", emoji.id, emoji.shortcode, "deleted"));
   await deleteBlobs(ctx, [emoji.imageKey, emoji.staticKey]);
   return true;
 }

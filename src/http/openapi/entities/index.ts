@@ -3,6 +3,7 @@ import "./accounts.ts";
 import "./admin.ts";
 import "./admin-dashboard.ts";
 import "./admin-blocks.ts";
+import "./admin-roles.ts";
 import "./filters.ts";
 import "./instance.ts";
 import "./misc.ts";

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { randomToken } from "../../../lib/crypto.ts";
 import type { HonoEnv } from "../../types.ts";
+import { pageCsrfToken } from "../session.ts";
 
 /** Markup that is already safe to insert (built by `html` or `raw`). */
 export class SafeHtml {
@@ -83,13 +84,21 @@ export function sendPage(c: Context<HonoEnv>, opts: PageOptions): Response {
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join("; ");
+  // As Mastodon's layout: the session's CSRF token for scripts (the admin API takes it as X-CSRF-Token).
+  const csrf = pageCsrfToken(c);
+  const csrfMeta =
+    csrf === undefined
+      ? ""
+      : html`<meta name="csrf-param" content="authenticity_token">
+<meta name="csrf-token" content="${csrf}">
+`;
   const page = html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
-<title>${opts.title} - ${siteTitle}</title>
+${csrfMeta}<title>${opts.title} - ${siteTitle}</title>
 <style nonce="${nonce}">${new SafeHtml(STYLE)}</style>
 ${opts.head ?? ""}
 </head>

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isId } from "../../../../lib/ids.ts";
 import { REPORT_CATEGORIES } from "../../../../lib/reports.ts";
 import { Permission } from "../../../../lib/roles.ts";
+import { moderatorOf } from "../../../../services/moderation/action-log.ts";
 import * as admin from "../../../../services/reports/admin.ts";
 import { adminReportsJson } from "../../../../services/reports/admin-views.ts";
 import type { Report } from "../../../../services/reports/types.ts";
@@ -38,6 +39,8 @@ const idFilter = (v: unknown): string | undefined => {
   return typeof v === "string" && isId(v) ? v : "0";
 };
 
+const moderator = (c: Context<HonoEnv>) => moderatorOf(currentAccount(c));
+
 async function one(c: Context<HonoEnv>, report: Report) {
   const [json] = await adminReportsJson(c.env.ctx, [report], currentAccount(c).id);
   return c.json(json);
@@ -72,23 +75,23 @@ export function adminReportRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const report = await admin.findReport(ctx, c.req.param("id"));
     const p = validate(updateSchema, await readParams(c));
-    return one(c, await admin.updateReport(ctx, report, { category: p.category, ruleIds: p.rule_ids }));
+    return one(c, await admin.updateReport(ctx, report, { category: p.category, ruleIds: p.rule_ids }, moderator(c)));
   });
 
   app.post("/api/v1/admin/reports/:id/assign_to_self", ...WRITE, async (c) => {
     const report = await admin.findReport(c.env.ctx, c.req.param("id"));
-    return one(c, await admin.assignToSelf(c.env.ctx, report, currentAccount(c).id));
+    return one(c, await admin.assignToSelf(c.env.ctx, report, moderator(c)));
   });
   app.post("/api/v1/admin/reports/:id/unassign", ...WRITE, async (c) => {
     const report = await admin.findReport(c.env.ctx, c.req.param("id"));
-    return one(c, await admin.unassign(c.env.ctx, report));
+    return one(c, await admin.unassign(c.env.ctx, report, moderator(c)));
   });
   app.post("/api/v1/admin/reports/:id/resolve", ...WRITE, async (c) => {
     const report = await admin.findReport(c.env.ctx, c.req.param("id"));
-    return one(c, await admin.resolve(c.env.ctx, report, currentAccount(c).id));
+    return one(c, await admin.resolve(c.env.ctx, report, moderator(c)));
   });
   app.post("/api/v1/admin/reports/:id/reopen", ...WRITE, async (c) => {
     const report = await admin.findReport(c.env.ctx, c.req.param("id"));
-    return one(c, await admin.reopen(c.env.ctx, report));
+    return one(c, await admin.reopen(c.env.ctx, report, moderator(c)));
   });
 }
