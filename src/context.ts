@@ -4,6 +4,8 @@ import type { Kysely } from "kysely";
 import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
+import { AccountModerationRepository } from "./db/repositories/account-moderation.ts";
+import { AccountWarningsRepository } from "./db/repositories/account-warnings.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AdminActionLogsRepository } from "./db/repositories/admin-action-logs.ts";
 import { AnnouncementsRepository } from "./db/repositories/announcements.ts";
@@ -105,6 +107,10 @@ export interface Repositories {
   streaming: StreamingRepository;
   /** The moderation action log (migration 0034). */
   adminActionLogs: AdminActionLogsRepository;
+  /** Strikes against accounts and warning presets (migration 0034). */
+  accountWarnings: AccountWarningsRepository;
+  /** Reports, tokens and suspensions as account moderation reads and changes them. */
+  accountModeration: AccountModerationRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -204,6 +210,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     delivery: new DeliveryRepository(db),
     streaming: new StreamingRepository(db),
     adminActionLogs: new AdminActionLogsRepository(db),
+    accountWarnings: new AccountWarningsRepository(db),
+    accountModeration: new AccountModerationRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;
