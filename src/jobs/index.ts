@@ -18,6 +18,11 @@ import { AUTHORIZE_ALL_JOB, authorizeAllFollowRequests } from "../services/follo
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { MEDIA_PROCESS_JOB, processMediaJob, resumeStalledMediaProcessing } from "../services/media/process-job.ts";
 import { cacheRemoteMediaJob, purgeRemoteMediaCache, REMOTE_MEDIA_JOB } from "../services/media/remote-cache.ts";
+import {
+  PURGE_SUSPENDED_JOB,
+  purgeSuspendedAccount,
+  queueDueSuspensionPurges,
+} from "../services/moderation/suspension.ts";
 import { ADMIN_REPORT_JOB, notifyAdminReport } from "../services/notifications/admin-report.ts";
 import { ADMIN_SIGN_UP_JOB, notifyAdminSignUp } from "../services/notifications/admin-sign-up.ts";
 import { createNotifications } from "../services/notifications/create.ts";
@@ -54,6 +59,7 @@ export function registerJobHandlers(queue: JobQueue): void {
   queue.register(REMOTE_MEDIA_JOB, cacheRemoteMediaJob);
   queue.register(PUSH_JOB, deliverPush);
   queue.register(DELIVER_JOB, deliver);
+  queue.register(PURGE_SUSPENDED_JOB, purgeSuspendedAccount);
   registerResolveJobs(queue);
 }
 
@@ -88,5 +94,9 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   // Expired mutes already count as absent when read; this deletes their rows.
   scheduler.every("mutes.purge-expired", 5 * 60_000, async (ctx) => {
     await ctx.repos.relationships.purgeExpiredMutes(new Date().toISOString());
+  });
+  // Accounts suspended here longer than SUSPENSION_PURGE_DELAY_DAYS lose their data (a job each).
+  scheduler.every("moderation.purge-suspended", 3600_000, async (ctx) => {
+    await queueDueSuspensionPurges(ctx);
   });
 }

@@ -6,9 +6,31 @@ import { Status } from "./statuses.ts";
 
 const notificationType = () => z.enum(NOTIFICATION_TYPE_NAMES);
 
+export const AccountWarning = entity(
+  "AccountWarning",
+  "A moderation action taken against the user's account (a strike), as its `moderation_warning` notification shows it.",
+  z.object({
+    id: id(),
+    action: z.enum([
+      "none",
+      "disable",
+      "mark_statuses_as_sensitive",
+      "delete_statuses",
+      "sensitive",
+      "silence",
+      "suspend",
+    ]),
+    text: z.string(),
+    status_ids: z.array(id()).nullable(),
+    target_account: Account,
+    appeal: z.null().describe("Gannet has no appeals"),
+    created_at: dateTime(),
+  }),
+);
+
 export const Notification = entity(
   "Notification",
-  "Something that happened to the signed-in user; `status` for the types about a post, `report` for admin.report.",
+  "Something that happened to the signed-in user; `status` for the types about a post, `report` for admin.report, `moderation_warning` for moderation_warning.",
   z.object({
     id: id(),
     type: notificationType(),
@@ -17,6 +39,7 @@ export const Notification = entity(
     account: Account,
     status: Status.optional(),
     report: Report.optional(),
+    moderation_warning: AccountWarning.optional(),
   }),
 );
 
@@ -34,6 +57,7 @@ export const NotificationGroup = entity(
     sample_account_ids: z.array(id()),
     status_id: id().optional(),
     report: Report.optional(),
+    moderation_warning: AccountWarning.optional(),
   }),
 );
 
