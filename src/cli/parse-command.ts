@@ -13,6 +13,7 @@ import {
   type RoleChanges,
   roleNameProblem,
 } from "../services/admin/roles.ts";
+import { ACCOUNT_ACTION_SUBCOMMANDS, type AccountActionCommand } from "./parse-account-actions.ts";
 import { ANNOUNCEMENTS_SUBCOMMANDS, ANNOUNCEMENTS_USAGE, type AnnouncementsCommand } from "./parse-announcements.ts";
 import { DOMAINS_SUBCOMMANDS, DOMAINS_USAGE, type DomainsCommand } from "./parse-domains.ts";
 import { OPERATIONS_COMMANDS, type OperationsCommand } from "./parse-operations.ts";
@@ -71,6 +72,7 @@ export type Command =
   | { kind: "emoji-delete"; shortcode: string }
   | AnnouncementsCommand
   | DomainsCommand
+  | AccountActionCommand
   | OperationsCommand;
 
 export const DEFAULT_TOKEN_SCOPES = "read write follow push";
@@ -98,6 +100,7 @@ const SUBCOMMAND_USAGE: Record<string, string> = {
   "emoji delete": EMOJI_DELETE_USAGE,
   ...Object.fromEntries(Object.entries(ANNOUNCEMENTS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
   ...Object.fromEntries(Object.entries(DOMAINS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
+  ...Object.fromEntries(Object.entries(ACCOUNT_ACTION_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
 };
 
 const GROUP_USAGE: Record<string, string> = {
@@ -182,6 +185,7 @@ export function parseCommand(argv: readonly string[]): Command {
     "emoji delete": parseEmojiDelete,
     ...Object.fromEntries(Object.entries(ANNOUNCEMENTS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
     ...Object.fromEntries(Object.entries(DOMAINS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
+    ...Object.fromEntries(Object.entries(ACCOUNT_ACTION_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
   };
   try {
     return parsers[`${group} ${action}`](rest, usage);

@@ -1,6 +1,7 @@
 import { configure, defaultTextFormatter, type LogRecord } from "@logtape/logtape";
 import type { Config } from "../config/index.ts";
 import { type AppContext, createContext } from "../context.ts";
+import { accountsAction } from "./commands/account-actions.ts";
 import { accountsCreate, accountsDelete, accountsList, accountsModify } from "./commands/accounts.ts";
 import { announcementsChange, announcementsCreate, announcementsList } from "./commands/announcements.ts";
 import { domainsBlock, domainsChange, domainsList } from "./commands/domains.ts";
@@ -57,6 +58,8 @@ async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Prom
       return domainsChange(ctx, cmd, io);
     case "domains-list":
       return domainsList(ctx, io);
+    case "accounts-action":
+      return accountsAction(ctx, cmd, io);
     case "announcements-create":
       return announcementsCreate(ctx, cmd, io);
     case "announcements-list":

@@ -193,6 +193,8 @@ Commands:
   accounts list
   accounts aliases USERNAME [--add USER@DOMAIN]... [--remove USER@DOMAIN]...
   accounts move USERNAME --to USER@DOMAIN
+  accounts suspend|silence|sensitive ACCOUNT [--text TEXT] [--email]
+  accounts unsuspend|unsilence|unsensitive ACCOUNT
   roles list
   roles create NAME [--permissions P,P,...] [--position N] [--color #RRGGBB] [--highlighted]
                     [--allow-administrator]
@@ -233,8 +235,10 @@ export const ACCOUNTS_USAGE = `Usage: gannet accounts create USERNAME --email EM
        gannet accounts list
        gannet accounts aliases USERNAME [--add USER@DOMAIN]... [--remove USER@DOMAIN]...
        gannet accounts move USERNAME --to USER@DOMAIN
+       gannet accounts suspend|silence|sensitive ACCOUNT [--text TEXT] [--email]
+       gannet accounts unsuspend|unsilence|unsensitive ACCOUNT
 
-Run "gannet help accounts create" (or modify, delete, list, aliases, move) for the options.
+Run "gannet help accounts create" (or modify, delete, list, aliases, move, suspend, ...) for the options.
 `;
 
 export const TOKENS_USAGE = TOKENS_CREATE_USAGE;
