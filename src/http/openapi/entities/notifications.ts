@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Account, PartialAccountWithAvatar } from "./accounts.ts";
 import { Report } from "./admin.ts";
-import { count, dateTime, entity, id, NOTIFICATION_TYPE_NAMES, url } from "./common.ts";
+import { count, dateTime, entity, id, NOTIFICATION_TYPE_NAMES, PUSH_ALERT_TYPE_NAMES, url } from "./common.ts";
 import { Status } from "./statuses.ts";
 
 const notificationType = () => z.enum(NOTIFICATION_TYPE_NAMES);
@@ -107,7 +107,7 @@ export const WebPushSubscription = entity(
     id: id(),
     endpoint: url(),
     standard: z.boolean(),
-    alerts: z.object(Object.fromEntries(NOTIFICATION_TYPE_NAMES.map((t) => [t, z.boolean()]))),
+    alerts: z.object(Object.fromEntries(PUSH_ALERT_TYPE_NAMES.map((t) => [t, z.boolean()]))),
     server_key: z.string(),
     policy: z.enum(["all", "followed", "follower", "none"]),
   }),
