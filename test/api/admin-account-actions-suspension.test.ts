@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { queueDueSuspensionPurges } from "../../src/services/moderation/suspension.ts";
 import { type FakeActor, type FakeRemote, startFakeRemote } from "../federation/fake-remote.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { openSocket } from "../helpers/streaming.ts";
 import { Browser, submitSignIn } from "./oauth-browser.ts";
 
 const ADMIN_SCOPES = "read write admin:read admin:write";
@@ -124,6 +125,19 @@ describe("Admin API: suspension, unsuspension and deleting a suspended account's
     assert.equal(fresh.status, 200);
     const back = new Browser(s);
     assert.equal((await submitSignIn(back, (await back.request("/auth/sign_in")).body, u)).status, 302);
+  });
+
+  it("suspending closes the account's streaming connections, and new ones are refused", async () => {
+    const u = await s.createUser("sus3");
+    const other = await s.createUser("sus4");
+    const doomed = await openSocket(s.url, { token: u.token, query: { stream: "user" } });
+    const survivor = await openSocket(s.url, { token: other.token, query: { stream: "user" } });
+    const closed = new Promise<void>((resolve) => doomed.ws.once("close", () => resolve()));
+    assert.equal((await act(admin, u.account.id, { type: "suspend" })).status, 200);
+    await closed;
+    await assert.rejects(openSocket(s.url, { token: u.token, query: { stream: "user" } }));
+    assert.equal(survivor.ws.readyState, survivor.ws.OPEN);
+    await survivor.close();
   });
 
   it("unsuspend is refused (403) for an account that is not suspended here", async () => {
