@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { queueDueSuspensionPurges } from "../../src/services/moderation/suspension.ts";
+import { canonicalEmailHash, queueDueSuspensionPurges } from "../../src/services/moderation/suspension.ts";
 import { type FakeActor, type FakeRemote, startFakeRemote } from "../federation/fake-remote.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { openSocket } from "../helpers/streaming.ts";
@@ -79,6 +79,17 @@ describe("Admin API: suspension, unsuspension and deleting a suspended account's
     assert.notEqual(a.suspendedAt, null);
     assert.equal(a.suspensionOrigin, "local");
     assert.deepEqual(await logActions(u.account.id), ["suspend"]);
+    // Its address is blocked from signing up again (a canonical e-mail block naming the account).
+    const blocks = () =>
+      s.ctx.db
+        .selectFrom("canonical_email_blocks")
+        .select(["canonical_email_hash", "reference_account_id"])
+        .where("reference_account_id", "=", u.account.id)
+        .execute();
+    assert.deepEqual(
+      (await blocks()).map((b) => b.canonical_email_hash),
+      [canonicalEmailHash(u.user.email)],
+    );
 
     // Tokens and sessions stop working at once; signing in is refused.
     assert.equal((await s.request("/api/v1/accounts/verify_credentials", { token: u.token })).status, 403);
@@ -108,6 +119,7 @@ describe("Admin API: suspension, unsuspension and deleting a suspended account's
     assert.equal(un.body.id, u.account.id);
     assert.equal((await account(u.account.id)).suspendedAt, null);
     assert.deepEqual(await logActions(u.account.id), ["unsuspend", "suspend"]);
+    assert.deepEqual(await blocks(), []);
     assert.equal((await s.request("/api/v1/accounts/verify_credentials", { token: u.token })).status, 200);
     await s.settle();
     const [full] = fake.activities("Update", "/inbox");
@@ -138,6 +150,12 @@ describe("Admin API: suspension, unsuspension and deleting a suspended account's
     await assert.rejects(openSocket(s.url, { token: u.token, query: { stream: "user" } }));
     assert.equal(survivor.ws.readyState, survivor.ws.OPEN);
     await survivor.close();
+  });
+
+  it("canonical e-mail hashes ignore case, dots and a +suffix in the local part", () => {
+    assert.equal(canonicalEmailHash("J.Doe+x@Example.com"), canonicalEmailHash("jdoe@example.com"));
+    assert.notEqual(canonicalEmailHash("jdoe@example.com"), canonicalEmailHash("jdoe@example.org"));
+    assert.match(canonicalEmailHash("a@b.c"), /^[0-9a-f]{64}$/);
   });
 
   it("unsuspend is refused (403) for an account that is not suspended here", async () => {
@@ -217,7 +235,8 @@ describe("Admin API: suspension, unsuspension and deleting a suspended account's
     // Not yet due: nothing is queued.
     assert.equal(await queueDueSuspensionPurges(s.ctx), 0);
     assert.equal(await queueDueSuspensionPurges(s.ctx, new Date(Date.now() + 29 * DAY)), 0);
-    assert.equal(await queueDueSuspensionPurges(s.ctx, new Date(Date.now() + 31 * DAY)), 1);
+    // Due: this one, and any other account earlier tests left suspended.
+    assert.ok((await queueDueSuspensionPurges(s.ctx, new Date(Date.now() + 31 * DAY))) >= 1);
     await s.settle();
     const a = await account(u.account.id);
     assert.equal(a.suspensionOrigin, "deleted");

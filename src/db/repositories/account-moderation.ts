@@ -58,4 +58,27 @@ export class AccountModerationRepository {
       .execute();
     return rows.map((r) => String(r.id));
   }
+
+  /** Blocks sign-ups with a canonical e-mail hash, naming the suspended account (kept if already blocked). */
+  async blockCanonicalEmail(
+    row: { id: string; hash: string; accountId: string; at: string },
+    db: Kysely<DB> = this.#db,
+  ): Promise<void> {
+    await db
+      .insertInto("canonical_email_blocks")
+      .values({
+        id: row.id,
+        canonical_email_hash: row.hash,
+        reference_account_id: row.accountId,
+        created_at: row.at,
+        updated_at: row.at,
+      })
+      .onConflict((oc) => oc.column("canonical_email_hash").doNothing())
+      .execute();
+  }
+
+  /** Removes the canonical e-mail blocks a suspension of the account added. */
+  async unblockCanonicalEmailsOf(accountId: string, db: Kysely<DB> = this.#db): Promise<void> {
+    await db.deleteFrom("canonical_email_blocks").where("reference_account_id", "=", accountId).execute();
+  }
 }

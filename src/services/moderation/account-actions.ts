@@ -115,6 +115,8 @@ export async function performAccountAction(
   if (input.type === "disable" && !user) throw invalidType();
   if (input.type !== "none" || input.text || preset) await requireOverride(ctx, by, target);
   const role = await roleOf(ctx, by);
+  // Read before the transaction (the role cache may query, and SQLite has one connection).
+  const mayResolve = role === undefined || (await ctx.roles.can(role.id, Permission.manageReports));
   const text = [preset?.text, input.text].filter((t): t is string => t !== undefined && t !== "").join("\n\n");
   const acct = acctOf(target);
 
@@ -145,7 +147,7 @@ export async function performAccountAction(
         await logAccount(ctx, by, target, "silence", `limited ${acct}`, trx);
         break;
       case "suspend":
-        await markSuspended(ctx, target, trx, jobs);
+        await markSuspended(ctx, target, trx, jobs, user?.email);
         await logAccount(ctx, by, target, "suspend", `suspended ${acct}`, trx);
         break;
       case "none":
@@ -179,7 +181,7 @@ export async function performAccountAction(
           ? [report.id]
           : []
         : await ctx.repos.accountModeration.unresolvedReportIds(target.id, trx);
-    if (reportIds.length > 0 && role !== undefined && !(await ctx.roles.can(role.id, Permission.manageReports))) {
+    if (reportIds.length > 0 && !mayResolve) {
       throw forbidden();
     }
     await ctx.repos.accountModeration.resolveReports(reportIds, by.accountId, now, trx);

@@ -4,6 +4,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import type { DB } from "../../db/schema.ts";
 import { queueDelivery } from "../../federation/deliveries.ts";
 import type { JobBatch } from "../../infra/queue/after-commit.ts";
+import { sha256 } from "../../lib/crypto.ts";
 import { deleteLocalAccount } from "../admin/delete-local-account.ts";
 import { deleteRemoteAccount } from "../federation/remote-deletes.ts";
 import { deleteStatus, releaseStatusMedia, removeStatusPoll } from "../statuses/delete.ts";
@@ -15,20 +16,47 @@ const PURGE_BATCH = 200;
 const DAY_MS = 86_400_000;
 
 /**
+ * Mastodon's canonical form of an address, hashed (CanonicalEmailBlock): lower case, and in the
+ * local part dots and a `+suffix` dropped, so `J.Doe+x@Example.com` is `jdoe@example.com`.
+ */
+export function canonicalEmailHash(email: string): string {
+  const lower = email.trim().toLowerCase();
+  const at = lower.lastIndexOf("@");
+  const local = (at < 0 ? lower : lower.slice(0, at)).replaceAll(".", "").split("+", 1)[0];
+  return sha256(at < 0 ? local : `${local}${lower.slice(at)}`);
+}
+
+/**
  * Suspends an account here (origin `local`), in the action's transaction. Nothing is deleted:
  * the account just stops being shown or heard (the read side honours `suspended_at`), its tokens
  * and sessions stop working, and `unsuspend` gives everything back. A local account's followers'
  * servers get an `Update` of the actor carrying `suspended: true` and an empty profile, as
- * Mastodon federates a suspension; a remote account's activities are refused from now on.
+ * Mastodon federates a suspension, and its e-mail address is blocked from signing up again (a
+ * canonical e-mail block naming the account); a remote account's activities are refused from now on.
  */
-export async function markSuspended(ctx: AppContext, account: Account, trx: Kysely<DB>, jobs: JobBatch): Promise<void> {
+export async function markSuspended(
+  ctx: AppContext,
+  account: Account,
+  trx: Kysely<DB>,
+  jobs: JobBatch,
+  /** A local account's e-mail address (read before the transaction). */
+  email: string | undefined,
+): Promise<void> {
   const now = new Date().toISOString();
   await ctx.repos.accounts.update(
     account.id,
     { suspended_at: account.suspendedAt ?? now, suspension_origin: "local", updated_at: now },
     trx,
   );
-  if (account.domain === null) queueDelivery(jobs, { type: "actor.update", accountId: account.id });
+  if (account.domain !== null) return;
+  queueDelivery(jobs, { type: "actor.update", accountId: account.id });
+  // As Mastodon, the address cannot sign up again while the suspension lasts.
+  if (email) {
+    await ctx.repos.accountModeration.blockCanonicalEmail(
+      { id: ctx.ids.next(), hash: canonicalEmailHash(email), accountId: account.id, at: now },
+      trx,
+    );
+  }
 }
 
 /** After a suspension committed: the streaming connections of a local account's tokens close. */
@@ -47,7 +75,8 @@ export async function closeStreams(ctx: AppContext, account: Account): Promise<v
 
 /**
  * Lifts a local suspension, in the undo's transaction: the account is as it was (its posts,
- * followers and follows were never removed). Followers' servers get the whole actor again.
+ * followers and follows were never removed). Followers' servers get the whole actor again, and
+ * the canonical e-mail block the suspension added goes.
  */
 export async function markUnsuspended(
   ctx: AppContext,
@@ -57,7 +86,9 @@ export async function markUnsuspended(
 ): Promise<void> {
   const now = new Date().toISOString();
   await ctx.repos.accounts.update(account.id, { suspended_at: null, suspension_origin: null, updated_at: now }, trx);
-  if (account.domain === null) queueDelivery(jobs, { type: "actor.update", accountId: account.id });
+  if (account.domain !== null) return;
+  queueDelivery(jobs, { type: "actor.update", accountId: account.id });
+  await ctx.repos.accountModeration.unblockCanonicalEmailsOf(account.id, trx);
 }
 
 /** Whether an account's data may be deleted now: it is suspended (here or by its server) and not deleted yet. */
