@@ -4,6 +4,8 @@ import type { Kysely } from "kysely";
 import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
+import { AccountModerationRepository } from "./db/repositories/account-moderation.ts";
+import { AccountWarningsRepository } from "./db/repositories/account-warnings.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AdminAccountsRepository } from "./db/repositories/admin-accounts.ts";
 import { AdminActionLogsRepository } from "./db/repositories/admin-action-logs.ts";
@@ -116,6 +118,10 @@ export interface Repositories {
   adminAccounts: AdminAccountsRepository;
   /** E-mail domain, canonical e-mail and IP blocks (migrations 0034, 0039). */
   signUpBlocks: SignUpBlocksRepository;
+  /** Strikes against accounts and warning presets (migration 0034). */
+  accountWarnings: AccountWarningsRepository;
+  /** Reports, tokens and suspensions as account moderation reads and changes them. */
+  accountModeration: AccountModerationRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -219,6 +225,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     adminTags: new AdminTagsRepository(db),
     adminAccounts: new AdminAccountsRepository(db),
     signUpBlocks: new SignUpBlocksRepository(db),
+    accountWarnings: new AccountWarningsRepository(db),
+    accountModeration: new AccountModerationRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -13,6 +13,7 @@ import {
   type RoleChanges,
   roleNameProblem,
 } from "../services/admin/roles.ts";
+import { ACCOUNT_ACTION_SUBCOMMANDS, type AccountActionCommand } from "./parse-account-actions.ts";
 import { ANNOUNCEMENTS_SUBCOMMANDS, ANNOUNCEMENTS_USAGE, type AnnouncementsCommand } from "./parse-announcements.ts";
 import { BLOCKS_GROUP_USAGE, BLOCKS_SUBCOMMANDS, type BlocksCommand } from "./parse-blocks.ts";
 import { DOMAINS_SUBCOMMANDS, DOMAINS_USAGE, type DomainsCommand } from "./parse-domains.ts";
@@ -79,6 +80,7 @@ export type Command =
   | DomainsCommand
   | BlocksCommand
   | LogCommand
+  | AccountActionCommand
   | OperationsCommand;
 
 export const DEFAULT_TOKEN_SCOPES = "read write follow push";
@@ -109,6 +111,7 @@ const SUBCOMMAND_USAGE: Record<string, string> = {
   ...Object.fromEntries(Object.entries(ANNOUNCEMENTS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
   ...Object.fromEntries(Object.entries(DOMAINS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
   ...Object.fromEntries(Object.entries(BLOCKS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
+  ...Object.fromEntries(Object.entries(ACCOUNT_ACTION_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
 };
 
 const GROUP_USAGE: Record<string, string> = {
@@ -204,6 +207,7 @@ export function parseCommand(argv: readonly string[]): Command {
     ...Object.fromEntries(Object.entries(ANNOUNCEMENTS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
     ...Object.fromEntries(Object.entries(DOMAINS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
     ...Object.fromEntries(Object.entries(BLOCKS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
+    ...Object.fromEntries(Object.entries(ACCOUNT_ACTION_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
   };
   try {
     return parsers[`${group} ${action}`](rest, usage);

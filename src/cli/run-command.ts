@@ -1,6 +1,7 @@
 import { configure, defaultTextFormatter, type LogRecord } from "@logtape/logtape";
 import type { Config } from "../config/index.ts";
 import { type AppContext, createContext } from "../context.ts";
+import { accountsAction } from "./commands/account-actions.ts";
 import {
   accountsApprove,
   accountsCreate,
@@ -80,6 +81,8 @@ async function dispatch(ctx: AppContext, cmd: DatabaseCommand, io: Output): Prom
     case "canonical-email-blocks-remove":
     case "canonical-email-blocks-list":
       return blocksCommand(ctx, cmd, io);
+    case "accounts-action":
+      return accountsAction(ctx, cmd, io);
     case "announcements-create":
       return announcementsCreate(ctx, cmd, io);
     case "announcements-list":

@@ -209,6 +209,8 @@ Commands:
   accounts move USERNAME --to USER@DOMAIN
   accounts approve USERNAME
   accounts reject USERNAME
+  accounts suspend|silence|sensitive ACCOUNT [--text TEXT] [--email]
+  accounts unsuspend|unsilence|unsensitive ACCOUNT
   roles list
   roles create NAME [--permissions P,P,...] [--position N] [--color #RRGGBB] [--highlighted]
                     [--allow-administrator]
@@ -257,8 +259,10 @@ export const ACCOUNTS_USAGE = `Usage: gannet accounts create USERNAME --email EM
        gannet accounts move USERNAME --to USER@DOMAIN
        gannet accounts approve USERNAME
        gannet accounts reject USERNAME
+       gannet accounts suspend|silence|sensitive ACCOUNT [--text TEXT] [--email]
+       gannet accounts unsuspend|unsilence|unsensitive ACCOUNT
 
-Run "gannet help accounts create" (or modify, delete, list, aliases, move, approve, reject) for the options.
+Run "gannet help accounts create" (or modify, delete, list, aliases, move, approve, reject, suspend, ...) for the options.
 `;
 
 export const TOKENS_USAGE = TOKENS_CREATE_USAGE;

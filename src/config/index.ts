@@ -106,6 +106,8 @@ export interface Config {
    * are kept (MEDIA_CACHE_RETENTION_PERIOD); undefined: kept for good.
    */
   mediaCacheRetentionDays?: number;
+  /** Days a locally suspended account's data is kept before it is deleted (SUSPENSION_PURGE_DELAY_DAYS). */
+  suspensionPurgeDelayDays: number;
   /**
    * The ffmpeg and ffprobe commands (FFMPEG_BINARY, FFPROBE_BINARY, Mastodon's names): a path, or
    * a name looked up on the PATH. A command that is not there counts as not installed.
@@ -199,6 +201,7 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     instanceStatsCacheSeconds: read(env, "INSTANCE_STATS_CACHE_SECONDS"),
     roles: roles(env, databaseUrl !== undefined || redisUrl !== undefined),
     mediaCacheRetentionDays: read(env, "MEDIA_CACHE_RETENTION_PERIOD"),
+    suspensionPurgeDelayDays: read(env, "SUSPENSION_PURGE_DELAY_DAYS"),
     ffmpegBinary: read(env, "FFMPEG_BINARY"),
     ffprobeBinary: read(env, "FFPROBE_BINARY"),
     logLevel: read(env, "LOG_LEVEL"),

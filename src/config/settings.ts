@@ -314,6 +314,13 @@ export const SETTINGS = {
     default: false,
     description: "A server for one person: sign-ups are closed whatever REGISTRATIONS_MODE says.",
   }),
+  SUSPENSION_PURGE_DELAY_DAYS: setting({
+    group: "Accounts",
+    type: int(0, 36500),
+    default: 30,
+    description:
+      "Days a suspended account's data is kept (so that `unsuspend` can restore it) before the scheduler deletes it for good. The name stays taken.",
+  }),
   // Site
   SITE_TITLE: setting({
     group: "Site",

@@ -19,6 +19,11 @@ import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { MEDIA_PROCESS_JOB, processMediaJob, resumeStalledMediaProcessing } from "../services/media/process-job.ts";
 import { cacheRemoteMediaJob, purgeRemoteMediaCache, REMOTE_MEDIA_JOB } from "../services/media/remote-cache.ts";
 import { pruneExpiredIpBlocks } from "../services/moderation/ip-blocks.ts";
+import {
+  PURGE_SUSPENDED_JOB,
+  purgeSuspendedAccount,
+  queueDueSuspensionPurges,
+} from "../services/moderation/suspension.ts";
 import { ADMIN_REPORT_JOB, notifyAdminReport } from "../services/notifications/admin-report.ts";
 import { ADMIN_SIGN_UP_JOB, notifyAdminSignUp } from "../services/notifications/admin-sign-up.ts";
 import { createNotifications } from "../services/notifications/create.ts";
@@ -55,6 +60,7 @@ export function registerJobHandlers(queue: JobQueue): void {
   queue.register(REMOTE_MEDIA_JOB, cacheRemoteMediaJob);
   queue.register(PUSH_JOB, deliverPush);
   queue.register(DELIVER_JOB, deliver);
+  queue.register(PURGE_SUSPENDED_JOB, purgeSuspendedAccount);
   registerResolveJobs(queue);
 }
 
@@ -93,5 +99,9 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   // Expired IP blocks stopped applying when they expired; this deletes them (Mastodon's IpCleanupScheduler).
   scheduler.every("ip-blocks.purge-expired", 5 * 60_000, async (ctx) => {
     await pruneExpiredIpBlocks(ctx);
+  });
+  // Accounts suspended here longer than SUSPENSION_PURGE_DELAY_DAYS lose their data (a job each).
+  scheduler.every("moderation.purge-suspended", 3600_000, async (ctx) => {
+    await queueDueSuspensionPurges(ctx);
   });
 }

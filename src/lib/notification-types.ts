@@ -14,9 +14,18 @@ export const NOTIFICATION_TYPES = [
   "update",
   "admin.sign_up",
   "admin.report",
+  "moderation_warning",
 ] as const;
 
 export type KnownNotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const isNotificationType = (t: unknown): t is KnownNotificationType =>
   typeof t === "string" && (NOTIFICATION_TYPES as readonly string[]).includes(t);
+
+/**
+ * The types a Web Push subscription has an alert for: all but `moderation_warning`, which
+ * Mastodon's WebPushSubscription alerts do not list.
+ */
+export const PUSH_ALERT_TYPES: readonly KnownNotificationType[] = NOTIFICATION_TYPES.filter(
+  (t) => t !== "moderation_warning",
+);

@@ -6,12 +6,16 @@ export interface NotificationView {
   createdAt: string;
 }
 
-/** Mastodon's Notification entity; `status` only for the types about a post, `report` for `admin.report`. */
+/**
+ * Mastodon's Notification entity; `status` only for the types about a post, `report` for
+ * `admin.report`, `moderation_warning` (an AccountWarning) for `moderation_warning`.
+ */
 export function serializeNotification(
   n: NotificationView,
   account: Record<string, unknown>,
   status: Record<string, unknown> | undefined,
   report?: Record<string, unknown>,
+  moderationWarning?: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: n.id,
@@ -22,6 +26,7 @@ export function serializeNotification(
   };
   if (status !== undefined) out.status = status;
   if (report !== undefined) out.report = report;
+  if (moderationWarning !== undefined) out.moderation_warning = moderationWarning;
   return out;
 }
 
@@ -38,6 +43,8 @@ export interface NotificationGroupView {
   statusId: string | null;
   /** The Report entity of an `admin.report` group. */
   report?: Record<string, unknown>;
+  /** The AccountWarning entity of a `moderation_warning` group. */
+  moderationWarning?: Record<string, unknown>;
 }
 
 /** Mastodon's NotificationGroup entity (4.3); the `page_*` fields only in a listed page. */
@@ -56,6 +63,7 @@ export function serializeNotificationGroup(g: NotificationGroupView): Record<str
   out.sample_account_ids = g.sampleAccountIds;
   if (g.statusId !== null) out.status_id = g.statusId;
   if (g.report !== undefined) out.report = g.report;
+  if (g.moderationWarning !== undefined) out.moderation_warning = g.moderationWarning;
   return out;
 }
 

@@ -17,24 +17,26 @@ const logger = getLogger(["gannet", "admin"]);
 export async function deleteLocalAccount(
   ctx: AppContext,
   target: LocalUser,
-  by: Moderator = COMMAND_LINE,
+  /** Who deletes it, for the action log; null when the caller logged the decision already (a purge job). */
+  by: Moderator | null = COMMAND_LINE,
 ): Promise<void> {
   const { account, user } = target;
   const now = new Date().toISOString();
   await transactionWithJobs(ctx, async (trx, jobs) => {
     const name = `@${account.username}`;
-    await logAction(
-      ctx,
-      by,
-      {
-        action: "destroy",
-        targetType: "Account",
-        targetId: account.id,
-        humanIdentifier: name,
-        summary: `deleted ${name}`,
-      },
-      trx,
-    );
+    if (by)
+      await logAction(
+        ctx,
+        by,
+        {
+          action: "destroy",
+          targetType: "Account",
+          targetId: account.id,
+          humanIdentifier: name,
+          summary: `deleted ${name}`,
+        },
+        trx,
+      );
     await ctx.repos.users.delete(user.id, trx);
     // Its follows end both ways, so the other accounts' counters stay right.
     await ctx.repos.follows.removeAllOf(account.id, trx);

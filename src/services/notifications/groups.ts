@@ -6,6 +6,7 @@ import {
   serializePartialAccount,
 } from "../../serializers/notification.ts";
 import { accountsJson } from "../accounts/views.ts";
+import { warningsJsonById } from "../moderation/warnings.ts";
 import { reportsJsonById } from "../reports/views.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
 import { GROUPABLE_TYPES } from "./group-key.ts";
@@ -82,17 +83,25 @@ export async function groupedNotificationsJson(
   // `admin.report` groups (always of one) carry their report; one whose report is gone is left out.
   const reportOf = new Map(representatives.flatMap((n) => (n.type === "admin.report" ? [[n.id, n.activityId]] : [])));
   const reports = await reportsJsonById(ctx, [...reportOf.values()]);
+  // `moderation_warning` groups (always of one) carry their AccountWarning, likewise.
+  const warningOf = new Map(
+    representatives.flatMap((n) => (n.type === "moderation_warning" ? [[n.id, n.activityId]] : [])),
+  );
+  const warnings = await warningsJsonById(ctx, [...warningOf.values()]);
   const groups = views
     .map((v) => {
       const reportId = reportOf.get(v.mostRecentId);
       const report = reportId === undefined ? undefined : reports.get(reportId);
-      return { ...v, sampleAccountIds: v.sampleAccountIds.filter((id) => known.has(id)), report };
+      const warningId = warningOf.get(v.mostRecentId);
+      const moderationWarning = warningId === undefined ? undefined : warnings.get(warningId);
+      return { ...v, sampleAccountIds: v.sampleAccountIds.filter((id) => known.has(id)), report, moderationWarning };
     })
     .filter(
       (v) =>
         v.sampleAccountIds.length > 0 &&
         (v.statusId === null || visibleStatuses.has(v.statusId)) &&
-        (v.type !== "admin.report" || v.report !== undefined),
+        (v.type !== "admin.report" || v.report !== undefined) &&
+        (v.type !== "moderation_warning" || v.moderationWarning !== undefined),
     );
 
   // Accounts given whole, and (partial_avatars) the others, each once.

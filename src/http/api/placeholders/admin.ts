@@ -4,9 +4,6 @@ import type { Guard, Placeholder } from "./types.ts";
 
 const P = Permission;
 
-const writeAccounts = admin(P.manageUsers, "admin:write:accounts");
-const ACCOUNT = { existing: "id" };
-
 /** Read and write guards of one admin resource family. */
 const family = (permission: number, resource: string): [Guard, Guard] => [
   admin(permission, `admin:read:${resource}`),
@@ -19,17 +16,6 @@ const writeTaxonomies = admin(P.manageTaxonomies, "admin:write");
 
 /** 1.28 Admin API. Lists are empty; single records cannot exist yet; actions cannot work yet. */
 export const adminRows: Placeholder[] = [
-  del("/api/v1/admin/accounts/:id", admin(P.deleteUserData, "admin:write:accounts"), unavailable(), ACCOUNT),
-  post(
-    "/api/v1/admin/accounts/:id/action",
-    admin(P.manageUsers | P.manageReports, "admin:write:accounts"),
-    unavailable(),
-    ACCOUNT,
-  ),
-  post("/api/v1/admin/accounts/:id/unsilence", writeAccounts, unavailable(), ACCOUNT),
-  post("/api/v1/admin/accounts/:id/unsuspend", writeAccounts, unavailable(), ACCOUNT),
-  post("/api/v1/admin/accounts/:id/unsensitive", writeAccounts, unavailable(), ACCOUNT),
-
   get("/api/v1/admin/domain_blocks", readDomainBlocks, page(100)),
   get("/api/v1/admin/domain_blocks/:id", readDomainBlocks, none()),
   post("/api/v1/admin/domain_blocks", writeDomainBlocks, unavailable()),

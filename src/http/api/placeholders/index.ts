@@ -306,6 +306,24 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "POST", path: "/api/v1/admin/ip_blocks", note: "`ip`, `severity`, `comment`, `expires_in`" },
   { method: "PUT", path: "/api/v1/admin/ip_blocks/:id", note: "change any of them" },
   { method: "DELETE", path: "/api/v1/admin/ip_blocks/:id", note: "`{}`" },
+  // Account moderation actions (issue 16, services/moderation/account-actions.ts).
+  {
+    method: "POST",
+    path: "/api/v1/admin/accounts/:id/action",
+    note: "`type` none/sensitive/disable/silence/suspend, warning (`moderation_warning` notification, mail), `report_id` resolved",
+  },
+  { method: "POST", path: "/api/v1/admin/accounts/:id/unsilence", note: "lift the limit; Admin::Account" },
+  { method: "POST", path: "/api/v1/admin/accounts/:id/unsensitive", note: "stop forcing media sensitive" },
+  {
+    method: "POST",
+    path: "/api/v1/admin/accounts/:id/unsuspend",
+    note: "lift a local suspension; everything comes back",
+  },
+  {
+    method: "DELETE",
+    path: "/api/v1/admin/accounts/:id",
+    note: "a suspended account's data deleted for good (Delete User Data); the name stays taken",
+  },
   { method: "POST", path: "/api/v1/tags/:name/follow", note: "follow a hashtag (repeatable); creates the tag" },
   { method: "POST", path: "/api/v1/tags/:name/unfollow", note: "undo (repeatable)" },
   { method: "POST", path: "/api/v1/tags/:name/feature", note: "feature a hashtag on the profile (max 10)" },

@@ -1,14 +1,36 @@
 import { z } from "zod";
 import { Account, PartialAccountWithAvatar } from "./accounts.ts";
 import { Report } from "./admin.ts";
-import { count, dateTime, entity, id, NOTIFICATION_TYPE_NAMES, url } from "./common.ts";
+import { count, dateTime, entity, id, NOTIFICATION_TYPE_NAMES, PUSH_ALERT_TYPE_NAMES, url } from "./common.ts";
 import { Status } from "./statuses.ts";
 
 const notificationType = () => z.enum(NOTIFICATION_TYPE_NAMES);
 
+export const AccountWarning = entity(
+  "AccountWarning",
+  "A moderation action taken against the user's account (a strike), as its `moderation_warning` notification shows it.",
+  z.object({
+    id: id(),
+    action: z.enum([
+      "none",
+      "disable",
+      "mark_statuses_as_sensitive",
+      "delete_statuses",
+      "sensitive",
+      "silence",
+      "suspend",
+    ]),
+    text: z.string(),
+    status_ids: z.array(id()).nullable(),
+    target_account: Account,
+    appeal: z.null().describe("Gannet has no appeals"),
+    created_at: dateTime(),
+  }),
+);
+
 export const Notification = entity(
   "Notification",
-  "Something that happened to the signed-in user; `status` for the types about a post, `report` for admin.report.",
+  "Something that happened to the signed-in user; `status` for the types about a post, `report` for admin.report, `moderation_warning` for moderation_warning.",
   z.object({
     id: id(),
     type: notificationType(),
@@ -17,6 +39,7 @@ export const Notification = entity(
     account: Account,
     status: Status.optional(),
     report: Report.optional(),
+    moderation_warning: AccountWarning.optional(),
   }),
 );
 
@@ -34,6 +57,7 @@ export const NotificationGroup = entity(
     sample_account_ids: z.array(id()),
     status_id: id().optional(),
     report: Report.optional(),
+    moderation_warning: AccountWarning.optional(),
   }),
 );
 
@@ -83,7 +107,7 @@ export const WebPushSubscription = entity(
     id: id(),
     endpoint: url(),
     standard: z.boolean(),
-    alerts: z.object(Object.fromEntries(NOTIFICATION_TYPE_NAMES.map((t) => [t, z.boolean()]))),
+    alerts: z.object(Object.fromEntries(PUSH_ALERT_TYPE_NAMES.map((t) => [t, z.boolean()]))),
     server_key: z.string(),
     policy: z.enum(["all", "followed", "follower", "none"]),
   }),
