@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
+import { AccountPurgeRepository } from "./db/repositories/account-purge.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AdminActionLogsRepository } from "./db/repositories/admin-action-logs.ts";
 import { AnnouncementsRepository } from "./db/repositories/announcements.ts";
@@ -39,6 +40,7 @@ import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
 import { SearchRepository } from "./db/repositories/search.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
+import { SeveredRelationshipsRepository } from "./db/repositories/severed-relationships.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
 import { StatusPagesRepository } from "./db/repositories/status-pages.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
@@ -89,6 +91,10 @@ export interface Repositories {
   domainBlocks: DomainBlocksRepository;
   /** Instance-level domain blocks and allows, and the federation policy they make. */
   instanceDomainBlocks: InstanceDomainBlocksRepository;
+  /** The follows a domain suspension cut (Mastodon 4.3's severed relationships). */
+  severedRelationships: SeveredRelationshipsRepository;
+  /** What a purged remote account leaves on others' posts and in local notifications. */
+  accountPurge: AccountPurgeRepository;
   search: SearchRepository;
   conversations: ConversationsRepository;
   lists: ListsRepository;
@@ -189,6 +195,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       limitedFederation: config.limitedFederationMode,
       stamp: () => database.domainPolicyStamp(),
     }),
+    severedRelationships: new SeveredRelationshipsRepository(db),
+    accountPurge: new AccountPurgeRepository(db),
     search: new SearchRepository(db, database.dialect),
     conversations: new ConversationsRepository(db),
     lists: new ListsRepository(db, database.dialect),

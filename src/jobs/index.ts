@@ -18,6 +18,13 @@ import { AUTHORIZE_ALL_JOB, authorizeAllFollowRequests } from "../services/follo
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { MEDIA_PROCESS_JOB, processMediaJob, resumeStalledMediaProcessing } from "../services/media/process-job.ts";
 import { cacheRemoteMediaJob, purgeRemoteMediaCache, REMOTE_MEDIA_JOB } from "../services/media/remote-cache.ts";
+import {
+  DOMAIN_BLOCK_JOB,
+  DOMAIN_PURGE_JOB,
+  runDomainBlock,
+  runDomainPurge,
+} from "../services/moderation/domain-purge.ts";
+import { notifySeveredRelationships, SEVERED_NOTIFY_JOB } from "../services/moderation/severed-relationships.ts";
 import { ADMIN_REPORT_JOB, notifyAdminReport } from "../services/notifications/admin-report.ts";
 import { ADMIN_SIGN_UP_JOB, notifyAdminSignUp } from "../services/notifications/admin-sign-up.ts";
 import { createNotifications } from "../services/notifications/create.ts";
@@ -54,6 +61,9 @@ export function registerJobHandlers(queue: JobQueue): void {
   queue.register(REMOTE_MEDIA_JOB, cacheRemoteMediaJob);
   queue.register(PUSH_JOB, deliverPush);
   queue.register(DELIVER_JOB, deliver);
+  queue.register(DOMAIN_BLOCK_JOB, runDomainBlock);
+  queue.register(DOMAIN_PURGE_JOB, runDomainPurge);
+  queue.register(SEVERED_NOTIFY_JOB, notifySeveredRelationships);
   registerResolveJobs(queue);
 }
 

@@ -14,7 +14,16 @@ export const NOTIFICATION_TYPES = [
   "update",
   "admin.sign_up",
   "admin.report",
+  "severed_relationships",
 ] as const;
+
+/**
+ * The types a Web Push subscription has an alert for (Mastodon's `alerts`): every type but
+ * `severed_relationships`, which Mastodon does not push.
+ */
+export const PUSH_ALERT_TYPES = NOTIFICATION_TYPES.filter(
+  (t): t is Exclude<KnownNotificationType, "severed_relationships"> => t !== "severed_relationships",
+);
 
 export type KnownNotificationType = (typeof NOTIFICATION_TYPES)[number];
 

@@ -6,12 +6,13 @@ export interface NotificationView {
   createdAt: string;
 }
 
-/** Mastodon's Notification entity; `status` only for the types about a post, `report` for `admin.report`. */
+/** Mastodon's Notification entity; `status` only for the types about a post, `report` for `admin.report`, `event` for `severed_relationships`. */
 export function serializeNotification(
   n: NotificationView,
   account: Record<string, unknown>,
   status: Record<string, unknown> | undefined,
   report?: Record<string, unknown>,
+  event?: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: n.id,
@@ -22,6 +23,7 @@ export function serializeNotification(
   };
   if (status !== undefined) out.status = status;
   if (report !== undefined) out.report = report;
+  if (event !== undefined) out.event = event;
   return out;
 }
 
@@ -38,6 +40,8 @@ export interface NotificationGroupView {
   statusId: string | null;
   /** The Report entity of an `admin.report` group. */
   report?: Record<string, unknown>;
+  /** The RelationshipSeveranceEvent of a `severed_relationships` group. */
+  event?: Record<string, unknown>;
 }
 
 /** Mastodon's NotificationGroup entity (4.3); the `page_*` fields only in a listed page. */
@@ -56,6 +60,7 @@ export function serializeNotificationGroup(g: NotificationGroupView): Record<str
   out.sample_account_ids = g.sampleAccountIds;
   if (g.statusId !== null) out.status_id = g.statusId;
   if (g.report !== undefined) out.report = g.report;
+  if (g.event !== undefined) out.event = g.event;
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { NOTIFICATION_TYPES } from "../lib/notification-types.ts";
+import { PUSH_ALERT_TYPES } from "../lib/notification-types.ts";
 
 /** What the WebPushSubscription entity is made of (a subscription row has these and more). */
 export interface WebPushSubscriptionView {
@@ -16,7 +16,7 @@ export function serializeWebPushSubscription(sub: WebPushSubscriptionView, serve
     id: sub.id,
     endpoint: sub.endpoint,
     standard: sub.standard,
-    alerts: Object.fromEntries(NOTIFICATION_TYPES.map((t) => [t, sub.alerts.includes(t)])),
+    alerts: Object.fromEntries(PUSH_ALERT_TYPES.map((t) => [t, sub.alerts.includes(t)])),
     server_key: serverKey,
     policy: sub.policy,
   };

@@ -6,6 +6,7 @@ import {
   serializePartialAccount,
 } from "../../serializers/notification.ts";
 import { accountsJson } from "../accounts/views.ts";
+import { severanceEventsJsonById } from "../moderation/severed-relationships.ts";
 import { reportsJsonById } from "../reports/views.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
 import { GROUPABLE_TYPES } from "./group-key.ts";
@@ -82,17 +83,25 @@ export async function groupedNotificationsJson(
   // `admin.report` groups (always of one) carry their report; one whose report is gone is left out.
   const reportOf = new Map(representatives.flatMap((n) => (n.type === "admin.report" ? [[n.id, n.activityId]] : [])));
   const reports = await reportsJsonById(ctx, [...reportOf.values()]);
+  // `severed_relationships` groups (of one) carry the recipient's share of the event.
+  const eventOf = new Map(
+    representatives.flatMap((n) => (n.type === "severed_relationships" ? [[n.id, n.activityId]] : [])),
+  );
+  const events = await severanceEventsJsonById(ctx, [...eventOf.values()]);
   const groups = views
     .map((v) => {
       const reportId = reportOf.get(v.mostRecentId);
       const report = reportId === undefined ? undefined : reports.get(reportId);
-      return { ...v, sampleAccountIds: v.sampleAccountIds.filter((id) => known.has(id)), report };
+      const eventId = eventOf.get(v.mostRecentId);
+      const event = eventId === undefined ? undefined : events.get(eventId);
+      return { ...v, sampleAccountIds: v.sampleAccountIds.filter((id) => known.has(id)), report, event };
     })
     .filter(
       (v) =>
         v.sampleAccountIds.length > 0 &&
         (v.statusId === null || visibleStatuses.has(v.statusId)) &&
-        (v.type !== "admin.report" || v.report !== undefined),
+        (v.type !== "admin.report" || v.report !== undefined) &&
+        (v.type !== "severed_relationships" || v.event !== undefined),
     );
 
   // Accounts given whole, and (partial_avatars) the others, each once.

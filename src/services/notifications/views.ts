@@ -3,6 +3,7 @@ import type { Notification } from "../../db/repositories/notifications.ts";
 import { notificationsBlocked } from "../../policies/blocks.ts";
 import { serializeNotification } from "../../serializers/notification.ts";
 import { accountsJson, accountsText } from "../accounts/views.ts";
+import { severanceEventsJsonById } from "../moderation/severed-relationships.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
 import { reportsJsonById } from "../reports/views.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
@@ -25,7 +26,12 @@ async function loadNotifications(ctx: AppContext, notifications: readonly Notifi
     ctx,
     shown.flatMap((n) => (n.type === "admin.report" ? [n.activityId] : [])),
   );
-  return { shown, statuses, accounts, reports };
+  // `severed_relationships`: the recipient's share of the event.
+  const events = await severanceEventsJsonById(
+    ctx,
+    shown.flatMap((n) => (n.type === "severed_relationships" ? [n.activityId] : [])),
+  );
+  return { shown, statuses, accounts, reports, events };
 }
 
 /** The notifications to show, each with its account, status (by id) and report. */
@@ -34,6 +40,7 @@ function assemble<A, S>(
   accountById: Map<string, A>,
   statusById: Map<string, S>,
   reports: Map<string, Record<string, unknown>>,
+  events: Map<string, Record<string, unknown>>,
 ) {
   return shown.flatMap((n) => {
     const account = accountById.get(n.fromAccountId);
@@ -41,7 +48,9 @@ function assemble<A, S>(
     const report = n.type === "admin.report" ? reports.get(n.activityId) : undefined;
     if (account === undefined || (n.statusId !== null && status === undefined)) return [];
     if (n.type === "admin.report" && report === undefined) return [];
-    return [{ n, account, status, report }];
+    const event = n.type === "severed_relationships" ? events.get(n.activityId) : undefined;
+    if (n.type === "severed_relationships" && event === undefined) return [];
+    return [{ n, account, status, report, event }];
   });
 }
 
@@ -56,13 +65,13 @@ export async function notificationsJson(
   notifications: readonly Notification[],
   viewerId: string,
 ): Promise<Record<string, unknown>[]> {
-  const { shown, statuses, accounts, reports } = await loadNotifications(ctx, notifications, viewerId);
+  const { shown, statuses, accounts, reports, events } = await loadNotifications(ctx, notifications, viewerId);
   const statusJson = await statusesJson(ctx, statuses, viewerId, { filterContext: "notifications" });
   const statusById = new Map(statusJson.map((s) => [s.id as string, s]));
   const accountJson = await accountsJson(ctx, accounts);
   const accountById = new Map(accounts.map((a, i) => [a.id, accountJson[i]]));
-  return assemble(shown, accountById, statusById, reports).map((x) =>
-    serializeNotification(x.n, x.account, x.status, x.report),
+  return assemble(shown, accountById, statusById, reports, events).map((x) =>
+    serializeNotification(x.n, x.account, x.status, x.report, x.event),
   );
 }
 
@@ -82,17 +91,17 @@ export async function notificationsBytes(
   notifications: readonly Notification[],
   viewerId: string,
 ): Promise<Buffer> {
-  const { shown, statuses, accounts, reports } = await loadNotifications(ctx, notifications, viewerId);
+  const { shown, statuses, accounts, reports, events } = await loadNotifications(ctx, notifications, viewerId);
   const statusById = await statusWriters(ctx, statuses, viewerId, { filterContext: "notifications" });
   const accountText = await accountsText(ctx, accounts);
   const accountById = new Map(accounts.map((a, i) => [a.id, accountText[i]]));
   const out = new JsonBytes();
   out.add("[");
-  assemble(shown, accountById, statusById, reports).forEach((x, i) => {
+  assemble(shown, accountById, statusById, reports, events).forEach((x, i) => {
     if (i > 0) out.add(",");
     const writeStatus = x.status;
     const json = JSON.stringify(
-      serializeNotification(x.n, ACCOUNT_MARK as never, writeStatus && (STATUS_MARK as never), x.report),
+      serializeNotification(x.n, ACCOUNT_MARK as never, writeStatus && (STATUS_MARK as never), x.report, x.event),
     );
     const a = json.indexOf(ACCOUNT_MARK_JSON);
     out.add(json.slice(0, a));

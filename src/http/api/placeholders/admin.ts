@@ -13,8 +13,6 @@ const family = (permission: number, resource: string): [Guard, Guard] => [
   admin(permission, `admin:read:${resource}`),
   admin(permission, `admin:write:${resource}`),
 ];
-const [readDomainBlocks, writeDomainBlocks] = family(P.manageFederation, "domain_blocks");
-const [readDomainAllows, writeDomainAllows] = family(P.manageFederation, "domain_allows");
 const [readEmailBlocks, writeEmailBlocks] = family(P.manageBlocks, "email_domain_blocks");
 const [readCanonical, writeCanonical] = family(P.manageBlocks, "canonical_email_blocks");
 const [readIpBlocks, writeIpBlocks] = family(P.manageBlocks, "ip_blocks");
@@ -41,15 +39,6 @@ export const adminRows: Placeholder[] = [
   post("/api/v1/admin/accounts/:id/unsuspend", writeAccounts, unavailable(), ACCOUNT),
   post("/api/v1/admin/accounts/:id/unsensitive", writeAccounts, unavailable(), ACCOUNT),
 
-  get("/api/v1/admin/domain_blocks", readDomainBlocks, page(100)),
-  get("/api/v1/admin/domain_blocks/:id", readDomainBlocks, none()),
-  post("/api/v1/admin/domain_blocks", writeDomainBlocks, unavailable()),
-  put("/api/v1/admin/domain_blocks/:id", writeDomainBlocks, none()),
-  del("/api/v1/admin/domain_blocks/:id", writeDomainBlocks, none()),
-  get("/api/v1/admin/domain_allows", readDomainAllows, page(100)),
-  get("/api/v1/admin/domain_allows/:id", readDomainAllows, none()),
-  post("/api/v1/admin/domain_allows", writeDomainAllows, unavailable()),
-  del("/api/v1/admin/domain_allows/:id", writeDomainAllows, none()),
   get("/api/v1/admin/email_domain_blocks", readEmailBlocks, page(100)),
   get("/api/v1/admin/email_domain_blocks/:id", readEmailBlocks, none()),
   post("/api/v1/admin/email_domain_blocks", writeEmailBlocks, unavailable()),

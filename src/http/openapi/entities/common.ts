@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NOTIFICATION_TYPES } from "../../../services/notifications/types.ts";
+import { NOTIFICATION_TYPES, PUSH_ALERT_TYPES } from "../../../services/notifications/types.ts";
 
 /**
  * The one registry every entity schema joins under its Mastodon name, so that `z.toJSONSchema`
@@ -27,6 +27,9 @@ export const count = () => z.number().int().nonnegative();
 
 /** Every notification type Gannet creates. */
 export const NOTIFICATION_TYPE_NAMES = NOTIFICATION_TYPES;
+
+/** The types a Web Push subscription has an alert for. */
+export const PUSH_ALERT_TYPE_NAMES = PUSH_ALERT_TYPES;
 
 export const visibility = () => z.enum(["public", "unlisted", "private", "direct"]);
 export const filterContext = () => z.enum(["home", "notifications", "public", "thread", "account"]);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import "./accounts.ts";
 import "./admin.ts";
+import "./admin-federation.ts";
 import "./filters.ts";
 import "./instance.ts";
 import "./misc.ts";

@@ -1,14 +1,28 @@
 import { z } from "zod";
 import { Account, PartialAccountWithAvatar } from "./accounts.ts";
 import { Report } from "./admin.ts";
-import { count, dateTime, entity, id, NOTIFICATION_TYPE_NAMES, url } from "./common.ts";
+import { count, dateTime, entity, id, NOTIFICATION_TYPE_NAMES, PUSH_ALERT_TYPE_NAMES, url } from "./common.ts";
 import { Status } from "./statuses.ts";
 
 const notificationType = () => z.enum(NOTIFICATION_TYPE_NAMES);
 
+export const RelationshipSeveranceEvent = entity(
+  "RelationshipSeveranceEvent",
+  "Follows a moderation action cut (a domain suspension), as one local user lost them (Mastodon 4.3).",
+  z.object({
+    id: id(),
+    type: z.enum(["domain_block", "user_domain_block", "account_suspension"]),
+    purged: z.boolean(),
+    target_name: z.string(),
+    followers_count: count(),
+    following_count: count(),
+    created_at: dateTime(),
+  }),
+);
+
 export const Notification = entity(
   "Notification",
-  "Something that happened to the signed-in user; `status` for the types about a post, `report` for admin.report.",
+  "Something that happened to the signed-in user; `status` for the types about a post, `report` for admin.report, `event` for severed_relationships.",
   z.object({
     id: id(),
     type: notificationType(),
@@ -17,6 +31,7 @@ export const Notification = entity(
     account: Account,
     status: Status.optional(),
     report: Report.optional(),
+    event: RelationshipSeveranceEvent.optional(),
   }),
 );
 
@@ -34,6 +49,7 @@ export const NotificationGroup = entity(
     sample_account_ids: z.array(id()),
     status_id: id().optional(),
     report: Report.optional(),
+    event: RelationshipSeveranceEvent.optional(),
   }),
 );
 
@@ -83,7 +99,7 @@ export const WebPushSubscription = entity(
     id: id(),
     endpoint: url(),
     standard: z.boolean(),
-    alerts: z.object(Object.fromEntries(NOTIFICATION_TYPE_NAMES.map((t) => [t, z.boolean()]))),
+    alerts: z.object(Object.fromEntries(PUSH_ALERT_TYPE_NAMES.map((t) => [t, z.boolean()]))),
     server_key: z.string(),
     policy: z.enum(["all", "followed", "follower", "none"]),
   }),

@@ -2,7 +2,7 @@ import type { Context, Hono } from "hono";
 import { ApiError, notFound } from "../../../../lib/errors.ts";
 import { serializeWebPushSubscription } from "../../../../serializers/web-push-subscription.ts";
 import { getVapidKeys } from "../../../../services/instance/vapid.ts";
-import { NOTIFICATION_TYPES } from "../../../../services/notifications/types.ts";
+import { PUSH_ALERT_TYPES } from "../../../../services/notifications/types.ts";
 import {
   PUSH_POLICIES,
   type PushPolicy,
@@ -30,7 +30,7 @@ function railsTrue(v: unknown): boolean {
 function parseData(p: Tree): { alerts: string[]; policy: PushPolicy } {
   const data = asHash(p.data) ?? {};
   const given = asHash(data.alerts) ?? {};
-  const alerts = NOTIFICATION_TYPES.filter((t) => railsTrue(given[t]));
+  const alerts = PUSH_ALERT_TYPES.filter((t) => railsTrue(given[t]));
   const raw = data.policy;
   if (raw === undefined || raw === null || raw === "") return { alerts, policy: "all" };
   if (typeof raw !== "string" || !(PUSH_POLICIES as readonly string[]).includes(raw)) {
