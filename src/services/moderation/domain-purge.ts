@@ -17,6 +17,12 @@ const FOLLOW_BATCH = 100;
 const PURGE_ACCOUNTS = 20;
 const PURGE_STATUSES = 200;
 
+/**
+ * Lets the requests waiting meanwhile be answered: on SQLite every query runs on the main thread,
+ * and awaiting its (already settled) promise never gives the event loop a turn.
+ */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface DomainPurgeJob {
   blockId: string;
   /** The block's `created_at`: the accounts it suspended carry it; a different block stops the purge. */
@@ -51,6 +57,7 @@ export async function runDomainBlock(ctx: AppContext, payload: { blockId: string
     await ctx.db.transaction().execute(async (trx) => {
       for (const id of ids) await ctx.repos.follows.removeAllOf(id, trx);
     });
+    await yieldToRequests();
     const last = ids.at(-1);
     if (ids.length < FOLLOW_BATCH || last === undefined) break;
     after = last;
@@ -88,11 +95,15 @@ export async function runDomainPurge(ctx: AppContext, job: DomainPurgeJob): Prom
     const account = await ctx.repos.accounts.getById(id);
     if (!account) continue;
     const statuses = await ctx.repos.statuses.liveOf(id, budget);
-    for (const status of statuses) await deleteRemoteStatus(ctx, account, status);
+    for (const status of statuses) {
+      await deleteRemoteStatus(ctx, account, status);
+      await yieldToRequests();
+    }
     budget -= statuses.length;
     // This account may have more: the next job starts with it again.
     if (budget <= 0) return next(ctx, job, after);
     await ctx.repos.accountPurge.removeTracesOf(id, new Date().toISOString());
+    await yieldToRequests();
     after = id;
   }
   if (ids.length === PURGE_ACCOUNTS) return next(ctx, job, after);
