@@ -114,6 +114,12 @@ try {
     statuses,
     statuses.length,
   );
+  // Remote posts (the column's default is a local post).
+  await ctx.db
+    .updateTable("statuses")
+    .set({ local: false })
+    .where("account_id", "in", (eb) => eb.selectFrom("accounts").select("id").where("domain", "is not", null))
+    .execute();
   await bulkInsert(ctx, "feeds", ["account_id", "status_id"], feeds, feeds.length);
   await ctx.db
     .updateTable("accounts")

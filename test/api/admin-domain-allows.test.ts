@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { expectEntity } from "../helpers/entity-schemas.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 const ADMIN_SCOPES = "read write admin:read admin:write";
@@ -26,7 +27,7 @@ describe("Admin API: domain allows (limited federation)", () => {
   it("creates (an existing allow is answered as it is), shows, lists, deletes; federation follows", async () => {
     assert.equal(await s.ctx.repos.instanceDomainBlocks.isDeliveryAllowed("a.friends.example"), false);
     const r = await req(admin, "/api/v1/admin/domain_allows", "POST", { domain: "Friends.Example" });
-    assert.equal(r.status, 200, JSON.stringify(r.body));
+    expectEntity(r, "AdminDomainAllow", "POST allow");
     assert.deepEqual(Object.keys(r.body).sort(), ["created_at", "domain", "id"]);
     assert.equal(r.body.domain, "friends.example");
     // In limited-federation mode the domain and its subdomains federate now.
@@ -39,6 +40,7 @@ describe("Admin API: domain allows (limited federation)", () => {
 
     const other = await req(admin, "/api/v1/admin/domain_allows", "POST", { domain: "pals.example" });
     const page = await req(owner, "/api/v1/admin/domain_allows?limit=1");
+    expectEntity(page, ["AdminDomainAllow"], "GET allows");
     assert.deepEqual(page.body, [other.body]);
     assert.match(page.headers.get("link") ?? "", /rel="next"/);
     assert.deepEqual((await req(owner, `/api/v1/admin/domain_allows?max_id=${other.body.id}`)).body, [r.body]);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { expectEntity } from "../helpers/entity-schemas.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { Browser, submitSignIn } from "./oauth-browser.ts";
 
@@ -198,7 +199,7 @@ describe("Admin API: a suspending domain block purges the domain", () => {
 
   it("notifies each local user who lost follows with severed_relationships (v1 and grouped v2)", async () => {
     const v1 = await req(alice, "/api/v1/notifications?types[]=severed_relationships");
-    assert.equal(v1.status, 200);
+    expectEntity(v1, ["Notification"], "severed_relationships v1");
     assert.equal(v1.body.length, 1);
     const n = v1.body[0];
     assert.equal(n.type, "severed_relationships");
@@ -220,7 +221,7 @@ describe("Admin API: a suspending domain block purges the domain", () => {
     ids.event = n.event.id;
 
     const v2 = await req(alice, "/api/v2/notifications");
-    assert.equal(v2.status, 200);
+    expectEntity(v2, "GroupedNotificationsResults", "severed_relationships v2");
     const group = v2.body.notification_groups.find((g: { type: string }) => g.type === "severed_relationships");
     assert.ok(group, JSON.stringify(v2.body));
     assert.deepEqual(group.event, n.event);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { createRestAPIClient } from "masto";
+import { expectEntity } from "../helpers/entity-schemas.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 const ADMIN_SCOPES = "read write admin:read admin:write";
@@ -93,10 +94,10 @@ describe("Admin API: domain blocks", () => {
     assert.equal(second.severity, "silence");
 
     const one = await req(owner, `/api/v1/admin/domain_blocks/${b.id}`);
-    assert.equal(one.status, 200);
+    expectEntity(one, "AdminDomainBlock", "GET one block");
     assert.deepEqual(one.body, b);
     const page = await req(owner, "/api/v1/admin/domain_blocks?limit=1");
-    assert.equal(page.status, 200);
+    expectEntity(page, ["AdminDomainBlock"], "GET blocks");
     assert.deepEqual(
       page.body.map((x: { id: string }) => x.id),
       [second.id],

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
+import { type Status, toStatus } from "./statuses.ts";
 
 /**
  * The SQL that empties a remote account whose domain was suspended, beyond its own posts
@@ -10,6 +11,32 @@ export class AccountPurgeRepository {
 
   constructor(db: Kysely<DB>) {
     this.#db = db;
+  }
+
+  /** The live boosts of any of `statusIds`. */
+  async liveReblogsOfMany(statusIds: readonly string[], db: Kysely<DB> = this.#db): Promise<Status[]> {
+    if (statusIds.length === 0) return [];
+    const rows = await db
+      .selectFrom("statuses")
+      .selectAll()
+      .where("reblog_of_id", "in", [...statusIds])
+      .where("deleted_at", "is", null)
+      .execute();
+    return rows.map(toStatus);
+  }
+
+  /**
+   * Marks `statusIds` deleted in a fixed number of statements, and removes them from pins, home
+   * feeds, list feeds and notifications (the counters are the caller's).
+   */
+  async tombstoneMany(statusIds: readonly string[], iso: string, db: Kysely<DB>): Promise<void> {
+    if (statusIds.length === 0) return;
+    const ids = [...statusIds];
+    await db.updateTable("statuses").set({ deleted_at: iso, updated_at: iso }).where("id", "in", ids).execute();
+    await db.deleteFrom("status_pins").where("status_id", "in", ids).execute();
+    await db.deleteFrom("feeds").where("status_id", "in", ids).execute();
+    await db.deleteFrom("list_feeds").where("status_id", "in", ids).execute();
+    await db.deleteFrom("notifications").where("status_id", "in", ids).execute();
   }
 
   /**

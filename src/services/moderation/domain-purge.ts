@@ -1,7 +1,7 @@
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
-import { deleteRemoteStatus } from "../federation/remote-deletes.ts";
 import { purgeDomainMediaCache } from "../media/remote-cache.ts";
+import { deleteRemoteStatuses } from "../statuses/delete-batch.ts";
 import { SEVERED_NOTIFY_JOB } from "./severed-relationships.ts";
 
 const logger = getLogger(["gannet", "moderation"]);
@@ -12,10 +12,12 @@ export const DOMAIN_BLOCK_JOB = "moderation.domain-block";
 export const DOMAIN_PURGE_JOB = "moderation.domain-purge";
 
 /** Accounts whose follows end in one transaction. */
-const FOLLOW_BATCH = 100;
+const FOLLOW_BATCH = 20;
 /** Accounts a purge job looks at, and posts it deletes, before it hands over to the next job. */
 const PURGE_ACCOUNTS = 20;
 const PURGE_STATUSES = 200;
+/** Posts deleted in one transaction. */
+const DELETE_BATCH = 20;
 
 /**
  * Lets the requests waiting meanwhile be answered: on SQLite every query runs on the main thread,
@@ -95,8 +97,8 @@ export async function runDomainPurge(ctx: AppContext, job: DomainPurgeJob): Prom
     const account = await ctx.repos.accounts.getById(id);
     if (!account) continue;
     const statuses = await ctx.repos.statuses.liveOf(id, budget);
-    for (const status of statuses) {
-      await deleteRemoteStatus(ctx, account, status);
+    for (let i = 0; i < statuses.length; i += DELETE_BATCH) {
+      await deleteRemoteStatuses(ctx, statuses.slice(i, i + DELETE_BATCH));
       await yieldToRequests();
     }
     budget -= statuses.length;
