@@ -4,6 +4,7 @@ import { after, before, describe, it } from "node:test";
 import { createRestAPIClient } from "masto";
 import { expectEntity } from "../helpers/entity-schemas.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { Browser, formFields, submitSignIn } from "./oauth-browser.ts";
 
 const ADMIN_SCOPES = "read write admin:read admin:write";
 const BLOCK_KEYS = [
@@ -239,6 +240,40 @@ describe("Admin API: domain blocks", () => {
     assert.equal((await req(admin, `/api/v1/admin/domain_blocks/${b.id}`)).body.severity, "noop");
     assert.equal(await s.ctx.repos.instanceDomainBlocks.getByDomain("nope.example"), undefined);
     await req(admin, `/api/v1/admin/domain_blocks/${b.id}`, "DELETE");
+  });
+
+  it("accepts a signed-in admin's session, with its CSRF token for changes (422 and nothing changed without)", async () => {
+    const b = new Browser(s);
+    assert.equal((await submitSignIn(b, (await b.request("/auth/sign_in")).body, admin)).status, 302);
+    const csrf = formFields((await b.request("/auth/sign_in")).body, "/auth/sign_out").authenticity_token;
+    assert.ok(csrf);
+    assert.equal((await b.request("/api/v1/admin/domain_blocks")).status, 200);
+    const refused = await b.request("/api/v1/admin/domain_blocks", {
+      method: "POST",
+      form: { domain: "session.example" },
+    });
+    assert.equal(refused.status, 422);
+    assert.equal(await s.ctx.repos.instanceDomainBlocks.getByDomain("session.example"), undefined);
+    const made = await b.request("/api/v1/admin/domain_blocks", {
+      method: "POST",
+      form: { domain: "session.example", severity: "noop" },
+      headers: { "X-CSRF-Token": csrf },
+    });
+    assert.equal(made.status, 200, made.body);
+    const id = (made.body as unknown as { id: string }).id;
+    const gone = await b.request(`/api/v1/admin/domain_blocks/${id}`, {
+      method: "DELETE",
+      headers: { "X-CSRF-Token": csrf },
+    });
+    assert.equal(gone.status, 200);
+    const logs = await s.ctx.repos.adminActionLogs.page({ targetId: id }, { limit: 10 });
+    assert.deepEqual(
+      logs.map((e) => [e.action, e.accountId]),
+      [
+        ["destroy", admin.account.id],
+        ["create", admin.account.id],
+      ],
+    );
   });
 
   it("limits the accounts the block covers, and a severity change or removal undoes only what it did", async () => {
