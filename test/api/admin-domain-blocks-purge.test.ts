@@ -23,6 +23,7 @@ describe("Admin API: a suspending domain block purges the domain", () => {
     media: "",
     alicePost: "",
     boost: "",
+    bobBoost: "",
     notification: "",
     block: "",
     createdAt: "",
@@ -126,6 +127,9 @@ describe("Admin API: a suspending domain block purges the domain", () => {
       created_at: new Date().toISOString(),
     });
     ids.boost = await status(ids.r2, { reblog_of_id: ids.alicePost, content: "" });
+    // bob boosted r1's second post: the boost goes with it, uncounted.
+    ids.bobBoost = await status(bob.account.id, { reblog_of_id: ids.post2, content: "", local: true });
+    await s.ctx.db.updateTable("accounts").set({ statuses_count: 1 }).where("id", "=", bob.account.id).execute();
     await s.ctx.db
       .updateTable("statuses")
       .set({ favourites_count: 1, reblogs_count: 1 })
@@ -170,6 +174,8 @@ describe("Admin API: a suspending domain block purges the domain", () => {
       assert.notEqual((await row("statuses", id)).deleted_at, null, id);
     }
     assert.equal((await row("statuses", ids.goodPost)).deleted_at, null);
+    assert.notEqual((await row("statuses", ids.bobBoost)).deleted_at, null, "a local boost of a purged post");
+    assert.equal(Number((await row("accounts", bob.account.id)).statuses_count), 0);
     const after = await homeIds(alice);
     assert.ok(!after.includes(ids.post1) && !after.includes(ids.subPost));
     assert.ok(after.includes(ids.goodPost));
