@@ -16,8 +16,9 @@
 //                           relationships, /followers, filters, delivery; the filtered home
 //                           timeline brings the unfiltered one along, for its target)
 // Last, each on a server of its own: bench/delivery.ts measures federation delivery,
-// bench/inbox.ts inbox ingestion, bench/inbox-abuse.ts the cost of refusing bad inbox requests
-// and bench/streaming.ts 10,000 WebSocket clients (BENCH_ONLY=delivery, inbox, abuse or streaming).
+// bench/inbox.ts inbox ingestion, bench/inbox-abuse.ts the cost of refusing bad inbox requests,
+// bench/streaming.ts 10,000 WebSocket clients and bench/domain-purge.ts the suspension of a domain
+// while the home timeline is read (BENCH_ONLY=delivery, inbox, abuse, streaming or purge).
 //   SEED_*                  smaller seed shapes, for development (see bench/seed.ts)
 // Prints a Markdown table and writes bench/results/latest.json. Exits 0 when a target fails (the
 // table says so) and 1 only when the harness itself breaks.
@@ -447,13 +448,15 @@ async function main(): Promise<void> {
   log(`wrote ${file}`);
   // Each on a server of its own: federation delivery (bench/delivery.ts: its seed and fake
   // servers), inbox ingestion (bench/inbox.ts: signed activities from fake servers), refusals of
-  // bad inbox requests (bench/inbox-abuse.ts) and 10,000 WebSocket clients (bench/streaming.ts:
-  // memory and delivery). Their table rows are printed.
+  // bad inbox requests (bench/inbox-abuse.ts), 10,000 WebSocket clients (bench/streaming.ts:
+  // memory and delivery) and a domain suspension's purge under reading (bench/domain-purge.ts).
+  // Their table rows are printed.
   const separate: [name: string, script: string, limitMs: number][] = [
     ["delivery", "delivery.ts", 600_000],
     ["inbox", "inbox.ts", 600_000],
     ["inbox-abuse", "inbox-abuse.ts", 300_000],
     ["streaming", "streaming.ts", 1_200_000],
+    ["domain-purge", "domain-purge.ts", 1_200_000],
   ];
   for (const [name, script, limitMs] of separate) {
     if (!chosen(name)) continue;

@@ -5,6 +5,7 @@ import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
 import { AccountModerationRepository } from "./db/repositories/account-moderation.ts";
+import { AccountPurgeRepository } from "./db/repositories/account-purge.ts";
 import { AccountWarningsRepository } from "./db/repositories/account-warnings.ts";
 import { AccountsRepository } from "./db/repositories/accounts.ts";
 import { AdminAccountsRepository } from "./db/repositories/admin-accounts.ts";
@@ -44,6 +45,7 @@ import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
 import { SearchRepository } from "./db/repositories/search.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
+import { SeveredRelationshipsRepository } from "./db/repositories/severed-relationships.ts";
 import { SignUpBlocksRepository } from "./db/repositories/sign-up-blocks.ts";
 import { StatusInteractionsRepository } from "./db/repositories/status-interactions.ts";
 import { StatusPagesRepository } from "./db/repositories/status-pages.ts";
@@ -95,6 +97,10 @@ export interface Repositories {
   domainBlocks: DomainBlocksRepository;
   /** Instance-level domain blocks and allows, and the federation policy they make. */
   instanceDomainBlocks: InstanceDomainBlocksRepository;
+  /** The follows a domain suspension cut (Mastodon 4.3's severed relationships). */
+  severedRelationships: SeveredRelationshipsRepository;
+  /** What a purged remote account leaves on others' posts and in local notifications. */
+  accountPurge: AccountPurgeRepository;
   search: SearchRepository;
   conversations: ConversationsRepository;
   lists: ListsRepository;
@@ -206,6 +212,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       limitedFederation: config.limitedFederationMode,
       stamp: () => database.domainPolicyStamp(),
     }),
+    severedRelationships: new SeveredRelationshipsRepository(db),
+    accountPurge: new AccountPurgeRepository(db),
     search: new SearchRepository(db, database.dialect),
     conversations: new ConversationsRepository(db),
     lists: new ListsRepository(db, database.dialect),

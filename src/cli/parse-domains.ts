@@ -1,5 +1,5 @@
 import type { DomainBlockInput, DomainBlockSeverity } from "../db/repositories/instance-domain-blocks.ts";
-import { normalizeDomain } from "../lib/domains.ts";
+import { normalizeDomainWithPort } from "../lib/domains.ts";
 import { type Command, parseStrict } from "./parse-command.ts";
 import { UsageError } from "./usage.ts";
 
@@ -57,13 +57,9 @@ Run "gannet help domains block" (or unblock, list, allow) for the details.
 
 /** A domain as Mastodon normalises it (lower case, punycode), with an optional port. */
 export function parseDomainArg(value: string, usage: string): string {
-  const m = /^(.*?)(?::(\d{1,5}))?$/.exec(value.trim());
-  const host = m ? normalizeDomain(m[1] ?? "") : null;
-  const port = m?.[2] === undefined ? undefined : Number(m[2]);
-  if (host === null || (port !== undefined && (port < 1 || port > 65535))) {
-    throw new UsageError(`"${value}" is not a domain`, usage);
-  }
-  return port === undefined ? host : `${host}:${port}`;
+  const domain = normalizeDomainWithPort(value);
+  if (domain === null) throw new UsageError(`"${value}" is not a domain`, usage);
+  return domain;
 }
 
 function oneDomain(args: string[], usage: string): string {

@@ -94,6 +94,7 @@ export function createApp(opts: { logRequests?: boolean } = {}): Hono<HonoEnv> {
   app.use("/oauth/*", limitBody(MiB));
   app.use("/auth/*", limitBody(MiB));
   app.use("/oauth/userinfo", authenticateMiddleware(tokens));
+  app.use("/severed_relationships/*", authenticateMiddleware(tokens));
 
   // Fedify answers WebFinger and ActivityPub requests; everything else falls through.
   // Activities are small (Mastodon's largest are a few KB); the inbox reads the body before it

@@ -18,7 +18,14 @@ import { AUTHORIZE_ALL_JOB, authorizeAllFollowRequests } from "../services/follo
 import { purgeUnattachedMedia } from "../services/media/media-attachments.ts";
 import { MEDIA_PROCESS_JOB, processMediaJob, resumeStalledMediaProcessing } from "../services/media/process-job.ts";
 import { cacheRemoteMediaJob, purgeRemoteMediaCache, REMOTE_MEDIA_JOB } from "../services/media/remote-cache.ts";
+import {
+  DOMAIN_BLOCK_JOB,
+  DOMAIN_PURGE_JOB,
+  runDomainBlock,
+  runDomainPurge,
+} from "../services/moderation/domain-purge.ts";
 import { pruneExpiredIpBlocks } from "../services/moderation/ip-blocks.ts";
+import { notifySeveredRelationships, SEVERED_NOTIFY_JOB } from "../services/moderation/severed-relationships.ts";
 import {
   PURGE_SUSPENDED_JOB,
   purgeSuspendedAccount,
@@ -61,6 +68,9 @@ export function registerJobHandlers(queue: JobQueue): void {
   queue.register(PUSH_JOB, deliverPush);
   queue.register(DELIVER_JOB, deliver);
   queue.register(PURGE_SUSPENDED_JOB, purgeSuspendedAccount);
+  queue.register(DOMAIN_BLOCK_JOB, runDomainBlock);
+  queue.register(DOMAIN_PURGE_JOB, runDomainPurge);
+  queue.register(SEVERED_NOTIFY_JOB, notifySeveredRelationships);
   registerResolveJobs(queue);
 }
 

@@ -32,3 +32,15 @@ export function isLocalHost(host: string): boolean {
   const h = host.replace(/:\d+$/, "");
   return h === "localhost" || h.endsWith(".localhost") || h === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
+
+/**
+ * A domain as a domain block or allow names it: `normalizeDomain`'s host, with an optional port
+ * (`localhost:3001`: test servers and some small servers differ by it). `null` when not a domain.
+ */
+export function normalizeDomainWithPort(input: string): string | null {
+  const m = /^(.*?)(?::(\d{1,5}))?\/?$/.exec(input.trim());
+  const host = m ? normalizeDomain(m[1] ?? "") : null;
+  const port = m?.[2] === undefined ? undefined : Number(m[2]);
+  if (host === null || (port !== undefined && (port < 1 || port > 65535))) return null;
+  return port === undefined ? host : `${host}:${port}`;
+}

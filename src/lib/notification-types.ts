@@ -15,6 +15,7 @@ export const NOTIFICATION_TYPES = [
   "admin.sign_up",
   "admin.report",
   "moderation_warning",
+  "severed_relationships",
 ] as const;
 
 export type KnownNotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -23,9 +24,9 @@ export const isNotificationType = (t: unknown): t is KnownNotificationType =>
   typeof t === "string" && (NOTIFICATION_TYPES as readonly string[]).includes(t);
 
 /**
- * The types a Web Push subscription has an alert for: all but `moderation_warning`, which
- * Mastodon's WebPushSubscription alerts do not list.
+ * The types a Web Push subscription has an alert for (Mastodon's `alerts`): all but
+ * `moderation_warning` and `severed_relationships`, which Mastodon's alerts do not list.
  */
 export const PUSH_ALERT_TYPES: readonly KnownNotificationType[] = NOTIFICATION_TYPES.filter(
-  (t) => t !== "moderation_warning",
+  (t) => t !== "moderation_warning" && t !== "severed_relationships",
 );

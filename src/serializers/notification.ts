@@ -8,7 +8,8 @@ export interface NotificationView {
 
 /**
  * Mastodon's Notification entity; `status` only for the types about a post, `report` for
- * `admin.report`, `moderation_warning` (an AccountWarning) for `moderation_warning`.
+ * `admin.report`, `moderation_warning` (an AccountWarning) for `moderation_warning`, `event` (a
+ * RelationshipSeveranceEvent) for `severed_relationships`.
  */
 export function serializeNotification(
   n: NotificationView,
@@ -16,6 +17,7 @@ export function serializeNotification(
   status: Record<string, unknown> | undefined,
   report?: Record<string, unknown>,
   moderationWarning?: Record<string, unknown>,
+  event?: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: n.id,
@@ -27,6 +29,7 @@ export function serializeNotification(
   if (status !== undefined) out.status = status;
   if (report !== undefined) out.report = report;
   if (moderationWarning !== undefined) out.moderation_warning = moderationWarning;
+  if (event !== undefined) out.event = event;
   return out;
 }
 
@@ -45,6 +48,8 @@ export interface NotificationGroupView {
   report?: Record<string, unknown>;
   /** The AccountWarning entity of a `moderation_warning` group. */
   moderationWarning?: Record<string, unknown>;
+  /** The RelationshipSeveranceEvent of a `severed_relationships` group. */
+  event?: Record<string, unknown>;
 }
 
 /** Mastodon's NotificationGroup entity (4.3); the `page_*` fields only in a listed page. */
@@ -64,6 +69,7 @@ export function serializeNotificationGroup(g: NotificationGroupView): Record<str
   if (g.statusId !== null) out.status_id = g.statusId;
   if (g.report !== undefined) out.report = g.report;
   if (g.moderationWarning !== undefined) out.moderation_warning = g.moderationWarning;
+  if (g.event !== undefined) out.event = g.event;
   return out;
 }
 

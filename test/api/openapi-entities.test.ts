@@ -569,6 +569,22 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     assert.ok(logs.length > 0);
   });
 
+  it("answers admin domain blocks and allows", async () => {
+    const owner = await s.createUser("entityowner", { role: "Owner", scopes: "read write admin:read admin:write" });
+    expectEntity(
+      await post("/api/v1/admin/domain_blocks", owner, { domain: "entity.example", severity: "noop" }),
+      "AdminDomainBlock",
+      "domain block",
+    );
+    expectEntity(await get("/api/v1/admin/domain_blocks", owner), ["AdminDomainBlock"], "domain blocks");
+    expectEntity(
+      await post("/api/v1/admin/domain_allows", owner, { domain: "entity.example" }),
+      "AdminDomainAllow",
+      "domain allow",
+    );
+    expectEntity(await get("/api/v1/admin/domain_allows", owner), ["AdminDomainAllow"], "domain allows");
+  });
+
   it("exercised nearly every entity", () => {
     // A component reached through another's $ref was checked by ajv too.
     const components = entityComponents() as Record<string, object>;

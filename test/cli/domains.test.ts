@@ -74,6 +74,31 @@ describe("gannet domains", () => {
     assert.match(again.stderr, /not blocked/);
   });
 
+  it("writes the action log as the gannet command, and refuses a block a parent's covers", async () => {
+    assert.equal(await gannetOk(inst, "domains", "block", "logged.example", "--severity", "silence"), "OK\n");
+    const refused = await gannet(inst, "domains", "block", "a.logged.example", "--severity", "noop");
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /already imposed stricter limits on logged\.example/);
+    assert.equal(await gannetOk(inst, "domains", "unblock", "logged.example"), "OK\n");
+    assert.equal(await gannetOk(inst, "domains", "allow", "pals.example"), "OK\n");
+    assert.equal(await gannetOk(inst, "domains", "disallow", "pals.example"), "OK\n");
+    const ctx = await inst.openContext();
+    try {
+      const entries = await ctx.repos.adminActionLogs.page({}, { limit: 10 });
+      const mine = entries
+        .filter((e) => e.humanIdentifier === "logged.example" || e.humanIdentifier === "pals.example")
+        .map((e) => [e.action, e.targetType, e.accountId, e.summary]);
+      assert.deepEqual(mine, [
+        ["destroy", "DomainAllow", null, "The gannet command disallowed federation with domain pals.example"],
+        ["create", "DomainAllow", null, "The gannet command allowed federation with domain pals.example"],
+        ["destroy", "DomainBlock", null, "The gannet command unblocked domain logged.example"],
+        ["create", "DomainBlock", null, "The gannet command blocked domain logged.example (silence)"],
+      ]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it("accepts a port, keeps allows for limited federation, and refuses bad arguments with exit 2", async () => {
     assert.equal(await gannetOk(inst, "domains", "block", "localhost:3001"), "OK\n");
     assert.equal(await gannetOk(inst, "domains", "allow", "friends.example"), "OK\n");

@@ -1,28 +1,39 @@
 import type { AppContext } from "../../context.ts";
-import { purgeDomainMediaCache } from "../../services/media/remote-cache.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { COMMAND_LINE } from "../../services/moderation/action-log.ts";
+import * as domains from "../../services/moderation/domain-blocks.ts";
 import type { Output } from "../output.ts";
 import type { DomainsCommand } from "../parse-domains.ts";
 import { CommandError } from "../usage.ts";
 
 const yesNo = (b: boolean) => (b ? "yes" : "no");
 
-/** `gannet domains block`: adds or changes the block and applies its severity to known accounts. */
+/** The service's refusals (a 4xx) as the command's error message. */
+async function refused<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof ApiError && e.status < 500) throw new CommandError(e.message.replace(/^Validation failed: /, ""));
+    throw e;
+  }
+}
+
+/**
+ * `gannet domains block`: adds the block, or changes the domain's own block (the same service as
+ * the admin API: the severity is applied to known accounts, a suspension's purge runs as jobs).
+ */
 export async function domainsBlock(
   ctx: AppContext,
   cmd: Extract<DomainsCommand, { kind: "domains-block" }>,
   io: Output,
 ): Promise<void> {
-  if (cmd.domain === ctx.config.localDomain.toLowerCase() || cmd.domain === ctx.config.webDomain.toLowerCase()) {
-    throw new CommandError("this server's own domain cannot be blocked");
-  }
-  const now = new Date().toISOString();
-  const repo = ctx.repos.instanceDomainBlocks;
-  // A block made milder lifts what the harsher one did first.
-  await repo.liftFromAccounts(cmd.domain);
-  await repo.upsert(cmd, ctx.ids.next(), now);
-  await repo.applyToAccounts(cmd.domain, cmd.severity, now);
-  // Cached copies of the domain's media go, as on Mastodon (services/media/remote-cache.ts).
-  if (cmd.rejectMedia || cmd.severity === "suspend") await purgeDomainMediaCache(ctx, cmd.domain);
+  const { kind: _kind, ...input } = cmd;
+  const { block } = await refused(async () => {
+    const domain = domains.blockDomain(ctx, input.domain);
+    return domains.blockOrUpdate(ctx, COMMAND_LINE, { ...input, domain });
+  });
+  // The cached media go now (the server's job finds none left): the operator sees them gone.
+  await domains.clearDomainMedia(ctx, block);
   await io.out("OK");
 }
 
@@ -31,23 +42,26 @@ export async function domainsChange(
   cmd: Extract<DomainsCommand, { kind: "domains-unblock" | "domains-allow" | "domains-disallow" }>,
   io: Output,
 ): Promise<void> {
-  const repo = ctx.repos.instanceDomainBlocks;
   if (cmd.kind === "domains-unblock") {
-    if (!(await repo.delete(cmd.domain))) throw new CommandError(`${cmd.domain} is not blocked`);
-    await repo.liftFromAccounts(cmd.domain);
+    const block = await domains.domainBlockOf(ctx, cmd.domain);
+    if (!block) throw new CommandError(`${cmd.domain} is not blocked`);
+    await domains.destroyDomainBlock(ctx, COMMAND_LINE, block);
   } else if (cmd.kind === "domains-allow") {
-    await repo.allow(cmd.domain, ctx.ids.next(), new Date().toISOString());
-  } else if (!(await repo.disallow(cmd.domain))) {
-    throw new CommandError(`${cmd.domain} is not allowed`);
+    await domains.createDomainAllow(ctx, COMMAND_LINE, cmd.domain);
+  } else {
+    const allow = await domains.domainAllowOf(ctx, cmd.domain);
+    if (!allow) throw new CommandError(`${cmd.domain} is not allowed`);
+    await domains.destroyDomainAllow(ctx, COMMAND_LINE, allow);
   }
   await io.out("OK");
 }
 
 export async function domainsList(ctx: AppContext, io: Output): Promise<void> {
+  const { blocks, allows } = await domains.allBlocksAndAllows(ctx);
   const lines = ["domain\tseverity\treject media\treject reports\tpublic comment"];
-  for (const b of await ctx.repos.instanceDomainBlocks.list()) {
+  for (const b of blocks) {
     lines.push([b.domain, b.severity, yesNo(b.rejectMedia), yesNo(b.rejectReports), b.publicComment ?? ""].join("\t"));
   }
-  lines.push("allowed:", ...(await ctx.repos.instanceDomainBlocks.listAllows()));
+  lines.push("allowed:", ...allows);
   await io.out(lines.join("\n"));
 }

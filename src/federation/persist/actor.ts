@@ -190,7 +190,8 @@ export async function persistActor(
     domain,
     uri: id.href,
     ...row,
-    silenced_at: rule?.severity === "silence" ? now : null,
+    // Marked with the block's own time, as Mastodon does: changing or lifting the block undoes it.
+    silenced_at: rule?.severity === "silence" ? rule.createdAt : null,
     ...(suspended ? { suspended_at: now, suspension_origin: "remote" } : {}),
     created_at: createdAt,
   });

@@ -6,6 +6,7 @@ import {
   serializePartialAccount,
 } from "../../serializers/notification.ts";
 import { accountsJson } from "../accounts/views.ts";
+import { severanceEventsJsonById } from "../moderation/severed-relationships.ts";
 import { warningsJsonById } from "../moderation/warnings.ts";
 import { reportsJsonById } from "../reports/views.ts";
 import { filterVisible, statusesJson } from "../statuses/views.ts";
@@ -88,20 +89,29 @@ export async function groupedNotificationsJson(
     representatives.flatMap((n) => (n.type === "moderation_warning" ? [[n.id, n.activityId]] : [])),
   );
   const warnings = await warningsJsonById(ctx, [...warningOf.values()]);
+  // `severed_relationships` groups (of one) carry the recipient's share of the event.
+  const eventOf = new Map(
+    representatives.flatMap((n) => (n.type === "severed_relationships" ? [[n.id, n.activityId]] : [])),
+  );
+  const events = await severanceEventsJsonById(ctx, [...eventOf.values()]);
   const groups = views
     .map((v) => {
       const reportId = reportOf.get(v.mostRecentId);
       const report = reportId === undefined ? undefined : reports.get(reportId);
       const warningId = warningOf.get(v.mostRecentId);
       const moderationWarning = warningId === undefined ? undefined : warnings.get(warningId);
-      return { ...v, sampleAccountIds: v.sampleAccountIds.filter((id) => known.has(id)), report, moderationWarning };
+      const eventId = eventOf.get(v.mostRecentId);
+      const event = eventId === undefined ? undefined : events.get(eventId);
+      const sampleAccountIds = v.sampleAccountIds.filter((id) => known.has(id));
+      return { ...v, sampleAccountIds, report, moderationWarning, event };
     })
     .filter(
       (v) =>
         v.sampleAccountIds.length > 0 &&
         (v.statusId === null || visibleStatuses.has(v.statusId)) &&
         (v.type !== "admin.report" || v.report !== undefined) &&
-        (v.type !== "moderation_warning" || v.moderationWarning !== undefined),
+        (v.type !== "moderation_warning" || v.moderationWarning !== undefined) &&
+        (v.type !== "severed_relationships" || v.event !== undefined),
     );
 
   // Accounts given whole, and (partial_avatars) the others, each once.

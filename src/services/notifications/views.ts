@@ -3,6 +3,7 @@ import type { Notification } from "../../db/repositories/notifications.ts";
 import { notificationsBlocked } from "../../policies/blocks.ts";
 import { serializeNotification } from "../../serializers/notification.ts";
 import { accountsJson, accountsText } from "../accounts/views.ts";
+import { severanceEventsJsonById } from "../moderation/severed-relationships.ts";
 import { warningsJsonById } from "../moderation/warnings.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
 import { reportsJsonById } from "../reports/views.ts";
@@ -31,7 +32,12 @@ async function loadNotifications(ctx: AppContext, notifications: readonly Notifi
     ctx,
     shown.flatMap((n) => (n.type === "moderation_warning" ? [n.activityId] : [])),
   );
-  return { shown, statuses, accounts, reports, warnings };
+  // `severed_relationships`: the recipient's share of the event.
+  const events = await severanceEventsJsonById(
+    ctx,
+    shown.flatMap((n) => (n.type === "severed_relationships" ? [n.activityId] : [])),
+  );
+  return { shown, statuses, accounts, reports, causes: { warnings, events } };
 }
 
 /** The notifications to show, each with its account, status (by id), report and warning. */
@@ -40,17 +46,19 @@ function assemble<A, S>(
   accountById: Map<string, A>,
   statusById: Map<string, S>,
   reports: Map<string, Record<string, unknown>>,
-  warnings: Map<string, Record<string, unknown>>,
+  causes: { warnings: Map<string, Record<string, unknown>>; events: Map<string, Record<string, unknown>> },
 ) {
   return shown.flatMap((n) => {
     const account = accountById.get(n.fromAccountId);
     const status = n.statusId === null ? undefined : statusById.get(n.statusId);
     const report = n.type === "admin.report" ? reports.get(n.activityId) : undefined;
-    const warning = n.type === "moderation_warning" ? warnings.get(n.activityId) : undefined;
+    const warning = n.type === "moderation_warning" ? causes.warnings.get(n.activityId) : undefined;
+    const event = n.type === "severed_relationships" ? causes.events.get(n.activityId) : undefined;
     if (account === undefined || (n.statusId !== null && status === undefined)) return [];
     if (n.type === "admin.report" && report === undefined) return [];
     if (n.type === "moderation_warning" && warning === undefined) return [];
-    return [{ n, account, status, report, warning }];
+    if (n.type === "severed_relationships" && event === undefined) return [];
+    return [{ n, account, status, report, warning, event }];
   });
 }
 
@@ -65,13 +73,13 @@ export async function notificationsJson(
   notifications: readonly Notification[],
   viewerId: string,
 ): Promise<Record<string, unknown>[]> {
-  const { shown, statuses, accounts, reports, warnings } = await loadNotifications(ctx, notifications, viewerId);
+  const { shown, statuses, accounts, reports, causes } = await loadNotifications(ctx, notifications, viewerId);
   const statusJson = await statusesJson(ctx, statuses, viewerId, { filterContext: "notifications" });
   const statusById = new Map(statusJson.map((s) => [s.id as string, s]));
   const accountJson = await accountsJson(ctx, accounts);
   const accountById = new Map(accounts.map((a, i) => [a.id, accountJson[i]]));
-  return assemble(shown, accountById, statusById, reports, warnings).map((x) =>
-    serializeNotification(x.n, x.account, x.status, x.report, x.warning),
+  return assemble(shown, accountById, statusById, reports, causes).map((x) =>
+    serializeNotification(x.n, x.account, x.status, x.report, x.warning, x.event),
   );
 }
 
@@ -91,17 +99,18 @@ export async function notificationsBytes(
   notifications: readonly Notification[],
   viewerId: string,
 ): Promise<Buffer> {
-  const { shown, statuses, accounts, reports, warnings } = await loadNotifications(ctx, notifications, viewerId);
+  const { shown, statuses, accounts, reports, causes } = await loadNotifications(ctx, notifications, viewerId);
   const statusById = await statusWriters(ctx, statuses, viewerId, { filterContext: "notifications" });
   const accountText = await accountsText(ctx, accounts);
   const accountById = new Map(accounts.map((a, i) => [a.id, accountText[i]]));
   const out = new JsonBytes();
   out.add("[");
-  assemble(shown, accountById, statusById, reports, warnings).forEach((x, i) => {
+  assemble(shown, accountById, statusById, reports, causes).forEach((x, i) => {
     if (i > 0) out.add(",");
     const writeStatus = x.status;
+    const status = writeStatus && (STATUS_MARK as never);
     const json = JSON.stringify(
-      serializeNotification(x.n, ACCOUNT_MARK as never, writeStatus && (STATUS_MARK as never), x.report, x.warning),
+      serializeNotification(x.n, ACCOUNT_MARK as never, status, x.report, x.warning, x.event),
     );
     const a = json.indexOf(ACCOUNT_MARK_JSON);
     out.add(json.slice(0, a));

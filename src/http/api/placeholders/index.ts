@@ -306,6 +306,20 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "POST", path: "/api/v1/admin/ip_blocks", note: "`ip`, `severity`, `comment`, `expires_in`" },
   { method: "PUT", path: "/api/v1/admin/ip_blocks/:id", note: "change any of them" },
   { method: "DELETE", path: "/api/v1/admin/ip_blocks/:id", note: "`{}`" },
+  // Domain blocks and allows (services/moderation/domain-blocks.ts).
+  { method: "GET", path: "/api/v1/admin/domain_blocks", note: "Admin::DomainBlock list, Link" },
+  { method: "GET", path: "/api/v1/admin/domain_blocks/:id", note: "one Admin::DomainBlock" },
+  {
+    method: "POST",
+    path: "/api/v1/admin/domain_blocks",
+    note: "`domain`, `severity`, ...; 422 with `existing_domain_block` when covered",
+  },
+  { method: "PUT", path: "/api/v1/admin/domain_blocks/:id", note: "change it; the old severity is undone first" },
+  { method: "DELETE", path: "/api/v1/admin/domain_blocks/:id", note: "`{}`; lifts what it did to accounts" },
+  { method: "GET", path: "/api/v1/admin/domain_allows", note: "Admin::DomainAllow list, Link" },
+  { method: "GET", path: "/api/v1/admin/domain_allows/:id", note: "one Admin::DomainAllow" },
+  { method: "POST", path: "/api/v1/admin/domain_allows", note: "`domain`; an existing allow is returned" },
+  { method: "DELETE", path: "/api/v1/admin/domain_allows/:id", note: "`{}`" },
   // Account moderation actions (issue 16, services/moderation/account-actions.ts).
   {
     method: "POST",

@@ -28,7 +28,7 @@ export const count = () => z.number().int().nonnegative();
 /** Every notification type Gannet creates. */
 export const NOTIFICATION_TYPE_NAMES = NOTIFICATION_TYPES;
 
-/** The types a Web Push subscription has an alert for (all but `moderation_warning`). */
+/** The types a Web Push subscription has an alert for (all but `moderation_warning` and `severed_relationships`). */
 export const PUSH_ALERT_TYPE_NAMES = PUSH_ALERT_TYPES;
 
 export const visibility = () => z.enum(["public", "unlisted", "private", "direct"]);

@@ -4,6 +4,7 @@ import "./admin.ts";
 import "./admin-dashboard.ts";
 import "./admin-blocks.ts";
 import "./admin-roles.ts";
+import "./admin-federation.ts";
 import "./filters.ts";
 import "./instance.ts";
 import "./misc.ts";

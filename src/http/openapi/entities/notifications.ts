@@ -28,9 +28,23 @@ export const AccountWarning = entity(
   }),
 );
 
+export const RelationshipSeveranceEvent = entity(
+  "RelationshipSeveranceEvent",
+  "Follows a moderation action cut (a domain suspension), as one local user lost them (Mastodon 4.3).",
+  z.object({
+    id: id(),
+    type: z.enum(["domain_block", "user_domain_block", "account_suspension"]),
+    purged: z.boolean(),
+    target_name: z.string(),
+    followers_count: count(),
+    following_count: count(),
+    created_at: dateTime(),
+  }),
+);
+
 export const Notification = entity(
   "Notification",
-  "Something that happened to the signed-in user; `status` for the types about a post, `report` for admin.report, `moderation_warning` for moderation_warning.",
+  "Something that happened to the signed-in user; `status` for the types about a post, `report` for admin.report, `moderation_warning` for moderation_warning, `event` for severed_relationships.",
   z.object({
     id: id(),
     type: notificationType(),
@@ -40,6 +54,7 @@ export const Notification = entity(
     status: Status.optional(),
     report: Report.optional(),
     moderation_warning: AccountWarning.optional(),
+    event: RelationshipSeveranceEvent.optional(),
   }),
 );
 
@@ -58,6 +73,7 @@ export const NotificationGroup = entity(
     status_id: id().optional(),
     report: Report.optional(),
     moderation_warning: AccountWarning.optional(),
+    event: RelationshipSeveranceEvent.optional(),
   }),
 );
 
