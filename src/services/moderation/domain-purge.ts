@@ -12,12 +12,12 @@ export const DOMAIN_BLOCK_JOB = "moderation.domain-block";
 export const DOMAIN_PURGE_JOB = "moderation.domain-purge";
 
 /** Accounts whose follows end in one transaction. */
-const FOLLOW_BATCH = 20;
+const FOLLOW_BATCH = 5;
 /** Accounts a purge job looks at, and posts it deletes, before it hands over to the next job. */
 const PURGE_ACCOUNTS = 20;
 const PURGE_STATUSES = 200;
 /** Posts deleted in one transaction. */
-const DELETE_BATCH = 20;
+const DELETE_BATCH = 5;
 
 /**
  * Lets the requests waiting meanwhile be answered: on SQLite every query runs on the main thread,
@@ -109,8 +109,9 @@ export async function runDomainPurge(ctx: AppContext, job: DomainPurgeJob): Prom
     budget -= statuses.length;
     // This account may have more: the next job starts with it again.
     if (budget <= 0) return next(ctx, job, after);
+    const started = performance.now();
     await ctx.repos.accountPurge.removeTracesOf(id, new Date().toISOString());
-    await yieldToRequests();
+    await yieldToRequests(performance.now() - started);
     after = id;
   }
   if (ids.length === PURGE_ACCOUNTS) return next(ctx, job, after);
