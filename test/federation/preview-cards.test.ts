@@ -6,14 +6,27 @@ import { queuePreviewCard } from "../../src/services/preview-cards/fetch-card.ts
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 /** A loopback web site: an article with OpenGraph tags, its image, and a page without a title. */
-async function startSite(): Promise<{ url: string; hits: string[]; publishLate(): void; close(): Promise<void> }> {
+async function startSite(): Promise<{
+  url: string;
+  hits: string[];
+  publishLate(): void;
+  releaseArticle(): void;
+  close(): Promise<void>;
+}> {
   const image = await sharp({ create: { width: 1200, height: 630, channels: 3, background: "#336699" } })
     .png()
     .toBuffer();
   const hits: string[] = [];
   let late = false;
-  const server: Server = createServer((req, res) => {
+  // `/article` answers once the test says so: a fast job queue could otherwise fetch the card
+  // before the post's own answer is written, and the test checks that it does not wait for it.
+  let releaseArticle = () => {};
+  const articleGate = new Promise<void>((resolve) => {
+    releaseArticle = resolve;
+  });
+  const server: Server = createServer(async (req, res) => {
     hits.push(req.url ?? "");
+    if (req.url === "/article") await articleGate;
     if (req.url === "/article" || req.url === "/other") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(`<!doctype html><html lang="fr"><head>
@@ -68,6 +81,7 @@ async function startSite(): Promise<{ url: string; hits: string[]; publishLate()
     publishLate: () => {
       late = true;
     },
+    releaseArticle: () => releaseArticle(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -100,6 +114,7 @@ describe("preview cards", () => {
     );
     assert.equal(r.status, 200);
     assert.equal(r.body.card, null, "the answer does not wait for the card");
+    site.releaseArticle();
     await s.settle();
     const home = await s.request("/api/v1/timelines/home", { token: bob.token });
     const card = home.body[0].card;
