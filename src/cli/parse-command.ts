@@ -1,24 +1,14 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { Permission } from "../lib/roles.ts";
 import { isKnownScope, parseScopes } from "../lib/scopes.ts";
 import { shortcodeProblem } from "../lib/text/shortcodes.ts";
 import type { AccountChanges } from "../services/admin/modify-account.ts";
-import {
-  isRoleColor,
-  isRolePosition,
-  type NewRole,
-  PERMISSION_NAMES,
-  parsePermissions,
-  permissionNames,
-  type RoleChanges,
-  roleNameProblem,
-} from "../services/admin/roles.ts";
 import { ACCOUNT_ACTION_SUBCOMMANDS, type AccountActionCommand } from "./parse-account-actions.ts";
 import { ANNOUNCEMENTS_SUBCOMMANDS, ANNOUNCEMENTS_USAGE, type AnnouncementsCommand } from "./parse-announcements.ts";
 import { BLOCKS_GROUP_USAGE, BLOCKS_SUBCOMMANDS, type BlocksCommand } from "./parse-blocks.ts";
 import { DOMAINS_SUBCOMMANDS, DOMAINS_USAGE, type DomainsCommand } from "./parse-domains.ts";
 import { LOG_USAGE, type LogCommand, parseLog } from "./parse-log.ts";
 import { OPERATIONS_COMMANDS, type OperationsCommand } from "./parse-operations.ts";
+import { ROLES_SUBCOMMANDS, type RolesCommand } from "./parse-roles.ts";
 import {
   ACCOUNTS_ALIASES_USAGE,
   ACCOUNTS_APPROVE_USAGE,
@@ -36,10 +26,6 @@ import {
   EMOJI_USAGE,
   JOBS_LIST_USAGE,
   JOBS_USAGE,
-  ROLES_CREATE_USAGE,
-  ROLES_DELETE_USAGE,
-  ROLES_LIST_USAGE,
-  ROLES_MODIFY_USAGE,
   ROLES_USAGE,
   TOKENS_CREATE_USAGE,
   TOKENS_USAGE,
@@ -66,10 +52,7 @@ export type Command =
   | { kind: "accounts-move"; username: string; to: string }
   | { kind: "accounts-approve"; username: string }
   | { kind: "accounts-reject"; username: string }
-  | { kind: "roles-list" }
-  | { kind: "roles-create"; role: NewRole; allowAdministrator: boolean }
-  | { kind: "roles-modify"; name: string; changes: RoleChanges; allowAdministrator: boolean }
-  | { kind: "roles-delete"; name: string }
+  | RolesCommand
   | { kind: "tokens-create"; username: string; scopes: string[] }
   | { kind: "jobs-list" }
   | { kind: "emoji-add"; shortcode: string; file: string; category?: string; unlisted: boolean }
@@ -98,16 +81,13 @@ const SUBCOMMAND_USAGE: Record<string, string> = {
   "accounts move": ACCOUNTS_MOVE_USAGE,
   "accounts approve": ACCOUNTS_APPROVE_USAGE,
   "accounts reject": ACCOUNTS_REJECT_USAGE,
-  "roles list": ROLES_LIST_USAGE,
-  "roles create": ROLES_CREATE_USAGE,
-  "roles modify": ROLES_MODIFY_USAGE,
-  "roles delete": ROLES_DELETE_USAGE,
   "tokens create": TOKENS_CREATE_USAGE,
   "jobs list": JOBS_LIST_USAGE,
   "emoji add": EMOJI_ADD_USAGE,
   "emoji import": EMOJI_IMPORT_USAGE,
   "emoji list": EMOJI_LIST_USAGE,
   "emoji delete": EMOJI_DELETE_USAGE,
+  ...Object.fromEntries(Object.entries(ROLES_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
   ...Object.fromEntries(Object.entries(ANNOUNCEMENTS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
   ...Object.fromEntries(Object.entries(DOMAINS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
   ...Object.fromEntries(Object.entries(BLOCKS_SUBCOMMANDS).map(([k, v]) => [k, v.usage])),
@@ -194,16 +174,13 @@ export function parseCommand(argv: readonly string[]): Command {
       kind: "accounts-reject",
       username: oneUsername(parseStrict(args, {}, usage).positionals, usage),
     }),
-    "roles list": parseRolesList,
-    "roles create": parseRolesCreate,
-    "roles modify": parseRolesModify,
-    "roles delete": parseRolesDelete,
     "tokens create": parseTokensCreate,
     "jobs list": parseJobsList,
     "emoji add": parseEmojiAdd,
     "emoji import": parseEmojiImport,
     "emoji list": parseEmojiList,
     "emoji delete": parseEmojiDelete,
+    ...Object.fromEntries(Object.entries(ROLES_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
     ...Object.fromEntries(Object.entries(ANNOUNCEMENTS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
     ...Object.fromEntries(Object.entries(DOMAINS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
     ...Object.fromEntries(Object.entries(BLOCKS_SUBCOMMANDS).map(([k, v]) => [k, v.parse])),
@@ -309,44 +286,6 @@ function parseAccountsList(args: string[], usage: string): Command {
   return { kind: "accounts-list" };
 }
 
-function oneRoleName(positionals: string[], usage: string): string {
-  if (positionals.length === 0) throw new UsageError("missing NAME", usage);
-  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`, usage);
-  if (positionals[0] === "") throw new UsageError("NAME must not be empty", usage);
-  return positionals[0];
-}
-
-/** A new name (create's NAME or modify's --name): good enough to store and to print in a listing. */
-function checkNewRoleName(name: string, what: string, usage: string): string {
-  const problem = roleNameProblem(name);
-  if (problem) throw new UsageError(`${what} ${problem}`, usage);
-  return name;
-}
-
-/** One or more comma-separated permission names; unknown ones are listed with the valid names. */
-function permissionBits(list: string, usage: string): number {
-  const parsed = parsePermissions(list);
-  if ("bits" in parsed) return parsed.bits;
-  const s = parsed.unknown.length > 1 ? "s" : "";
-  throw new UsageError(
-    `unknown permission${s}: ${parsed.unknown.join(", ")} (valid: ${PERMISSION_NAMES.join(", ")})`,
-    usage,
-  );
-}
-
-function position(value: string, usage: string): number {
-  const n = /^[+-]?[0-9]+$/.test(value) ? Number(value) : Number.NaN;
-  if (!isRolePosition(n)) throw new UsageError(`--position needs an integer, not "${value}"`, usage);
-  return n;
-}
-
-function color(value: string, usage: string): string {
-  if (!isRoleColor(value)) throw new UsageError(`--color needs #rrggbb (or "" for none), not "${value}"`, usage);
-  return value;
-}
-
-const ADMINISTRATOR_NEEDS_FLAG = "granting administrator (every permission) needs --allow-administrator";
-
 function parseJobsList(args: string[], usage: string): Command {
   const { positionals } = parseStrict(args, {}, usage);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, usage);
@@ -412,82 +351,6 @@ function parseEmojiDelete(args: string[], usage: string): Command {
   const { positionals } = parseStrict(args, {}, usage);
   const [shortcode] = positionalsAs(positionals, ["SHORTCODE"], usage) as [string];
   return { kind: "emoji-delete", shortcode };
-}
-
-function parseRolesList(args: string[], usage: string): Command {
-  const { positionals } = parseStrict(args, {}, usage);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, usage);
-  return { kind: "roles-list" };
-}
-
-function parseRolesCreate(args: string[], usage: string): Command {
-  const { values, positionals } = parseStrict(
-    args,
-    {
-      permissions: { type: "string" },
-      position: { type: "string" },
-      color: { type: "string" },
-      highlighted: { type: "boolean" },
-      "allow-administrator": { type: "boolean" },
-    },
-    usage,
-  );
-  const name = checkNewRoleName(oneRoleName(positionals, usage), "NAME", usage);
-  const role: NewRole = { name, highlighted: values.highlighted === true };
-  if (typeof values.permissions === "string") role.permissions = permissionBits(values.permissions, usage);
-  if (typeof values.position === "string") role.position = position(values.position, usage);
-  if (typeof values.color === "string") role.color = color(values.color, usage);
-  const allowAdministrator = values["allow-administrator"] === true;
-  if ((role.permissions ?? 0) & Permission.administrator && !allowAdministrator) {
-    throw new UsageError(ADMINISTRATOR_NEEDS_FLAG, usage);
-  }
-  return { kind: "roles-create", role, allowAdministrator };
-}
-
-function parseRolesModify(args: string[], usage: string): Command {
-  const { values, positionals } = parseStrict(
-    args,
-    {
-      name: { type: "string" },
-      permissions: { type: "string" },
-      "add-permission": { type: "string", multiple: true },
-      "remove-permission": { type: "string", multiple: true },
-      position: { type: "string" },
-      color: { type: "string" },
-      highlighted: { type: "boolean" },
-      "not-highlighted": { type: "boolean" },
-      "allow-administrator": { type: "boolean" },
-    },
-    usage,
-  );
-  const name = oneRoleName(positionals, usage);
-  if (values.highlighted && values["not-highlighted"]) {
-    throw new UsageError("--highlighted and --not-highlighted cannot go together", usage);
-  }
-  const changes: RoleChanges = {};
-  if (typeof values.name === "string") changes.name = checkNewRoleName(values.name, "--name", usage);
-  if (typeof values.permissions === "string") changes.permissions = permissionBits(values.permissions, usage);
-  const add = (values["add-permission"] as string[] | undefined) ?? [];
-  const remove = (values["remove-permission"] as string[] | undefined) ?? [];
-  if (add.length > 0) changes.addPermissions = add.reduce((bits, p) => bits | permissionBits(p, usage), 0);
-  if (remove.length > 0) changes.removePermissions = remove.reduce((bits, p) => bits | permissionBits(p, usage), 0);
-  const both = (changes.addPermissions ?? 0) & (changes.removePermissions ?? 0);
-  if (both !== 0) {
-    throw new UsageError(`cannot both add and remove ${permissionNames(both).join(", ")}`, usage);
-  }
-  if (typeof values.position === "string") changes.position = position(values.position, usage);
-  if (typeof values.color === "string") changes.color = color(values.color, usage);
-  if (values.highlighted) changes.highlighted = true;
-  if (values["not-highlighted"]) changes.highlighted = false;
-  const allowAdministrator = values["allow-administrator"] === true;
-  const granted = (changes.permissions ?? 0) | (changes.addPermissions ?? 0);
-  if (granted & Permission.administrator && !allowAdministrator) throw new UsageError(ADMINISTRATOR_NEEDS_FLAG, usage);
-  return { kind: "roles-modify", name, changes, allowAdministrator };
-}
-
-function parseRolesDelete(args: string[], usage: string): Command {
-  const { positionals } = parseStrict(args, {}, usage);
-  return { kind: "roles-delete", name: oneRoleName(positionals, usage) };
 }
 
 function parseTokensCreate(args: string[], usage: string): Command {
