@@ -56,6 +56,18 @@ function roles(env: Env, crossProcessBus: boolean): ProcessRoles {
   return r;
 }
 
+/** Which kinds of trends need a moderator's approval before they are shown (TRENDS_REVIEW_*). */
+export interface TrendsConfig {
+  enabled: boolean;
+  review: { tags: boolean; statuses: boolean; links: boolean };
+}
+
+/** The translation backends configured (Mastodon's setting names); neither: translation is off. */
+export interface TranslationConfig {
+  deepl?: { apiKey: string; plan: "free" | "pro"; url?: string };
+  libreTranslate?: { endpoint: string; apiKey?: string };
+}
+
 export interface Config {
   /** What this process runs (GANNET_ROLE). */
   roles: ProcessRoles;
@@ -114,6 +126,8 @@ export interface Config {
    */
   ffmpegBinary: string;
   ffprobeBinary: string;
+  trends: TrendsConfig;
+  translation: TranslationConfig;
   logLevel: GannetLogLevel;
   /** One log line per HTTP request (LOG_REQUESTS). */
   logRequests: boolean;
@@ -128,6 +142,16 @@ function vapidKeys(env: Env): { publicKey: string; privateKey: string } | undefi
     throw new ConfigError("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together");
   }
   return { publicKey, privateKey };
+}
+
+function translationBackends(env: Env): TranslationConfig {
+  const out: TranslationConfig = {};
+  const deeplKey = read(env, "DEEPL_API_KEY");
+  if (deeplKey !== undefined)
+    out.deepl = { apiKey: deeplKey, plan: read(env, "DEEPL_PLAN"), url: read(env, "DEEPL_API_URL") };
+  const libre = read(env, "LIBRE_TRANSLATE_ENDPOINT");
+  if (libre !== undefined) out.libreTranslate = { endpoint: libre, apiKey: read(env, "LIBRE_TRANSLATE_API_KEY") };
+  return out;
 }
 
 /**
@@ -204,6 +228,15 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     suspensionPurgeDelayDays: read(env, "SUSPENSION_PURGE_DELAY_DAYS"),
     ffmpegBinary: read(env, "FFMPEG_BINARY"),
     ffprobeBinary: read(env, "FFPROBE_BINARY"),
+    trends: {
+      enabled: read(env, "TRENDS_ENABLED"),
+      review: {
+        tags: read(env, "TRENDS_REVIEW_TAGS"),
+        statuses: read(env, "TRENDS_REVIEW_STATUSES"),
+        links: read(env, "TRENDS_REVIEW_LINKS"),
+      },
+    },
+    translation: translationBackends(env),
     logLevel: read(env, "LOG_LEVEL"),
     logRequests: read(env, "LOG_REQUESTS"),
   };

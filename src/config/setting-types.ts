@@ -13,6 +13,7 @@ export const GROUPS = [
   "Accounts",
   "Site",
   "Federation",
+  "Discovery",
   "Media",
   "Mail",
   "Push",

@@ -217,6 +217,66 @@ export const SETTINGS = {
     default: 60,
     description: "Seconds the instance endpoints may reuse their user and status counts (0: counted each time).",
   }),
+  // Discovery
+  TRENDS_ENABLED: setting({
+    group: "Discovery",
+    type: bool,
+    default: true,
+    description:
+      "Scores trending hashtags, posts and links and serves them at `/api/v1/trends` (false: the lists are empty).",
+  }),
+  TRENDS_REVIEW_TAGS: setting({
+    group: "Discovery",
+    type: bool,
+    default: true,
+    description: "A hashtag trends publicly only once a moderator has approved it (false: every hashtag may trend).",
+  }),
+  TRENDS_REVIEW_STATUSES: setting({
+    group: "Discovery",
+    type: bool,
+    default: true,
+    description: "A post trends publicly only once a moderator has approved it (false: every public post may trend).",
+  }),
+  TRENDS_REVIEW_LINKS: setting({
+    group: "Discovery",
+    type: bool,
+    default: true,
+    description:
+      "A link trends publicly only once a moderator has approved it or its publisher (false: every link may trend).",
+  }),
+  LIBRE_TRANSLATE_ENDPOINT: setting({
+    group: "Discovery",
+    type: url(/^https?:\/\//, "URL starting with `http://` or `https://`"),
+    defaultDoc: "unset",
+    description: "The address of a LibreTranslate server: turns translation of posts on.",
+  }),
+  LIBRE_TRANSLATE_API_KEY: setting({
+    group: "Discovery",
+    type: text,
+    defaultDoc: "unset",
+    description: "The API key LibreTranslate asks for, if it asks for one.",
+    secret: true,
+  }),
+  DEEPL_API_KEY: setting({
+    group: "Discovery",
+    type: text,
+    defaultDoc: "unset",
+    description:
+      "A DeepL API key: turns translation of posts on through DeepL (used before LibreTranslate when both are set).",
+    secret: true,
+  }),
+  DEEPL_PLAN: setting({
+    group: "Discovery",
+    type: oneOf(["free", "pro"]),
+    default: "free",
+    description: "The DeepL plan of the key: `free` uses api-free.deepl.com, `pro` api.deepl.com.",
+  }),
+  DEEPL_API_URL: setting({
+    group: "Discovery",
+    type: url(/^https?:\/\//, "URL starting with `http://` or `https://`"),
+    defaultDoc: "given by DEEPL_PLAN",
+    description: "Another address for DeepL's API (a proxy, or a test server), instead of the plan's.",
+  }),
   // Federation
   LIMITED_FEDERATION_MODE: setting({
     group: "Federation",

@@ -16,6 +16,13 @@ import type {
 } from "./schema/announcements.ts";
 import type { PreviewCardsStatusesTable, PreviewCardsTable } from "./schema/cards.ts";
 import type {
+  PreviewCardProvidersTable,
+  QuotesTable,
+  TrendLinksTable,
+  TrendStatusesTable,
+  TrendTagsTable,
+} from "./schema/discovery.ts";
+import type {
   AccountRelationshipSeveranceEventsTable,
   AccountWarningPresetsTable,
   AccountWarningsTable,
@@ -208,6 +215,11 @@ export interface DB {
   /** Preview cards and the statuses showing them (migration 0027). */
   preview_cards: PreviewCardsTable;
   preview_cards_statuses: PreviewCardsStatusesTable;
+  preview_card_providers: PreviewCardProvidersTable;
+  trend_tags: TrendTagsTable;
+  trend_statuses: TrendStatusesTable;
+  trend_links: TrendLinksTable;
+  quotes: QuotesTable;
   /** Instance-level domain blocks and allows (migration 0026). */
   domain_blocks: InstanceDomainBlocksTable;
   domain_allows: DomainAllowsTable;

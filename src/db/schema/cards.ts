@@ -1,4 +1,4 @@
-import type { Generated, Nullable, Timestamp } from "./common.ts";
+import type { DbBool, Generated, Nullable, Timestamp } from "./common.ts";
 
 // Table types: preview cards (migration 0027).
 
@@ -25,6 +25,8 @@ export interface PreviewCardsTable {
   image_description: Generated<string>;
   blurhash: Nullable<string>;
   published_at: Nullable<Timestamp>;
+  /** A moderator's decision on the link trending (migration 0040); null: not reviewed. */
+  trendable: Nullable<DbBool>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -56,6 +56,12 @@ export interface StatusesTable {
   replies_count: Generated<number>;
   reblogs_count: Generated<number>;
   favourites_count: Generated<number>;
+  /** Accepted quotes of this post (migration 0041). */
+  quotes_count: Generated<number>;
+  /** JSON `{"automatic": [...], "manual": [...]}` (QuoteApproval's words); null: only the author may quote. */
+  quote_policy: Nullable<string>;
+  /** A moderator's decision on the post trending (migration 0040); null: not reviewed. */
+  trendable: Nullable<DbBool>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

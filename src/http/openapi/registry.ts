@@ -5,13 +5,18 @@ import { adminBlockDocs } from "./routes/admin-blocks.ts";
 import { adminDashboardDocs } from "./routes/admin-dashboard.ts";
 import { adminFederationDocs } from "./routes/admin-federation.ts";
 import { adminRoleDocs } from "./routes/admin-roles.ts";
+import { adminTrendDocs } from "./routes/admin-trends.ts";
+import { cryptoDocs } from "./routes/crypto.ts";
 import { federationDocs } from "./routes/federation.ts";
 import { filterDocs } from "./routes/filters.ts";
 import { instanceDocs } from "./routes/instance.ts";
 import { notificationDocs } from "./routes/notifications.ts";
 import { oauthDocs } from "./routes/oauth.ts";
+import { quoteDocs } from "./routes/quotes.ts";
 import { statusDocs } from "./routes/statuses.ts";
 import { timelineDocs } from "./routes/timelines.ts";
+import { translationDocs } from "./routes/translation.ts";
+import { trendDocs } from "./routes/trends.ts";
 import type { DocArea, RouteDoc } from "./types.ts";
 
 /** Every area of route descriptions (src/http/openapi/routes/<area>.ts). */
@@ -19,10 +24,14 @@ export const AREAS: readonly DocArea[] = [
   oauthDocs,
   accountDocs,
   statusDocs,
+  quoteDocs,
+  translationDocs,
   timelineDocs,
+  trendDocs,
   notificationDocs,
   filterDocs,
   instanceDocs,
+  cryptoDocs,
   federationDocs,
   adminAccountDocs,
   adminAccountActionDocs,
@@ -30,6 +39,7 @@ export const AREAS: readonly DocArea[] = [
   adminBlockDocs,
   adminDashboardDocs,
   adminRoleDocs,
+  adminTrendDocs,
 ];
 
 /** The descriptions keyed by `"METHOD /hono/path"`, each with its area's tag unless it names its own. */

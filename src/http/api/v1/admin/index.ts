@@ -9,6 +9,7 @@ import { adminDomainRoutes } from "./domain-routes.ts";
 import { adminReportRoutes } from "./report-routes.ts";
 import { adminRoleRoutes } from "./role-routes.ts";
 import { adminTagRoutes } from "./tag-routes.ts";
+import { adminTrendRoutes } from "./trend-routes.ts";
 
 /**
  * 1.28 Admin API. Every route is guarded by `requireAdmin` (middleware/admin-auth.ts): a token
@@ -23,6 +24,7 @@ export function adminRoutes(app: Hono<HonoEnv>): void {
   adminBlockRoutes(app);
   adminDashboardRoutes(app);
   adminTagRoutes(app);
+  adminTrendRoutes(app);
   adminRoleRoutes(app);
   adminActionLogRoutes(app);
 }
