@@ -39,6 +39,8 @@ export interface InstanceView {
   /** The contact account, already in Mastodon's Account shape. */
   contactAccount: Record<string, unknown> | null;
   rules: readonly RuleView[];
+  /** Whether a translation backend is configured (DeepL or LibreTranslate). */
+  translationEnabled: boolean;
   /** Usage numbers; `peers` are the remote domains known here. */
   stats: {
     userCount: number;
@@ -85,7 +87,7 @@ export function serializeInstance(v: InstanceView): Record<string, unknown> {
       statuses: statusesConfiguration(),
       media_attachments: mediaConfiguration(2),
       polls: pollsConfiguration(),
-      translation: { enabled: false },
+      translation: { enabled: v.translationEnabled },
       timelines_access: TIMELINES_ACCESS,
       limited_federation: false,
     },

@@ -103,6 +103,19 @@ describe("instance sub-resources and operator settings", () => {
     const t = await s.request("/api/v1/instance/translation_languages");
     assert.equal(t.status, 200);
     assert.deepEqual(t.body, {});
+    // Without a translation backend, translating is 404 (Mastodon's NotConfiguredError).
+    const reader = await s.createUser("translationreader");
+    const { body: status } = await s.request("/api/v1/statuses", {
+      method: "POST",
+      token: reader.token,
+      json: { status: "Guten Tag", language: "de" },
+    });
+    const tr = await s.request(`/api/v1/statuses/${status.id}/translate`, {
+      method: "POST",
+      token: reader.token,
+      json: { lang: "en" },
+    });
+    assert.deepEqual([tr.status, tr.body], [404, { error: "Not Found" }]);
     const d = await s.request("/api/v1/instance/domain_blocks");
     assert.equal(d.status, 200);
     assert.deepEqual(d.body, []);

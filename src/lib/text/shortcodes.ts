@@ -25,3 +25,9 @@ export function shortcodesIn(texts: Iterable<string | null | undefined>): string
   }
   return [...found];
 }
+
+/** `text` with each `:shortcode:` (as `shortcodesIn` finds them) replaced by what `replace` makes of it. */
+export function replaceShortcodes(text: string, replace: (shortcode: string, whole: string) => string): string {
+  if (!text.includes(":")) return text;
+  return text.replace(SCAN_RE, (whole, code: string) => replace(code, whole));
+}

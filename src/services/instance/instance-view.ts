@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import { instanceVersion } from "../../lib/version.ts";
 import type { InstanceView, RegistrationsView, ThumbnailView } from "../../serializers/instance.ts";
 import { accountJson } from "../accounts/views.ts";
+import { isTranslationConfigured } from "../translation/backend.ts";
 import { BANNER_2X_PATH, BANNER_PATH, type DefaultImages, ICON_SIZES, iconPath } from "./default-images.ts";
 import { loadSiteInfo, type SiteInfo } from "./site-settings.ts";
 import { getTermsOfService } from "./site-texts.ts";
@@ -88,6 +89,7 @@ export async function loadInstanceView(
     },
     contactAccount: contact,
     rules,
+    translationEnabled: isTranslationConfigured(config.translation),
     stats,
   };
 }

@@ -67,7 +67,7 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   {
     method: "GET",
     path: "/api/v1/instance/*",
-    note: "peers, activity, rules, domain blocks, descriptions, ToS, languages",
+    note: "peers, activity, rules, domain blocks, descriptions, ToS, languages, translation languages",
   },
   { method: "GET", path: "/api/v2/instance", note: "Instance" },
   { method: "GET", path: "/health", note: "plain `OK`" },
@@ -89,6 +89,11 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "GET", path: "/media_proxy/:id/*", note: "remote media of public posts, cached on demand (a redirect)" },
   { method: "GET", path: "/api/v1/statuses/:id/history", note: "StatusEdit[]" },
   { method: "GET", path: "/api/v1/statuses/:id/source", note: "StatusSource" },
+  {
+    method: "POST",
+    path: "/api/v1/statuses/:id/translate",
+    note: "Translation through DeepL or LibreTranslate (docs/translation.md)",
+  },
   { method: "GET", path: "/api/v1/statuses/:id/favourited_by", note: "accounts, Link" },
   { method: "GET", path: "/api/v1/statuses/:id/reblogged_by", note: "accounts, Link" },
   { method: "POST", path: "/api/v1/statuses/:id/favourite", note: "favourite" },

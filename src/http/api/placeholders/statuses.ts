@@ -1,4 +1,4 @@
-import { anyToken, get, none, post, put, user } from "./dsl.ts";
+import { get, none, post, put, user } from "./dsl.ts";
 import type { Placeholder } from "./types.ts";
 
 /**
@@ -6,7 +6,6 @@ import type { Placeholder } from "./types.ts";
  * statuses are built (src/http/api/v1/polls, src/http/api/v1/scheduled-statuses).
  */
 export const statusRows: Placeholder[] = [
-  post("/api/v1/statuses/:id/translate", anyToken("read:statuses"), none()),
   get("/api/v1/statuses/:id/quotes", user("read:statuses"), none()),
   post("/api/v1/statuses/:id/quotes/:quoting_status_id/revoke", user("write:statuses"), none()),
   put("/api/v1/statuses/:id/interaction_policy", user("write:statuses"), none()),

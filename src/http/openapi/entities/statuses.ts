@@ -221,7 +221,7 @@ export const Conversation = entity(
 
 export const Translation = entity(
   "Translation",
-  "A machine translation of a post (Gannet has no translation service yet: the route answers an error).",
+  "A machine translation of a post's texts by the configured backend.",
   z.object({
     content: z.string(),
     spoiler_text: z.string(),

@@ -36,11 +36,6 @@ export const instanceDocs: DocArea = {
       ...pub,
       pathDescriptions: { date: "YYYY-MM-DD" },
     }),
-    "GET /api/v1/instance/translation_languages": d(
-      "Translation pairs (none: no translator)",
-      { schema: { type: "object" } },
-      pub,
-    ),
     "GET /api/v1/instance/domain_blocks": d("Moderated domains (none published)", "DomainBlock[]", pub),
     "GET /api/v1/instance/languages": d("Languages statuses may be written in", "Language[]", pub),
     "GET /api/v1/custom_emojis": d("Custom emojis of the server", "CustomEmoji[]", pub),

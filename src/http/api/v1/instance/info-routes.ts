@@ -58,8 +58,7 @@ export function instanceInfoRoutes(app: Hono<HonoEnv>, docs: (c: Context<HonoEnv
     return json(c, serializeTermsOfService(terms));
   });
 
-  // Machine translation is not offered (configuration.translation.enabled is false).
-  app.get("/api/v1/instance/translation_languages", (c) => json(c, {}));
+  // `/api/v1/instance/translation_languages` is served with translation (api/v1/translation).
 
   // Server-wide domain blocks arrive with the admin API; until then there are none to show.
   app.get("/api/v1/instance/domain_blocks", (c) => json(c, []));
