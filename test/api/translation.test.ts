@@ -332,6 +332,20 @@ describe("translation through LibreTranslate", () => {
     assert.equal((await translate(s, status.id, alice.token, "en")).status, 403);
   });
 
+  it("leaves a post without a language to the backend to detect", async () => {
+    const { body: status } = await s.request("/api/v1/statuses", {
+      method: "POST",
+      token: alice.token,
+      json: { status: "Bonjour", language: "en" },
+    });
+    await s.ctx.db.updateTable("statuses").set({ language: null }).where("id", "=", status.id).execute();
+    const r = await translate(s, status.id, alice.token, "de");
+    assert.equal(r.status, 200);
+    assert.equal(r.body.detected_source_language, "fr");
+    assert.equal(r.body.content, "<p>BONJOUR</p>");
+    assert.equal(JSON.parse(libre.to("/translate").at(-1)?.body ?? "").source, "auto");
+  });
+
   it("answers 503 for a refused key, an error or nonsense", async () => {
     const { body: status } = await s.request("/api/v1/statuses", {
       method: "POST",
