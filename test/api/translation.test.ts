@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createRestAPIClient } from "masto";
 import sharp from "sharp";
 import { addCustomEmoji } from "../../src/services/custom-emojis/manage.ts";
 import { expectEntity } from "../helpers/entity-schemas.ts";
@@ -330,6 +331,21 @@ describe("translation through LibreTranslate", () => {
     assert.equal(libre.to("/translate").length, 1);
     // Into its own language: refused.
     assert.equal((await translate(s, status.id, alice.token, "en")).status, 403);
+  });
+
+  it("is read by masto.js", async () => {
+    const client = createRestAPIClient({ url: s.url, accessToken: alice.token });
+    const status = await client.v1.statuses.create({ status: "Masto says hi", spoilerText: "Hi", language: "en" });
+    // masto's own type names only the 4.0 members; what it hands on is the whole entity, camel-cased.
+    const t = (await client.v1.statuses.$select(status.id).translate({ lang: "fr" })) as unknown as Record<
+      string,
+      unknown
+    >;
+    assert.equal(t.content, "<p>MASTO SAYS HI</p>");
+    assert.equal(t.spoilerText, "HI");
+    assert.equal(t.detectedSourceLanguage, "en");
+    assert.equal(t.provider, "LibreTranslate");
+    assert.deepEqual((await client.v1.instance.translationLanguages.list()).de, ["en"]);
   });
 
   it("leaves a post without a language to the backend to detect", async () => {
