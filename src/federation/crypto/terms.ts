@@ -26,6 +26,7 @@ export const OLM_CONTEXT = {
   cipherText: "toot:cipherText",
   // Mastodon took these from the security vocabulary (its `security` context); spelled out here
   // so that they mean the same beside the data-integrity context Fedify writes.
+  digest: `${SEC}digest`,
   Digest: `${SEC}Digest`,
   digestAlgorithm: `${SEC}digestAlgorithm`,
   digestValue: `${SEC}digestValue`,
