@@ -40,6 +40,8 @@ export interface ClaimResult extends OneTimeKey {
 export const MAX_ONE_TIME_KEYS = 1000;
 /** Accounts one query may name, devices one claim may name. */
 export const MAX_QUERY = 80;
+/** Remote accounts whose devices are fetched at once. */
+const REMOTE_AT_ONCE = 4;
 
 const notFound = () => new ApiError(404, "Record not found");
 const invalid = (errors: string[]) => new ApiError(422, `Validation failed: ${errors.join(", ")}`);
@@ -164,9 +166,14 @@ export async function queryKeys(ctx: AppContext, who: CryptoCaller, ids: readonl
   if (remote.length > 0) {
     const viewer = await caller(ctx, who);
     const { remoteDevices: fetchDevices } = await import("../../federation/crypto/remote.ts");
-    await Promise.all(
-      remote.map(async (a) => remoteDevices.set(a.id, (await fetchDevices(ctx, viewer, a)).map(viewOf))),
-    );
+    // A few servers at a time: each answer waits on a remote server.
+    for (let i = 0; i < remote.length; i += REMOTE_AT_ONCE) {
+      await Promise.all(
+        remote
+          .slice(i, i + REMOTE_AT_ONCE)
+          .map(async (a) => remoteDevices.set(a.id, (await fetchDevices(ctx, viewer, a)).map(viewOf))),
+      );
+    }
   }
   const seen = new Set<string>();
   const out: QueryResult[] = [];
