@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { deviceKeys, tokenFor } from "../helpers/crypto-keys.ts";
+import { expectEntity } from "../helpers/entity-schemas.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { openSocket, type WsClient } from "../helpers/streaming.ts";
 
@@ -87,14 +88,15 @@ describe("encrypted messages API", () => {
       device: aliceKeys.device,
       one_time_keys: aliceKeys.oneTimeKeys(3),
     });
-    assert.equal(r.status, 200, JSON.stringify(r.body));
+    expectEntity(r, "CryptoDevice", "upload");
     assert.deepEqual(r.body, {
       device_id: "alice-phone",
       name: aliceKeys.device.name,
       identity_key: aliceKeys.device.identity_key,
       fingerprint_key: aliceKeys.device.fingerprint_key,
     });
-    assert.deepEqual((await get("/api/v1/crypto/keys/count", aliceDevice)).body, { one_time_keys: 3 });
+    const count = expectEntity(await get("/api/v1/crypto/keys/count", aliceDevice), "CryptoKeyCount", "count");
+    assert.deepEqual(count, { one_time_keys: 3 });
     // More keys later, without the device (its identity stays).
     const more = await post("/api/v1/crypto/keys/upload", aliceDevice, {
       one_time_keys: aliceKeys.oneTimeKeys(2, "m"),
@@ -104,7 +106,7 @@ describe("encrypted messages API", () => {
 
     assert.equal((await post("/api/v1/crypto/keys/upload", bobDevice, { device: bobKeys.device })).status, 200);
     const q = await post("/api/v1/crypto/keys/query", bobDevice, { id: [alice.account.id, "999999", bob.account.id] });
-    assert.equal(q.status, 200);
+    expectEntity(q, ["CryptoQueryResult"], "query");
     assert.deepEqual(q.body, [
       { account_id: alice.account.id, devices: [r.body] },
       {
@@ -128,7 +130,7 @@ describe("encrypted messages API", () => {
       });
     const answers = await Promise.all(Array.from({ length: 8 }, claim));
     const keys = answers.flatMap((a) => {
-      assert.equal(a.status, 200);
+      expectEntity(a, ["CryptoClaimResult"], "claim");
       return a.body as { account_id: string; device_id: string; key_id: string; key: string; signature: string }[];
     });
     assert.equal(keys.length, 5, "five keys, then none");
@@ -181,7 +183,7 @@ describe("encrypted messages API", () => {
     assert.equal(streamed.body, "Ym9keQ0");
 
     const all = await get("/api/v1/crypto/encrypted_messages", aliceDevice);
-    assert.equal(all.status, 200);
+    expectEntity(all, ["EncryptedMessage"], "encrypted messages");
     assert.equal(all.body.length, 4, "the message of the refused delivery was not stored");
     assert.deepEqual(
       all.body.map((m: { body: string }) => m.body),

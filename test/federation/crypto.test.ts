@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { deviceKeys, tokenFor } from "../helpers/crypto-keys.ts";
+import { FakeRemote } from "../helpers/fake-remote.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 const ALLOW = { ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1,::1" };
@@ -57,8 +58,9 @@ describe("encrypted messages between two Gannet servers", () => {
     await settle();
   });
   after(async () => {
-    await Promise.all([a.close(), b.close()]);
+    await Promise.all([a.close(), b.close(), remote?.close()]);
   });
+  let remote: FakeRemote | undefined;
 
   test("the actor names its devices collection, which lists the device and its claim URL", async () => {
     const actor = await fetch(`${a.url}/users/alice`, { headers: { accept: AP } }).then((r) => r.json());
@@ -136,5 +138,51 @@ describe("encrypted messages between two Gannet servers", () => {
     assert.match(m.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.ok(m.created_at >= sentAt, "created_at is when it arrived");
     assert.deepEqual((await b.request("/api/v1/crypto/encrypted_messages", { token: bobDevice })).body, []);
+  });
+
+  test("an EncryptedMessage from a Mastodon-shaped server is taken only signed, well formed, on the user's own inbox, once", async () => {
+    remote = await FakeRemote.start();
+    const mallory = await remote.addActor("mallory");
+    const eve = await remote.addActor("eve");
+    const message = (fields: Record<string, unknown> = {}) =>
+      remote!.activity(mallory, "Create", {
+        to: `${a.ctx.config.baseUrl}/users/alice`,
+        object: {
+          type: "EncryptedMessage",
+          messageType: 1,
+          cipherText: "ZnJvbSBtYWxsb3J5",
+          messageFranking: "theirs",
+          attributedTo: { type: "Device", deviceId: "m1" },
+          to: { type: "Device", deviceId: "alice-phone" },
+          digest: {
+            type: "Digest",
+            digestAlgorithm: "http://www.w3.org/2000/09/xmldsig#hmac-sha256",
+            digestValue: "ZA",
+          },
+          ...fields,
+        },
+      });
+    const inbox = `${a.url}/users/alice/inbox`;
+    const bodies = async () =>
+      (await a.request("/api/v1/crypto/encrypted_messages", { token: aliceDevice })).body.map(
+        (m: { body: string }) => m.body,
+      );
+    const before = await bodies();
+    assert.equal((await remote.send(`${a.url}/inbox`, message())).status, 202, "the shared inbox answers");
+    assert.equal((await remote.send(inbox, message({ messageType: "one" }))).status, 400);
+    assert.equal((await remote.send(inbox, message(), { signer: eve })).status, 401, "signed by another actor");
+    assert.equal((await remote.send(inbox, message(), { tamper: (b) => b.replace("ZnJv", "QUFB") })).status, 401);
+    assert.deepEqual(await bodies(), before, "none of those was stored");
+
+    const good = message();
+    assert.equal((await remote.send(inbox, good)).status, 202);
+    assert.equal((await remote.send(inbox, good)).status, 202, "a retried delivery");
+    const list = (await a.request("/api/v1/crypto/encrypted_messages", { token: aliceDevice })).body;
+    assert.deepEqual(await bodies(), ["ZnJvbSBtYWxsb3J5", ...before], "stored once");
+    const malloryHere = await a.ctx.repos.accounts.getByUri(mallory.id);
+    assert.equal(list[0].account_id, malloryHere?.id);
+    assert.equal(list[0].device_id, "m1");
+    assert.equal(list[0].type, 1);
+    assert.notEqual(list[0].message_franking, "theirs", "this server's own franking token");
   });
 });
