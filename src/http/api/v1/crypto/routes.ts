@@ -1,5 +1,5 @@
 import type { Context, Hono } from "hono";
-import { ApiError } from "../../../../lib/errors.ts";
+import { ApiError, ERR } from "../../../../lib/errors.ts";
 import {
   serializeClaimResult,
   serializeDeviceKeys,
@@ -28,7 +28,7 @@ const MESSAGES_PAGE = 80;
 /** The token's device is the caller's: every call names the account and the access token. */
 function callerOf(c: Context<HonoEnv>): CryptoCaller {
   const auth = c.get("auth");
-  if (!auth) throw new ApiError(401, "The access token is invalid");
+  if (!auth) throw new ApiError(401, ERR.invalidToken);
   return { accountId: currentAccount(c).id, tokenId: auth.token.id };
 }
 
