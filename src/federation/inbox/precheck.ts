@@ -84,6 +84,7 @@ export function unsignedRefusal(request: Request): Response | undefined {
 type HashtagActivityModule = typeof import("./hashtag-activity.ts");
 let hashtagActivityModule: Promise<HashtagActivityModule> | undefined;
 type SignatureGateModule = typeof import("./signature-gate.ts");
+let signatureGateModule: Promise<SignatureGateModule> | undefined;
 type EncryptedMessageModule = typeof import("../crypto/inbox.ts");
 let encryptedMessageModule: Promise<EncryptedMessageModule> | undefined;
 
@@ -92,7 +93,6 @@ function isEncryptedMessage(json: unknown): boolean {
   const object = (json as { object?: unknown }).object;
   return object !== null && typeof object === "object" && (object as { type?: unknown }).type === "EncryptedMessage";
 }
-let signatureGateModule: Promise<SignatureGateModule> | undefined;
 
 /** Past this many unread bytes, closing the connection is cheaper than reading the body to its end. */
 const DRAIN_LIMIT = 64 * 1024;
