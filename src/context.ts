@@ -15,6 +15,7 @@ import { AdminTagsRepository } from "./db/repositories/admin-tags.ts";
 import { AnnouncementsRepository } from "./db/repositories/announcements.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
 import { ConversationsRepository } from "./db/repositories/conversations.ts";
+import { CryptoRepository } from "./db/repositories/crypto.ts";
 import { CustomEmojisRepository } from "./db/repositories/custom-emojis.ts";
 import { DeliveryRepository } from "./db/repositories/delivery.ts";
 import { DiscoveryRepository } from "./db/repositories/discovery.ts";
@@ -113,6 +114,8 @@ export interface Repositories {
   previewCards: PreviewCardsRepository;
   remoteMedia: RemoteMediaRepository;
   pushSubscriptions: PushSubscriptionsRepository;
+  /** End-to-end encryption: devices, one-time keys, encrypted messages (migration 0044). */
+  crypto: CryptoRepository;
   delivery: DeliveryRepository;
   streaming: StreamingRepository;
   /** The moderation action log (migration 0034). */
@@ -226,6 +229,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     previewCards: new PreviewCardsRepository(db),
     remoteMedia: new RemoteMediaRepository(db),
     pushSubscriptions: new PushSubscriptionsRepository(db),
+    crypto: new CryptoRepository(db, database.dialect),
     delivery: new DeliveryRepository(db),
     streaming: new StreamingRepository(db),
     adminActionLogs: new AdminActionLogsRepository(db),

@@ -15,6 +15,7 @@ import type {
   BusPayloadsTable,
 } from "./schema/announcements.ts";
 import type { PreviewCardsStatusesTable, PreviewCardsTable } from "./schema/cards.ts";
+import type { DevicesTable, EncryptedMessagesTable, OneTimeKeysTable } from "./schema/crypto.ts";
 import type {
   PreviewCardProvidersTable,
   QuotesTable,
@@ -99,6 +100,7 @@ export type {
 } from "./schema/announcements.ts";
 export type { PreviewCardsStatusesTable, PreviewCardsTable } from "./schema/cards.ts";
 export type { DbBool, Generated, Nullable, Timestamp } from "./schema/common.ts";
+export type { DevicesTable, EncryptedMessagesTable, OneTimeKeysTable } from "./schema/crypto.ts";
 export type {
   AccountRelationshipSeveranceEventsTable,
   AccountWarningPresetsTable,
@@ -224,6 +226,10 @@ export interface DB {
   domain_blocks: InstanceDomainBlocksTable;
   domain_allows: DomainAllowsTable;
   web_push_subscriptions: WebPushSubscriptionsTable;
+  /** End-to-end encryption (migration 0044). */
+  devices: DevicesTable;
+  one_time_keys: OneTimeKeysTable;
+  encrypted_messages: EncryptedMessagesTable;
   /** Changes that may make kept JSON stale, logged by triggers (migration 0024). */
   announcements: AnnouncementsTable;
   announcement_mutes: AnnouncementMutesTable;

@@ -10,6 +10,7 @@ import {
   publishAnnouncementJob,
   unpublishAnnouncementJob,
 } from "../services/announcements/events.ts";
+import { deliverRemoteMessage, REMOTE_DELIVERY_JOB } from "../services/crypto/messages.ts";
 import { MOVE_FOLLOWERS_JOB, moveFollowers } from "../services/federation/move.ts";
 import { PURGE_REMOTE_ACCOUNT_JOB, purgeRemoteAccount } from "../services/federation/remote-deletes.ts";
 import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
@@ -71,6 +72,7 @@ export function registerJobHandlers(queue: JobQueue): void {
   queue.register(DOMAIN_BLOCK_JOB, runDomainBlock);
   queue.register(DOMAIN_PURGE_JOB, runDomainPurge);
   queue.register(SEVERED_NOTIFY_JOB, notifySeveredRelationships);
+  queue.register(REMOTE_DELIVERY_JOB, deliverRemoteMessage);
   registerResolveJobs(queue);
 }
 

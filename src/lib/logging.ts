@@ -23,20 +23,43 @@ export function isDeliveryFailureRecord(record: LogRecord): boolean {
 }
 
 /**
+ * A Fedify record that carries an end-to-end encrypted message (its debug lines hold whole
+ * activities): dropped, so that no ciphertext ever reaches the log.
+ */
+export function carriesEncryptedMessage(record: LogRecord): boolean {
+  const activity = record.properties.activity;
+  if (activity === null || typeof activity !== "object") return false;
+  const object = (activity as { object?: unknown }).object;
+  return object !== null && typeof object === "object" && (object as { type?: unknown }).type === "EncryptedMessage";
+}
+
+/**
  * The loggers of a server process for LOG_LEVEL `level`, all writing to `sink`: Gannet's own,
- * Fedify's (quieter, and without its per-attempt delivery failures below debug), LogTape's.
+ * Fedify's (quieter, without its per-attempt delivery failures below debug, and never an
+ * encrypted message), LogTape's.
  */
 export function serverLoggers<S extends string>(
   level: GannetLogLevel,
   sink: S,
-): { filters: Record<"deliveryFailures", (r: LogRecord) => boolean>; loggers: LoggerConfig<S, "deliveryFailures">[] } {
+): {
+  filters: Record<"deliveryFailures" | "noCiphertext", (r: LogRecord) => boolean>;
+  loggers: LoggerConfig<S, "deliveryFailures" | "noCiphertext">[];
+} {
   const fedify = fedifyLogLevel(level);
   return {
-    filters: { deliveryFailures: (r) => level === "debug" || !isDeliveryFailureRecord(r) },
+    filters: {
+      deliveryFailures: (r) => level === "debug" || !isDeliveryFailureRecord(r),
+      noCiphertext: (r) => !carriesEncryptedMessage(r),
+    },
     loggers: [
       { category: ["gannet"], lowestLevel: level, sinks: [sink] },
-      { category: ["fedify"], lowestLevel: fedify, sinks: [sink] },
-      { category: ["fedify", "federation", "outbox"], lowestLevel: fedify, filters: ["deliveryFailures"] },
+      { category: ["fedify"], lowestLevel: fedify, sinks: [sink], filters: ["noCiphertext"] },
+      // A logger with filters of its own does not apply its parent's: both are named here.
+      {
+        category: ["fedify", "federation", "outbox"],
+        lowestLevel: fedify,
+        filters: ["deliveryFailures", "noCiphertext"],
+      },
       { category: ["logtape", "meta"], lowestLevel: "warning", sinks: [sink] },
     ],
   };

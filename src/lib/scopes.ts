@@ -54,6 +54,9 @@ export const ALL_SCOPES: readonly string[] = [
   ...ADMIN.map((s) => `admin:read:${s}`),
   "admin:write",
   ...ADMIN.map((s) => `admin:write:${s}`),
+  // End-to-end encryption (Mastodon 3.3 to 4.2): a scope of its own, which neither `read` nor
+  // `write` grants.
+  "crypto",
 ];
 
 const KNOWN = new Set(ALL_SCOPES);

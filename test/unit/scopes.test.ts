@@ -39,7 +39,8 @@ describe("scope hierarchy", () => {
     assert.ok(ALL_SCOPES.includes("admin:write:canonical_email_blocks"));
     assert.ok(isKnownScope("profile"));
     assert.ok(!isKnownScope("admin"));
-    assert.ok(!isKnownScope("crypto"));
+    assert.ok(isKnownScope("crypto"));
+    assert.ok(!grants(["read", "write"], "crypto"));
     assert.ok(!isKnownScope("read:everything"));
   });
 

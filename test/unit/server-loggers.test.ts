@@ -21,6 +21,14 @@ async function logged(level: GannetLogLevel): Promise<string[]> {
   });
   outbox.error("An unexpected error occurred in outboxPermanentFailureHandler:\n{error}", { error: new Error("x") });
   getLogger(["fedify", "federation", "inbox"]).warning("Failed to verify the request's signature.");
+  // Fedify's debug line of an outgoing activity, here an end-to-end encrypted message: never logged.
+  outbox.debug("Enqueuing activity {activityId} to send later.", {
+    activityId: "https://gannet.example/payloads/1",
+    activity: { type: "Create", object: { type: "EncryptedMessage", cipherText: "c2VjcmV0" } },
+  });
+  getLogger(["fedify", "sig"]).debug("Signed {activity}", {
+    activity: { type: "Create", object: { type: "EncryptedMessage", cipherText: "c2VjcmV0" } },
+  });
   getLogger(["gannet", "jobs"]).info("Job {name} {id} failed (attempt 1 of 16), retrying: {message}", {
     name: "federation.outbox",
     id: "1",

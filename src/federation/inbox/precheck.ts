@@ -85,6 +85,14 @@ type HashtagActivityModule = typeof import("./hashtag-activity.ts");
 let hashtagActivityModule: Promise<HashtagActivityModule> | undefined;
 type SignatureGateModule = typeof import("./signature-gate.ts");
 let signatureGateModule: Promise<SignatureGateModule> | undefined;
+type EncryptedMessageModule = typeof import("../crypto/inbox.ts");
+let encryptedMessageModule: Promise<EncryptedMessageModule> | undefined;
+
+/** A `Create` of Mastodon's `EncryptedMessage`, told without loading Fedify. */
+function isEncryptedMessage(json: unknown): boolean {
+  const object = (json as { object?: unknown }).object;
+  return object !== null && typeof object === "object" && (object as { type?: unknown }).type === "EncryptedMessage";
+}
 
 /** Past this many unread bytes, closing the connection is cheaper than reading the body to its end. */
 const DRAIN_LIMIT = 64 * 1024;
@@ -151,7 +159,8 @@ function hasEmbeddedSignature(json: unknown): boolean {
  * The 401s of steps 1 and 3 are counted against the client IP (`isSignatureFailure`); past the
  * failure throttle's limit, its inbox POSTs never get here (failure-throttle.ts).
  * A featured-tag Add or Remove, which Fedify cannot parse, is then handled here
- * (hashtag-activity.ts). Anything else answers the request to hand on to Fedify (which verifies
+ * (hashtag-activity.ts), and so is a `Create` of an end-to-end `EncryptedMessage`
+ * (crypto/inbox.ts). Anything else answers the request to hand on to Fedify (which verifies
  * again: its inbox cannot be told that the gate did; a signature the pre-filter took is verified
  * by Fedify only there), carrying the body read here.
  */
@@ -204,6 +213,11 @@ export async function inboxPrecheck(
     return refuse(401, "The signer and the actor do not match");
   }
   const type = (json as { type?: unknown }).type;
+  if (type === "Create" && isEncryptedMessage(json)) {
+    // Mastodon's end-to-end encrypted messages, which Fedify cannot parse either (crypto/inbox.ts).
+    encryptedMessageModule ??= import("../crypto/inbox.ts");
+    return (await encryptedMessageModule).encryptedMessageActivity(ctx, fed, forward, json, pathOf(request.url));
+  }
   if (type !== "Add" && type !== "Remove") return forward;
   // Loaded when first needed, not imported: it brings Fedify's vocabulary, which a server loads
   // only once it federates (this module is on every request's path through the bridge).

@@ -1,9 +1,10 @@
 import type { Context } from "@fedify/fedify";
-import { Endpoints, Image, Person, PropertyValue, Service } from "@fedify/vocab";
+import { Endpoints, Image, type Person, PropertyValue, type Service } from "@fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import { accountEmojiSource, loadEmojis } from "../../services/custom-emojis/views.ts";
+import { DevicesPerson, DevicesService } from "../crypto/actor.ts";
 import { toEmojiTag } from "./emoji.ts";
 
 const image = (ctx: AppContext, key: string | null, type: string | null): Image | null =>
@@ -15,6 +16,7 @@ const image = (ctx: AppContext, key: string | null, type: string | null): Image 
  * both keys (RSA `publicKey`, RSA and Ed25519 `assertionMethod`s), profile fields as
  * `PropertyValue`s, avatar and header, custom emojis, aliases and the account it moved to. A
  * suspended account keeps its keys and collections but shows nothing else (`suspended: true`).
+ * Its `devices` collection lists its end-to-end encryption devices.
  * Used by the actor dispatcher and for `Update` activities.
  */
 export async function buildLocalActor(fctx: Context<AppContext>, account: Account): Promise<Person | Service> {
@@ -27,7 +29,8 @@ export async function buildLocalActor(fctx: Context<AppContext>, account: Accoun
     account.movedToAccountId ? ctx.repos.accounts.getById(account.movedToAccountId) : undefined,
   ]);
   const profileUrl = new URL(account.url ?? `${ctx.config.baseUrl}/@${account.username}`);
-  const Actor = account.actorType === "Service" || account.actorType === "Application" ? Service : Person;
+  // With the `devices` collection Mastodon's actors carry (end-to-end encryption: crypto/actor.ts).
+  const Actor = account.actorType === "Service" || account.actorType === "Application" ? DevicesService : DevicesPerson;
   const common = {
     id: fctx.getActorUri(id),
     preferredUsername: account.username,

@@ -274,6 +274,7 @@ const WHOLE: Record<string, string> = {
   follow: "Follows, blocks and mutes (read and write; deprecated)",
   push: "Web Push subscriptions",
   profile: "Only the user's own profile (verify_credentials, userinfo)",
+  crypto: "End-to-end encryption: device keys and encrypted messages",
 };
 
 /** Every scope of src/lib/scopes.ts with a one-line meaning. */

@@ -1,6 +1,7 @@
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
 import type { BusMessage } from "../../infra/bus/interface.ts";
+import { streamedEncryptedMessage } from "../../services/crypto/messages.ts";
 import type { FilterContext } from "../../services/filters/types.ts";
 import { accessTokenChannel, isIdPayload, systemChannel } from "../../services/streaming/channels.ts";
 import { type RenderedGroup, renderStatusFor } from "../../services/streaming/render-status.ts";
@@ -240,6 +241,14 @@ export class StreamingHub {
         if (json) this.#everyone(state, event, JSON.stringify(json));
         return;
       }
+      case "encrypted_message": {
+        // The channel is one token's (its device's): every subscriber streams with that token.
+        if (!isIdPayload(payload)) return;
+        const tokenId = tokenOf(state);
+        const json = tokenId === undefined ? undefined : await streamedEncryptedMessage(this.#ctx, tokenId, payload.id);
+        if (json) this.#everyone(state, event, JSON.stringify(json));
+        return;
+      }
       default:
         // filters_changed, notifications_merged (no payload) and anything published ready to
         // send (announcements): the same for every subscriber.
@@ -280,6 +289,12 @@ function frameFor(frames: Map<string, Frame>, stream: readonly string[], event: 
 /** The account of an account's own channel (all its subscribers are that account's connections). */
 function ownerOf(state: ChannelState): string | undefined {
   for (const s of state.subs) return s.target.accountId;
+  return undefined;
+}
+
+/** The access token of a token's own channel. */
+function tokenOf(state: ChannelState): string | undefined {
+  for (const s of state.subs) return s.target.tokenId;
   return undefined;
 }
 

@@ -4,6 +4,7 @@ import { grantsAny } from "../../lib/scopes.ts";
 import { ANNOUNCEMENTS_CHANNEL } from "../../services/announcements/events.ts";
 import {
   directChannel,
+  encryptedMessagesChannel,
   hashtagChannel,
   listChannel,
   notificationsChannel,
@@ -94,6 +95,8 @@ export async function resolveStream(ctx: AppContext, auth: StreamingAuth, req: S
       const channels = [userChannel(auth.accountId), ANNOUNCEMENTS_CHANNEL];
       // The user stream carries notifications only for a token that may read them.
       if (grantsAny(auth.scopes, ["read:notifications"])) channels.push(notificationsChannel(auth.accountId));
+      // And the messages of the token's encryption device for a token with `crypto` (Mastodon 3.3 to 4.2).
+      if (grantsAny(auth.scopes, ["crypto"])) channels.push(encryptedMessagesChannel(auth.tokenId));
       return { stream: [name], channels };
     }
     case "user:notification":

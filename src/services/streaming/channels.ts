@@ -13,12 +13,14 @@
  * | `timeline:hashtag:<lowercased name>` (and `…:local`) | `update`, `delete`, `status.update`         |
  * | `timeline:system:<accountId>`         | `filters_changed` (drops the streaming process's kept filters) |
  * | `timeline:access_token:<tokenId>`     | `kill` (the token was revoked: its streams close)          |
+ * | `timeline:encrypted:<tokenId>`        | `encrypted_message` (to the token's end-to-end encryption device) |
  * | `announcements` (every `user` stream) | `announcement`, `announcement.reaction`, `announcement.delete` |
  *
  * Payloads are small and serialisable (ids, never rendered JSON): each streaming process renders
  * an event for each of its subscribers as that subscriber may see it (`src/http/streaming/`).
  * `update` and `status.update` carry `{ id }` (the status), `notification` `{ id }` (the
- * notification), `conversation` `{ id }` (the account conversation), `delete` the status id as a
+ * notification), `conversation` `{ id }` (the account conversation), `encrypted_message` `{ id }` (the
+ * message), `delete` the status id as a
  * string, `filters_changed`, `notifications_merged` and `kill` null. Any other event (announcements) is
  * relayed to `user` subscribers as published: a string as it is, anything else as JSON text.
  *
@@ -36,6 +38,11 @@ export const directChannel = (accountId: string): string => `timeline:direct:${a
 export const listChannel = (listId: string): string => `timeline:list:${listId}`;
 export const systemChannel = (accountId: string): string => `timeline:system:${accountId}`;
 export const accessTokenChannel = (tokenId: string): string => `timeline:access_token:${tokenId}`;
+/**
+ * Mastodon names it `timeline:<accountId>:<deviceId>`; the device id is the client's own string
+ * (a device named `notifications` would share a channel), so here it is the token's.
+ */
+export const encryptedMessagesChannel = (tokenId: string): string => `timeline:encrypted:${tokenId}`;
 export const hashtagChannel = (name: string, local: boolean): string =>
   `timeline:hashtag:${normalizeTagName(name)}${local ? ":local" : ""}`;
 

@@ -125,8 +125,10 @@ export function compatibilityMarkdown(): string {
   out.push(...otherRows(NOT_SERVED, "not yet built (no placeholder)"), "");
   out.push(
     "Endpoints Mastodon removed (section 8 of the API census: the v1 search, the direct timeline,",
-    "`POST /api/v1/notifications/dismiss`, the E2EE crypto API, the `/api/v2_alpha` notifications, Keybase proofs)",
-    "are not served: they answer 404, as on Mastodon 4.x. `GET /api/v1/statuses/:id/card` is the exception (above).",
+    "`POST /api/v1/notifications/dismiss`, the `/api/v2_alpha` notifications, Keybase proofs)",
+    "are not served: they answer 404, as on Mastodon 4.x. `GET /api/v1/statuses/:id/card` is the exception (above),",
+    "and so is the end-to-end encryption API of Mastodon 3.3 to 4.2 (`/api/v1/crypto/*`, scope `crypto`), which is",
+    "served: [encrypted-messages.md](encrypted-messages.md).",
     "",
   );
   return out.join("\n");

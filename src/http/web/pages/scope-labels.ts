@@ -5,6 +5,7 @@ const TOP_LEVEL: Record<string, string> = {
   follow: "Read and change who you follow, block and mute",
   push: "Receive push notifications for you",
   profile: "Read only your basic profile information",
+  crypto: "Use end-to-end encryption (device keys and encrypted messages)",
   "admin:read": "Read all data on the server (moderators and administrators)",
   "admin:write": "Change all data on the server (moderators and administrators)",
 };
