@@ -237,4 +237,20 @@ describe("encrypted messages API", () => {
     const q = await post("/api/v1/crypto/keys/query", bobDevice, { id: [alice.account.id] });
     assert.deepEqual(q.body, [{ account_id: alice.account.id, devices: [] }]);
   });
+
+  it("lets two tokens of one account take the same device id at once: both succeed, the last one keeps it", async () => {
+    const tokens = [await tokenFor(s.ctx, bob.user.id), await tokenFor(s.ctx, bob.user.id)];
+    const keys = deviceKeys("bob-shared");
+    const answers = await Promise.all(
+      tokens.map((t) =>
+        post("/api/v1/crypto/keys/upload", t, { device: keys.device, one_time_keys: keys.oneTimeKeys(1, "s") }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 200],
+    );
+    const counts = await Promise.all(tokens.map((t) => get("/api/v1/crypto/keys/count", t)));
+    assert.deepEqual(counts.map((r) => r.status).sort(), [200, 404], "one device of that id remains");
+  });
 });

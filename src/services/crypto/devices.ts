@@ -1,4 +1,5 @@
 import type { AppContext } from "../../context.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Device, DeviceKeys, OneTimeKey } from "../../db/repositories/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
@@ -113,7 +114,25 @@ export async function uploadKeys(
     id: ctx.ids.next(),
   }));
   const at = new Date().toISOString();
-  const device = await ctx.db.transaction().execute(async (trx) => {
+  // Two tokens of one account uploading the same device id at once: the second transaction's
+  // insert meets the first's row; run it again, and its delete replaces that device (last wins).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return viewOf(await saveKeys(ctx, who, keys, oneTimeKeys, at));
+    } catch (e) {
+      if (attempt >= 3 || !isUniqueViolation(e)) throw e;
+    }
+  }
+}
+
+function saveKeys(
+  ctx: AppContext,
+  who: { tokenId: string; accountId: string },
+  keys: DeviceKeys,
+  oneTimeKeys: (ReturnType<typeof checkOneTimeKey> & { id: string })[],
+  at: string,
+): Promise<DeviceKeys> {
+  return ctx.db.transaction().execute(async (trx) => {
     const saved = await ctx.repos.crypto.saveDevice(
       { id: ctx.ids.next(), accessTokenId: who.tokenId, accountId: who.accountId, keys, at },
       trx,
@@ -124,7 +143,6 @@ export async function uploadKeys(
     }
     return saved;
   });
-  return viewOf(device);
 }
 
 const viewOf = (d: DeviceKeys): DeviceView => ({
