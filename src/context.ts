@@ -52,6 +52,7 @@ import { StatusPagesRepository } from "./db/repositories/status-pages.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
 import { StreamingRepository } from "./db/repositories/streaming.ts";
 import { TagCurationRepository } from "./db/repositories/tag-curation.ts";
+import { TrendReviewRepository } from "./db/repositories/trend-review.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
 import { FailureThrottle } from "./federation/inbox/failure-throttle.ts";
@@ -121,6 +122,8 @@ export interface Repositories {
   adminMetrics: AdminMetricsRepository;
   /** Tags as moderators list and switch them. */
   adminTags: AdminTagsRepository;
+  /** The moderators' trend review: candidates, decisions, review notices. */
+  trendReview: TrendReviewRepository;
   adminAccounts: AdminAccountsRepository;
   /** E-mail domain, canonical e-mail and IP blocks (migrations 0034, 0039). */
   signUpBlocks: SignUpBlocksRepository;
@@ -231,6 +234,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     adminActionLogs: new AdminActionLogsRepository(db),
     adminMetrics: new AdminMetricsRepository(db, database.dialect),
     adminTags: new AdminTagsRepository(db),
+    trendReview: new TrendReviewRepository(db),
     adminAccounts: new AdminAccountsRepository(db),
     signUpBlocks: new SignUpBlocksRepository(db),
     accountWarnings: new AccountWarningsRepository(db),

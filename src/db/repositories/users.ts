@@ -8,6 +8,8 @@ export interface UserSettings {
   language?: string | null;
   expandMedia?: "default" | "show_all" | "hide_all";
   expandSpoilers?: boolean;
+  /** E-mails the user has turned on or off (Mastodon's `notification_emails.*`); absent: the default. */
+  notificationEmails?: { trends?: boolean };
 }
 
 export interface User {

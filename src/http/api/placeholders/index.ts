@@ -1,5 +1,4 @@
 import { accountRows } from "./accounts.ts";
-import { adminRows } from "./admin.ts";
 import { discoveryRows } from "./discovery.ts";
 import { pushCollectionRows } from "./push-collections.ts";
 import { statusRows } from "./statuses.ts";
@@ -18,7 +17,6 @@ export const AREAS: readonly Area[] = [
   { title: "Timelines, favourites, bookmarks, markers, conversations", rows: timelineRows },
   { title: "Search, trends, announcements, misc", rows: discoveryRows },
   { title: "Collections, experimental", rows: pushCollectionRows },
-  { title: "Admin API", rows: adminRows },
 ];
 
 export const PLACEHOLDERS: readonly Placeholder[] = AREAS.flatMap((a) => a.rows);
@@ -276,6 +274,34 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
     method: "PUT",
     path: "/api/v1/admin/tags/:id",
     note: "`display_name` (case/accents only), `usable` (posts refused), `listable` (out of search), `trendable`",
+  },
+  {
+    method: "GET",
+    path: "/api/v1/admin/trends/tags",
+    note: "every scored hashtag, allowed or not, as Admin::Tag; `limit`, `offset`",
+  },
+  { method: "GET", path: "/api/v1/admin/trends/statuses", note: "every scored post with `requires_review`; `offset`" },
+  { method: "GET", path: "/api/v1/admin/trends/links", note: "every scored link with `id`, `requires_review`" },
+  { method: "POST", path: "/api/v1/admin/trends/tags/:id/approve", note: "may trend; action log" },
+  { method: "POST", path: "/api/v1/admin/trends/tags/:id/reject", note: "may not trend; action log" },
+  { method: "POST", path: "/api/v1/admin/trends/statuses/:id/approve", note: "public posts; action log" },
+  { method: "POST", path: "/api/v1/admin/trends/statuses/:id/reject", note: "public posts; action log" },
+  { method: "POST", path: "/api/v1/admin/trends/links/:id/approve", note: "action log" },
+  { method: "POST", path: "/api/v1/admin/trends/links/:id/reject", note: "action log" },
+  {
+    method: "GET",
+    path: "/api/v1/admin/trends/links/publishers",
+    note: "PreviewCardProvider list, newest first, Link",
+  },
+  {
+    method: "POST",
+    path: "/api/v1/admin/trends/links/publishers/:id/approve",
+    note: "its undecided links may trend; action log",
+  },
+  {
+    method: "POST",
+    path: "/api/v1/admin/trends/links/publishers/:id/reject",
+    note: "its undecided links may not trend; action log",
   },
   {
     method: "GET",

@@ -5,6 +5,7 @@ import "./admin-dashboard.ts";
 import "./admin-blocks.ts";
 import "./admin-roles.ts";
 import "./admin-federation.ts";
+import "./admin-trends.ts";
 import "./filters.ts";
 import "./instance.ts";
 import "./misc.ts";
