@@ -53,6 +53,7 @@ import { StatusesRepository } from "./db/repositories/statuses.ts";
 import { StreamingRepository } from "./db/repositories/streaming.ts";
 import { TagCurationRepository } from "./db/repositories/tag-curation.ts";
 import { TrendReviewRepository } from "./db/repositories/trend-review.ts";
+import { TrendsRepository } from "./db/repositories/trends.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
 import { FailureThrottle } from "./federation/inbox/failure-throttle.ts";
@@ -109,6 +110,8 @@ export interface Repositories {
   tagCuration: TagCurationRepository;
   accountCuration: AccountCurationRepository;
   discovery: DiscoveryRepository;
+  /** Trend scores, ranks and the `allowed` switch (migration 0040). */
+  trends: TrendsRepository;
   filters: FiltersRepository;
   renderChanges: RenderChangesRepository;
   previewCards: PreviewCardsRepository;
@@ -224,6 +227,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     tagCuration: new TagCurationRepository(db, database.dialect),
     accountCuration: new AccountCurationRepository(db),
     discovery: new DiscoveryRepository(db),
+    trends: new TrendsRepository(db, database.dialect),
     filters: new FiltersRepository(db),
     renderChanges: new RenderChangesRepository(db),
     previewCards: new PreviewCardsRepository(db),
