@@ -58,6 +58,15 @@ describe("admin trends review", () => {
     });
     monty = await s.createUser("monty", { role: "Moderator", scopes: ADMIN_SCOPES });
     posters = [await s.createUser("pia"), await s.createUser("quin"), await s.createUser("rob")];
+    // Only posts of accounts in the directory trend (Mastodon's `discoverable`).
+    for (const u of posters) {
+      const r = await s.request("/api/v1/accounts/update_credentials", {
+        method: "PATCH",
+        token: u.token,
+        json: { discoverable: true },
+      });
+      assert.equal(r.status, 200);
+    }
     // Real engagement: three accounts use the hashtag and share the link; two of them favourite
     // and boost a post of the first.
     for (const u of posters) {
