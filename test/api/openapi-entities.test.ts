@@ -622,6 +622,8 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
       "reject status",
     );
     expectEntity(await post(`/api/v1/admin/trends/links/${card.id}/approve`, admin), "AdminTrendsLink", "approve link");
+    const trending = expectEntity<any[]>(await get("/api/v1/trends/links"), ["TrendsLink"], "trending links");
+    assert.equal(trending[0]?.url, card.url);
     expectEntity(
       await post(`/api/v1/admin/trends/links/publishers/${publishers[0].id}/reject`, admin),
       "AdminPreviewCardProvider",

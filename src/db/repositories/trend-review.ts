@@ -1,8 +1,7 @@
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { IdWindow } from "../../lib/pagination.ts";
-import type { PreviewCardView } from "../../serializers/preview-card.ts";
 import type { PreviewCardProvidersTable } from "../schema/discovery.ts";
-import type { DB, PreviewCardsTable } from "../schema.ts";
+import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
 
 const nullableBool = (v: unknown): boolean | null => (v === null || v === undefined ? null : Boolean(v));
@@ -35,34 +34,10 @@ export interface StaffRecipient {
   settings: string;
 }
 
-/** A link candidate's card, the decision on it and whether its publisher has been reviewed. */
-export interface LinkCard {
-  id: string;
-  view: PreviewCardView;
+/** The decisions that cover a link: its own (null: none) and whether its publisher has one. */
+export interface LinkReview {
   trendable: boolean | null;
   publisherReviewed: boolean;
-}
-
-function toView(r: Selectable<PreviewCardsTable>): PreviewCardView {
-  return {
-    url: r.url,
-    title: r.title,
-    description: r.description,
-    language: r.language,
-    type: r.type,
-    authorName: r.author_name,
-    authorUrl: r.author_url,
-    providerName: r.provider_name,
-    providerUrl: r.provider_url,
-    html: r.html,
-    width: Number(r.width),
-    height: Number(r.height),
-    imageKey: r.image_key,
-    imageDescription: r.image_description,
-    embedUrl: r.embed_url,
-    blurhash: r.blurhash,
-    publishedAt: r.published_at,
-  };
 }
 
 function toPublisher(r: Selectable<PreviewCardProvidersTable>): Publisher {
@@ -153,21 +128,24 @@ export class TrendReviewRepository {
     }));
   }
 
-  /** Cards by id with their publisher's decision (matched by host name), in no particular order. */
-  async linkCards(ids: readonly string[]): Promise<LinkCard[]> {
-    if (ids.length === 0) return [];
+  /** The decisions covering each card (its publisher matched by host name); unknown cards are left out. */
+  async linkReviews(ids: readonly string[]): Promise<Map<string, LinkReview>> {
+    if (ids.length === 0) return new Map();
     const rows = await this.#db
       .selectFrom("preview_cards")
-      .selectAll("preview_cards")
-      .where("preview_cards.id", "in", [...ids])
+      .select(["id", "url", "trendable"])
+      .where("id", "in", [...ids])
       .execute();
     const providers = await this.publishersByDomain(rows.map((r) => hostOf(r.url)).filter((h) => h !== ""));
-    return rows.map((r) => ({
-      id: String(r.id),
-      view: toView(r),
-      trendable: nullableBool(r.trendable),
-      publisherReviewed: (providers.get(hostOf(r.url))?.reviewedAt ?? null) !== null,
-    }));
+    return new Map(
+      rows.map((r) => [
+        String(r.id),
+        {
+          trendable: nullableBool(r.trendable),
+          publisherReviewed: (providers.get(hostOf(r.url))?.reviewedAt ?? null) !== null,
+        },
+      ]),
+    );
   }
 
   async publishersByDomain(domains: readonly string[]): Promise<Map<string, Publisher>> {

@@ -82,7 +82,7 @@ async function digest(ctx: AppContext, notice: ReviewNotice): Promise<string> {
   const [tags, statuses, cards] = await Promise.all([
     ctx.repos.adminTags.byIds(notice.tags),
     ctx.repos.statuses.getByIds(notice.statuses),
-    ctx.repos.trendReview.linkCards(notice.links),
+    ctx.repos.previewCards.getByIds(notice.links),
   ]);
   const authors = new Map(
     (await ctx.repos.accounts.getByIds([...new Set(statuses.map((s) => s.accountId))])).map((a) => [
@@ -91,12 +91,10 @@ async function digest(ctx: AppContext, notice: ReviewNotice): Promise<string> {
     ]),
   );
   const sections: string[] = ["The following items need a review before they can be displayed publicly:"];
-  if (cards.length > 0) {
+  const links = notice.links.flatMap((id) => cards.get(id) ?? []);
+  if (links.length > 0) {
     sections.push(
-      [
-        "Trending links:",
-        ...cards.map((c) => `- ${c.view.title === "" ? c.view.url : `${c.view.title}: ${c.view.url}`}`),
-      ].join("\n"),
+      ["Trending links:", ...links.map((c) => `- ${c.title === "" ? c.url : `${c.title}: ${c.url}`}`)].join("\n"),
     );
   }
   if (tags.length > 0) sections.push(["Trending hashtags:", ...tags.map((t) => `- #${t.displayName}`)].join("\n"));

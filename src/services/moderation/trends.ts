@@ -5,12 +5,11 @@ import type { DB } from "../../db/schema.ts";
 import { notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
-import { serializePreviewCard } from "../../serializers/preview-card.ts";
 import { statusesJson } from "../statuses/views.ts";
 import { refreshAllowed } from "../trends/allowed.ts";
+import { trendLinksJson } from "../trends/lists.ts";
 import { logAction, type Moderator } from "./action-log.ts";
 import { adminTagsJson } from "./tags.ts";
-import { linkHistories } from "./trend-link-history.ts";
 
 export type { Publisher };
 
@@ -58,16 +57,14 @@ export async function statusCandidatesJson(
  * `id`, and `requires_review`: neither the link nor its publisher decided on), in `ids`' order.
  */
 async function linksJson(ctx: AppContext, ids: readonly string[]): Promise<Record<string, unknown>[]> {
-  const cards = new Map((await ctx.repos.trendReview.linkCards(ids)).map((c) => [c.id, c]));
-  const histories = await linkHistories(ctx, [...cards.keys()]);
-  return ids.flatMap((id) => {
-    const card = cards.get(id);
-    if (!card) return [];
+  const [links, reviews] = await Promise.all([trendLinksJson(ctx, ids), ctx.repos.trendReview.linkReviews(ids)]);
+  const present = ids.filter((id) => reviews.has(id));
+  return links.map((link, i) => {
+    const review = reviews.get(present[i] as string);
     return {
-      ...serializePreviewCard(card.view, (key) => ctx.blobs.url(key)),
-      history: histories.get(id) ?? [],
-      id,
-      requires_review: card.trendable === null && !card.publisherReviewed,
+      ...link,
+      id: present[i],
+      requires_review: review !== undefined && review.trendable === null && !review.publisherReviewed,
     };
   });
 }

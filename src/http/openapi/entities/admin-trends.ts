@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dateTime, entity, id } from "./common.ts";
-import { PreviewCard, Status, TagHistory } from "./statuses.ts";
+import { Status, TrendsLink } from "./statuses.ts";
 
 export const AdminTrendsStatus = entity(
   "AdminTrendsStatus",
@@ -10,8 +10,8 @@ export const AdminTrendsStatus = entity(
 
 export const AdminTrendsLink = entity(
   "AdminTrendsLink",
-  "A link among the trend candidates as moderators see it: the PreviewCard with its week of shares (newest day first), its id, and `requires_review` while neither the link nor its publisher has been approved or rejected.",
-  PreviewCard.extend({ history: z.array(TagHistory), id: id(), requires_review: z.boolean() }),
+  "A link among the trend candidates as moderators see it: the Trends::Link (PreviewCard and its week of shares), its id, and `requires_review` while neither the link nor its publisher has been approved or rejected.",
+  TrendsLink.extend({ id: id(), requires_review: z.boolean() }),
 );
 
 export const AdminPreviewCardProvider = entity(

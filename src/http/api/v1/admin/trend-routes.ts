@@ -4,7 +4,7 @@ import { moderatorOf } from "../../../../services/moderation/action-log.ts";
 import * as trends from "../../../../services/moderation/trends.ts";
 import { requireAdmin } from "../../../middleware/admin-auth.ts";
 import { currentAccount } from "../../../middleware/auth.ts";
-import { pageParams, setLinkHeader } from "../../../pagination.ts";
+import { pageParams, setLinkHeader, setOffsetLinkHeader } from "../../../pagination.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { offsetParam } from "../../placeholders/query.ts";
 
@@ -14,25 +14,6 @@ const WRITE = requireAdmin(Permission.manageTaxonomies, "admin:write");
 /** `limit` of an offset-paged list: `def` by default, at most twice that; 400 when not a count. */
 function offsetPage(c: Context<HonoEnv>, def: number): { limit: number; offset: number } {
   return { limit: pageParams(c, def).limit, offset: offsetParam(c) };
-}
-
-/**
- * The `Link` header of an offset-paged list (as Mastodon's trends lists): `next` when the page is
- * full, `prev` when it does not start at the top.
- */
-function setOffsetLinks(c: Context<HonoEnv>, page: { limit: number; offset: number }, count: number): void {
-  const url = (offset: number) => {
-    const u = new URL(c.req.path, c.env.ctx.config.baseUrl);
-    for (const [k, v] of new URL(c.req.url).searchParams) {
-      if (k !== "offset" && k !== "access_token") u.searchParams.append(k, v);
-    }
-    u.searchParams.set("offset", String(offset));
-    return u.href;
-  };
-  const links: string[] = [];
-  if (count >= page.limit && count > 0) links.push(`<${url(page.offset + page.limit)}>; rel="next"`);
-  if (page.offset > 0) links.push(`<${url(Math.max(0, page.offset - page.limit))}>; rel="prev"`);
-  if (links.length > 0) c.header("Link", links.join(", "));
 }
 
 type Review = typeof trends.reviewTag;
@@ -55,14 +36,14 @@ export function adminTrendRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/admin/trends/tags", ...READ, async (c) => {
     const page = offsetPage(c, 10);
     const json = await trends.tagCandidatesJson(c.env.ctx, currentAccount(c).id, page.limit, page.offset);
-    setOffsetLinks(c, page, json.length);
+    setOffsetLinkHeader(c, page.limit, page.offset, json.length);
     return c.json(json);
   });
 
   app.get("/api/v1/admin/trends/statuses", ...READ, async (c) => {
     const page = offsetPage(c, 20);
     const json = await trends.statusCandidatesJson(c.env.ctx, currentAccount(c).id, page.limit, page.offset);
-    setOffsetLinks(c, page, json.length);
+    setOffsetLinkHeader(c, page.limit, page.offset, json.length);
     return c.json(json);
   });
 
@@ -79,7 +60,7 @@ export function adminTrendRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/admin/trends/links", ...READ, async (c) => {
     const page = offsetPage(c, 10);
     const json = await trends.linkCandidatesJson(c.env.ctx, page.limit, page.offset);
-    setOffsetLinks(c, page, json.length);
+    setOffsetLinkHeader(c, page.limit, page.offset, json.length);
     return c.json(json);
   });
 
