@@ -6,9 +6,6 @@ import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
 
 const nullableBool = (v: unknown): boolean | null => (v === null || v === undefined ? null : Boolean(v));
 
-/** The kinds of trend candidates moderators review. */
-export type TrendKind = "tags" | "statuses" | "links";
-
 /** A candidate in the scores' order, with the moderators' decision on it (null: not reviewed). */
 export interface TrendCandidate {
   id: string;
@@ -36,6 +33,8 @@ export interface StaffRecipient {
 
 /** The decisions that cover a link: its own (null: none) and whether its publisher has one. */
 export interface LinkReview {
+  id: string;
+  url: string;
   trendable: boolean | null;
   publisherReviewed: boolean;
 }
@@ -55,8 +54,8 @@ function toPublisher(r: Selectable<PreviewCardProvidersTable>): Publisher {
  * item (of the language, for posts and links), 0 when fewer are allowed. Mastodon asks for a
  * review only of items that would enter the public top three.
  */
-function scoreAt<T extends { score: number }>(rows: readonly T[], place: number): number {
-  return rows[place - 1]?.score ?? 0;
+function scoreAt(rows: readonly { score: unknown }[], place: number): number {
+  return Number(rows[place - 1]?.score ?? 0);
 }
 
 /**
@@ -141,6 +140,8 @@ export class TrendReviewRepository {
       rows.map((r) => [
         String(r.id),
         {
+          id: String(r.id),
+          url: r.url,
           trendable: nullableBool(r.trendable),
           publisherReviewed: (providers.get(hostOf(r.url))?.reviewedAt ?? null) !== null,
         },

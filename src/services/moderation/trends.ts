@@ -58,14 +58,12 @@ export async function statusCandidatesJson(
  */
 async function linksJson(ctx: AppContext, ids: readonly string[]): Promise<Record<string, unknown>[]> {
   const [links, reviews] = await Promise.all([trendLinksJson(ctx, ids), ctx.repos.trendReview.linkReviews(ids)]);
-  const present = ids.filter((id) => reviews.has(id));
-  return links.map((link, i) => {
-    const review = reviews.get(present[i] as string);
-    return {
-      ...link,
-      id: present[i],
-      requires_review: review !== undefined && review.trendable === null && !review.publisherReviewed,
-    };
+  // Cards are one per URL: the URL finds each link's card.
+  const byUrl = new Map([...reviews.values()].map((r) => [r.url, r]));
+  return links.flatMap((link) => {
+    const review = byUrl.get(String(link.url));
+    if (!review) return [];
+    return { ...link, id: review.id, requires_review: review.trendable === null && !review.publisherReviewed };
   });
 }
 
