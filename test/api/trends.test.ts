@@ -242,6 +242,13 @@ describe("trends", () => {
     assert.equal((await get("/api/v1/timelines/link")).status, 404);
   });
 
+  it("lets the trends fade once their burst is over", async () => {
+    const later = new Date(Date.now() + 30 * 3600_000);
+    assert.deepEqual(await refreshTrends(s.ctx, later), { tags: 0, statuses: 0, links: 0 });
+    assert.deepEqual((await get("/api/v1/trends/links")).body, []);
+    assert.deepEqual(await refreshTrends(s.ctx), { tags: 1, statuses: 2, links: 2 });
+  });
+
   it("scores nothing and lists nothing with TRENDS_ENABLED=false", async () => {
     s.ctx.config.trends.enabled = false;
     try {

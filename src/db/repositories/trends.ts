@@ -1,6 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { IdWindow } from "../../lib/pagination.ts";
-import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
 import { broadcastAuthorCondition, notBlockedOrMutedCondition } from "./status-visibility.ts";
@@ -26,11 +25,10 @@ export interface RecentUse {
   lastId: string;
 }
 
-/** Distinct accounts using an item on one of the earlier days (`day` 1 = the 24 hours before the last 24). */
-export interface DailyUse {
+/** An account that used an item (tag or link). */
+export interface ItemAccount {
   itemId: string;
-  day: number;
-  accounts: number;
+  accountId: string;
 }
 
 /** A recent post with its engagement by distinct eligible accounts. */
@@ -63,7 +61,6 @@ export interface LinkTrendRow {
 }
 
 const BATCH = 200;
-const DAY_MS = 86_400_000;
 
 function chunks<T>(rows: readonly T[], size = BATCH): T[][] {
   const out: T[][] = [];
@@ -91,34 +88,21 @@ function publicPost(alias: string): RawBuilder<boolean> {
  */
 export class TrendsRepository {
   readonly #db: Kysely<DB>;
-  readonly #dialect: DialectName;
-  constructor(db: Kysely<DB>, dialect: DialectName) {
+  constructor(db: Kysely<DB>) {
     this.#db = db;
-    this.#dialect = dialect;
-  }
-
-  /** Milliseconds since the epoch of a Snowflake id column, as SQL (an integer). */
-  #idTime(col: string): RawBuilder<number> {
-    return sql<number>`(${sql.ref(col)} / 65536)`;
-  }
-
-  /** The number of the 24-hour window before `nowMs` that an id column falls into (0 = the last 24 hours). */
-  #dayOf(col: string, nowMs: number): RawBuilder<number> {
-    const now = this.#dialect === "postgres" ? sql`CAST(${nowMs} AS bigint)` : sql`${nowMs}`;
-    return sql<number>`((${now} - ${this.#idTime(col)}) / ${DAY_MS})`;
   }
 
   // Reads for scoring
 
-  /** Each (tag, account) pair of public, usable hashtag uses by eligible accounts since `sinceId`. */
-  async recentTagUses(sinceId: string): Promise<RecentUse[]> {
+  /** Each (tag, account) pair of public, usable hashtag uses by eligible accounts with ids in [fromId, toId). */
+  async recentTagUses(fromId: string, toId: string): Promise<RecentUse[]> {
     const r = await sql<{ item_id: string; account_id: string; domain: string | null; last_id: string }>`
       SELECT st.tag_id AS item_id, s.account_id, a.domain, MAX(s.id) AS last_id
       FROM statuses_tags st
       JOIN statuses s ON s.id = st.status_id
       JOIN accounts a ON a.id = s.account_id
       JOIN tags t ON t.id = st.tag_id
-      WHERE st.status_id >= ${sinceId} AND ${publicPost("s")} AND ${trendingAccount("a")}
+      WHERE st.status_id >= ${fromId} AND st.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
         AND (t.usable IS NULL OR t.usable = ${true})
       GROUP BY st.tag_id, s.account_id, a.domain`.execute(this.#db);
     return r.rows.map((x) => ({
@@ -129,32 +113,30 @@ export class TrendsRepository {
     }));
   }
 
-  /** Distinct eligible accounts per earlier day for `tagIds`, over ids in [fromId, toId). */
-  async dailyTagAccounts(tagIds: readonly string[], fromId: string, toId: string, nowMs: number): Promise<DailyUse[]> {
-    const out: DailyUse[] = [];
+  /** The eligible accounts using each of `tagIds` in public posts with ids in [fromId, toId), as pairs. */
+  async tagAccounts(tagIds: readonly string[], fromId: string, toId: string): Promise<ItemAccount[]> {
+    const out: ItemAccount[] = [];
     for (const ids of chunks(tagIds)) {
-      const day = this.#dayOf("s.id", nowMs);
-      const r = await sql<{ item_id: string; day: number; accounts: number }>`
-        SELECT st.tag_id AS item_id, ${day} AS day, COUNT(DISTINCT s.account_id) AS accounts
+      const r = await sql<{ item_id: string; account_id: string }>`
+        SELECT DISTINCT st.tag_id AS item_id, s.account_id
         FROM statuses_tags st
         JOIN statuses s ON s.id = st.status_id
         JOIN accounts a ON a.id = s.account_id
         WHERE st.tag_id IN (${sql.join(ids)}) AND st.status_id >= ${fromId} AND st.status_id < ${toId}
-          AND ${publicPost("s")} AND ${trendingAccount("a")}
-        GROUP BY 1, 2`.execute(this.#db);
-      for (const x of r.rows) out.push({ itemId: String(x.item_id), day: Number(x.day), accounts: Number(x.accounts) });
+          AND ${publicPost("s")} AND ${trendingAccount("a")}`.execute(this.#db);
+      for (const x of r.rows) out.push({ itemId: String(x.item_id), accountId: String(x.account_id) });
     }
     return out;
   }
 
-  /** Each (card, account) pair of links shared by public posts of eligible accounts since `sinceId`. */
-  async recentLinkUses(sinceId: string): Promise<RecentUse[]> {
+  /** Each (card, account) pair of links shared by public posts of eligible accounts with ids in [fromId, toId). */
+  async recentLinkUses(fromId: string, toId: string): Promise<RecentUse[]> {
     const r = await sql<{ item_id: string; account_id: string; domain: string | null; last_id: string }>`
       SELECT pcs.preview_card_id AS item_id, s.account_id, a.domain, MAX(s.id) AS last_id
       FROM preview_cards_statuses pcs
       JOIN statuses s ON s.id = pcs.status_id
       JOIN accounts a ON a.id = s.account_id
-      WHERE pcs.status_id >= ${sinceId} AND ${publicPost("s")} AND ${trendingAccount("a")}
+      WHERE pcs.status_id >= ${fromId} AND pcs.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
       GROUP BY pcs.preview_card_id, s.account_id, a.domain`.execute(this.#db);
     return r.rows.map((x) => ({
       itemId: String(x.item_id),
@@ -164,25 +146,18 @@ export class TrendsRepository {
     }));
   }
 
-  /** Distinct eligible accounts per earlier day sharing each of `cardIds`, over ids in [fromId, toId). */
-  async dailyLinkAccounts(
-    cardIds: readonly string[],
-    fromId: string,
-    toId: string,
-    nowMs: number,
-  ): Promise<DailyUse[]> {
-    const out: DailyUse[] = [];
+  /** The eligible accounts sharing each of `cardIds` in public posts with ids in [fromId, toId), as pairs. */
+  async linkAccounts(cardIds: readonly string[], fromId: string, toId: string): Promise<ItemAccount[]> {
+    const out: ItemAccount[] = [];
     for (const ids of chunks(cardIds)) {
-      const day = this.#dayOf("s.id", nowMs);
-      const r = await sql<{ item_id: string; day: number; accounts: number }>`
-        SELECT pcs.preview_card_id AS item_id, ${day} AS day, COUNT(DISTINCT s.account_id) AS accounts
+      const r = await sql<{ item_id: string; account_id: string }>`
+        SELECT DISTINCT pcs.preview_card_id AS item_id, s.account_id
         FROM preview_cards_statuses pcs
         JOIN statuses s ON s.id = pcs.status_id
         JOIN accounts a ON a.id = s.account_id
         WHERE pcs.preview_card_id IN (${sql.join(ids)}) AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId}
-          AND ${publicPost("s")} AND ${trendingAccount("a")}
-        GROUP BY 1, 2`.execute(this.#db);
-      for (const x of r.rows) out.push({ itemId: String(x.item_id), day: Number(x.day), accounts: Number(x.accounts) });
+          AND ${publicPost("s")} AND ${trendingAccount("a")}`.execute(this.#db);
+      for (const x of r.rows) out.push({ itemId: String(x.item_id), accountId: String(x.account_id) });
     }
     return out;
   }
@@ -202,19 +177,19 @@ export class TrendsRepository {
   }
 
   /**
-   * Posts since `sinceId` that may trend (public, not replies or boosts, not deleted, without
+   * Posts with ids in [fromId, toId) that may trend (public, not replies or boosts, not deleted, without
    * content warning or sensitive flag, by an eligible and discoverable account) with at least
    * `minInteractions` favourites and boosts by distinct eligible accounts other than the author.
    */
-  async statusEngagement(sinceId: string, minInteractions: number): Promise<StatusEngagement[]> {
+  async statusEngagement(fromId: string, toId: string, minInteractions: number): Promise<StatusEngagement[]> {
     const r = await sql<{ status_id: string; account_id: string; language: string | null; interactions: number }>`
       SELECT s.id AS status_id, s.account_id, s.language, i.n AS interactions
       FROM (
         SELECT x.status_id, COUNT(*) AS n FROM (
-          SELECT f.status_id, f.account_id FROM favourites f WHERE f.status_id >= ${sinceId}
+          SELECT f.status_id, f.account_id FROM favourites f WHERE f.status_id >= ${fromId} AND f.status_id < ${toId}
           UNION ALL
           SELECT DISTINCT b.reblog_of_id AS status_id, b.account_id FROM statuses b
-          WHERE b.reblog_of_id >= ${sinceId} AND b.deleted_at IS NULL
+          WHERE b.reblog_of_id >= ${fromId} AND b.reblog_of_id < ${toId} AND b.deleted_at IS NULL
         ) x
         JOIN accounts xa ON xa.id = x.account_id
         WHERE ${trendingAccount("xa")}
