@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { noticeTrendsForReview } from "../../src/services/moderation/trend-review-notice.ts";
+import { refreshAllowed } from "../../src/services/trends/allowed.ts";
 import { refreshTrends } from "../../src/services/trends/scoring.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
@@ -255,5 +256,43 @@ describe("admin trends review", () => {
     assert.equal(r.body.error, "Record not found");
     // Nothing refused was logged, and no mail went to those without the permission.
     assert.ok(s.ctx.mailer.recent.every((m) => m.to !== monty.user.email && m.to !== otto.user.email));
+  });
+
+  it("asks for a review only of what would enter the public top three", async () => {
+    const r = await s.request("/api/v1/statuses", {
+      method: "POST",
+      token: posters[0].token,
+      json: { status: "#TopOne #TopTwo #TopThree #Runner" },
+    });
+    assert.equal(r.status, 200);
+    const ids = new Map<string, string>();
+    for (const name of ["topone", "toptwo", "topthree", "runner"]) {
+      const tag = await s.ctx.repos.statuses.getTag(name);
+      assert.ok(tag);
+      ids.set(name, tag.id);
+    }
+    for (const name of ["topone", "toptwo", "topthree"]) {
+      assert.equal((await post(`/api/v1/admin/trends/tags/${ids.get(name)}/approve`)).status, 200);
+    }
+    // Scores as the trends job would write them (its scoring has its own tests).
+    const scored = (runner: number) =>
+      s.ctx.repos.trends.replaceTags(
+        [
+          { tag_id: ids.get("topone") as string, score: 10, rank: 1 },
+          { tag_id: ids.get("toptwo") as string, score: 9, rank: 2 },
+          { tag_id: ids.get("topthree") as string, score: 8, rank: 3 },
+          { tag_id: ids.get("runner") as string, score: runner, rank: 4 },
+        ],
+        new Date().toISOString(),
+      );
+    await scored(5);
+    await refreshAllowed(s.ctx);
+    assert.deepEqual((await noticeTrendsForReview(s.ctx)).tags, []);
+    await scored(8.5);
+    await refreshAllowed(s.ctx);
+    const notice = await noticeTrendsForReview(s.ctx);
+    assert.deepEqual(notice.tags, [ids.get("runner")]);
+    assert.ok(notice.sentTo.includes(ada.user.email));
+    assert.ok(!notice.sentTo.includes(otto.user.email) && !notice.sentTo.includes(monty.user.email));
   });
 });
