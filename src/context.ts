@@ -53,6 +53,8 @@ import { StatusPagesRepository } from "./db/repositories/status-pages.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
 import { StreamingRepository } from "./db/repositories/streaming.ts";
 import { TagCurationRepository } from "./db/repositories/tag-curation.ts";
+import { TrendReviewRepository } from "./db/repositories/trend-review.ts";
+import { TrendsRepository } from "./db/repositories/trends.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
 import { FailureThrottle } from "./federation/inbox/failure-throttle.ts";
@@ -109,6 +111,8 @@ export interface Repositories {
   tagCuration: TagCurationRepository;
   accountCuration: AccountCurationRepository;
   discovery: DiscoveryRepository;
+  /** Trend scores, ranks and the `allowed` switch (migration 0040). */
+  trends: TrendsRepository;
   filters: FiltersRepository;
   renderChanges: RenderChangesRepository;
   previewCards: PreviewCardsRepository;
@@ -124,6 +128,8 @@ export interface Repositories {
   adminMetrics: AdminMetricsRepository;
   /** Tags as moderators list and switch them. */
   adminTags: AdminTagsRepository;
+  /** The moderators' trend review: candidates, decisions, review notices. */
+  trendReview: TrendReviewRepository;
   adminAccounts: AdminAccountsRepository;
   /** E-mail domain, canonical e-mail and IP blocks (migrations 0034, 0039). */
   signUpBlocks: SignUpBlocksRepository;
@@ -224,6 +230,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     tagCuration: new TagCurationRepository(db, database.dialect),
     accountCuration: new AccountCurationRepository(db),
     discovery: new DiscoveryRepository(db),
+    trends: new TrendsRepository(db),
     filters: new FiltersRepository(db),
     renderChanges: new RenderChangesRepository(db),
     previewCards: new PreviewCardsRepository(db),
@@ -235,6 +242,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     adminActionLogs: new AdminActionLogsRepository(db),
     adminMetrics: new AdminMetricsRepository(db, database.dialect),
     adminTags: new AdminTagsRepository(db),
+    trendReview: new TrendReviewRepository(db),
     adminAccounts: new AdminAccountsRepository(db),
     signUpBlocks: new SignUpBlocksRepository(db),
     accountWarnings: new AccountWarningsRepository(db),

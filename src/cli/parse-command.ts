@@ -233,10 +233,15 @@ function parseAccountsModify(args: string[], usage: string): Command {
       disable: { type: "boolean" },
       enable: { type: "boolean" },
       "reset-password": { type: "boolean" },
+      "trends-emails": { type: "string" },
     },
     usage,
   );
   const username = oneUsername(positionals, usage);
+  const trendsEmails = values["trends-emails"];
+  if (trendsEmails !== undefined && trendsEmails !== "on" && trendsEmails !== "off") {
+    throw new UsageError("--trends-emails takes on or off", usage);
+  }
   if (values.disable && values.enable) throw new UsageError("--disable and --enable cannot go together", usage);
   if (values.role !== undefined && values["remove-role"]) {
     throw new UsageError("--role and --remove-role cannot go together", usage);
@@ -252,6 +257,7 @@ function parseAccountsModify(args: string[], usage: string): Command {
   if (values.disable) changes.disabled = true;
   if (values.enable) changes.disabled = false;
   if (values["reset-password"]) changes.resetPassword = true;
+  if (trendsEmails !== undefined) changes.trendsEmails = trendsEmails === "on";
   return { kind: "accounts-modify", username, changes };
 }
 

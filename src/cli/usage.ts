@@ -31,6 +31,7 @@ Creates a local account and prints OK and its new password (unless --password wa
 
 export const ACCOUNTS_MODIFY_USAGE = `Usage: gannet accounts modify USERNAME [--role ROLE | --remove-role] [--email EMAIL] [--confirm]
                                [--approve] [--disable | --enable] [--reset-password]
+                               [--trends-emails on|off]
 
 Changes a local account and prints OK (and the new password with --reset-password).
   --role ROLE       give the account this role
@@ -41,6 +42,9 @@ Changes a local account and prints OK (and the new password with --reset-passwor
   --disable         stop the account from signing in or using its tokens
   --enable          undo --disable
   --reset-password  replace the password with a generated one
+  --trends-emails on|off
+                    whether this staff member gets the e-mail listing new trends that wait
+                    for review (on by default)
 `;
 
 export const ACCOUNTS_DELETE_USAGE = `Usage: gannet accounts delete USERNAME

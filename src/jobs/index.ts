@@ -32,6 +32,7 @@ import {
   purgeSuspendedAccount,
   queueDueSuspensionPurges,
 } from "../services/moderation/suspension.ts";
+import { noticeTrendsForReview, TREND_REVIEW_NOTICE_TASK } from "../services/moderation/trend-review-notice.ts";
 import { ADMIN_REPORT_JOB, notifyAdminReport } from "../services/notifications/admin-report.ts";
 import { ADMIN_SIGN_UP_JOB, notifyAdminSignUp } from "../services/notifications/admin-sign-up.ts";
 import { createNotifications } from "../services/notifications/create.ts";
@@ -43,6 +44,7 @@ import {
   publishScheduledStatus,
   queueDueScheduledStatuses,
 } from "../services/scheduled-statuses/publish.ts";
+import { refreshTrends } from "../services/trends/scoring.ts";
 
 /**
  * Every job handler, registered by name in each process that runs workers. A feature adds its
@@ -115,5 +117,13 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   // Accounts suspended here longer than SUSPENSION_PURGE_DELAY_DAYS lose their data (a job each).
   scheduler.every("moderation.purge-suspended", 3600_000, async (ctx) => {
     await queueDueSuspensionPurges(ctx);
+  });
+  // Trending hashtags, posts and links are scored again (Mastodon's Trends::RefreshWorker).
+  scheduler.every("trends.refresh", 5 * 60_000, async (ctx) => {
+    await refreshTrends(ctx);
+  });
+  // Staff with Manage Taxonomies get one e-mail listing new trend candidates waiting for review.
+  scheduler.every(TREND_REVIEW_NOTICE_TASK, 10 * 60_000, async (ctx) => {
+    await noticeTrendsForReview(ctx);
   });
 }

@@ -50,6 +50,7 @@ const MASTODON_PERMISSION: [RegExp, number[]][] = [
   [/^\w+ \/api\/v1\/admin\/reports\b/, [P.manageReports]],
   [/^\w+ \/api\/v1\/admin\/domain_(blocks|allows)\b/, [P.manageFederation]],
   [/^\w+ \/api\/v1\/admin\/(email_domain_blocks|canonical_email_blocks|ip_blocks)\b/, [P.manageBlocks]],
+  // Mastodon's Admin::Trends controllers and PreviewCardProvider/Status/Tag policies: review?.
   [/^\w+ \/api\/v1\/admin\/(trends|tags)\b/, [P.manageTaxonomies]],
   [/^POST \/api\/v1\/admin\/(measures|dimensions|retention)$/, [P.viewDashboard]],
   [/^\w+ \/api\/v1\/admin\/roles\b/, [P.manageRoles]],
@@ -133,6 +134,11 @@ describe("Admin API: who may call each endpoint", () => {
       "GET /api/v2/admin/accounts",
       "POST /api/v1/admin/domain_blocks",
       "POST /api/v1/admin/measures",
+      "GET /api/v1/admin/trends/tags",
+      "POST /api/v1/admin/trends/statuses/{id}/approve",
+      "POST /api/v1/admin/trends/links/{id}/reject",
+      "GET /api/v1/admin/trends/links/publishers",
+      "POST /api/v1/admin/trends/links/publishers/{id}/approve",
     ]) {
       assert.ok(keys.has(key), `${key} is not in the matrix`);
     }

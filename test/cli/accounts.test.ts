@@ -205,6 +205,11 @@ describe("gannet accounts", () => {
       assert.equal((await gannet(inst, "accounts", "modify", "bob", "--email", "robert@example.com")).code, 0);
     });
 
+    it("turns the trends review e-mail off", async () => {
+      assert.equal((await gannet(inst, "accounts", "modify", "bob", "--trends-emails", "off")).code, 0);
+      assert.deepEqual((await userOf("bob")).user?.settings.notificationEmails, { trends: false });
+    });
+
     it("resets the password and prints the new one", async () => {
       const r = await gannet(inst, "accounts", "modify", "bob", "--reset-password");
       assert.equal(r.code, 0, r.stderr);
@@ -239,6 +244,7 @@ describe("gannet accounts", () => {
         ["bob", "--disable", "--enable"],
         ["bob", "--role", "Admin", "--remove-role"],
         ["bob", "--suspend"],
+        ["bob", "--trends-emails", "maybe"],
         [],
       ];
       await Promise.all(

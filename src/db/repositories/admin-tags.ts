@@ -88,6 +88,17 @@ export class AdminTagsRepository {
     return r && toTag(r);
   }
 
+  /** Tags by id, in no particular order. */
+  async byIds(ids: readonly string[]): Promise<AdminTag[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom("tags")
+      .select(COLUMNS)
+      .where("id", "in", [...ids])
+      .execute();
+    return rows.map(toTag);
+  }
+
   async update(id: string, changes: AdminTagChanges, db: Kysely<DB> = this.#db): Promise<void> {
     await db
       .updateTable("tags")

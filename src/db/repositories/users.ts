@@ -8,6 +8,10 @@ export interface UserSettings {
   language?: string | null;
   expandMedia?: "default" | "show_all" | "hide_all";
   expandSpoilers?: boolean;
+  /** Mastodon's `chosen_languages`: the languages the user reads (trends follow them); absent: any. */
+  chosenLanguages?: string[] | null;
+  /** E-mails the user has turned on or off (Mastodon's `notification_emails.*`); absent: the default. */
+  notificationEmails?: { trends?: boolean };
 }
 
 export interface User {

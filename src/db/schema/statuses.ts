@@ -62,6 +62,8 @@ export interface StatusesTable {
   quote_policy: Nullable<string>;
   /** A moderator's decision on the post trending (migration 0040); null: not reviewed. */
   trendable: Nullable<DbBool>;
+  /** When staff were told the post waits for trend review (migration 0045). */
+  requested_review_at: Nullable<Timestamp>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -22,6 +22,8 @@ export interface AccountChanges {
   disabled?: boolean;
   /** Replaces the password with a random one, returned once. */
   resetPassword?: boolean;
+  /** The user's own choice of the trends review e-mail (Mastodon's `notification_emails.trends`); not logged. */
+  trendsEmails?: boolean;
 }
 
 export interface ModifiedAccount extends LocalUser {
@@ -88,6 +90,10 @@ export async function modifyAccount(
     password = randomToken(18);
     patch.encrypted_password = await passwords.hash(password);
     log("reset_password", `reset the password of ${name}`);
+  }
+  if (changes.trendsEmails !== undefined) {
+    const emails = { ...target.user.settings.notificationEmails, trends: changes.trendsEmails };
+    patch.settings = JSON.stringify({ ...target.user.settings, notificationEmails: emails });
   }
   if (Object.keys(patch).length > 0) {
     patch.updated_at = now;

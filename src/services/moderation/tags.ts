@@ -31,18 +31,19 @@ export async function findTag(ctx: AppContext, id: string): Promise<AdminTag> {
 
 /**
  * Mastodon's Admin::Tag entities: the Tag (with its week of history) plus the switches, unset
- * ones as their defaults (usable and listable: yes; trendable: no, as Mastodon's
- * `trendable_by_default` is off), and `requires_review` until a moderator has changed the tag.
+ * ones as their defaults (usable and listable: yes; trendable: no while hashtags need review,
+ * TRENDS_REVIEW_TAGS, as Mastodon's `trendable_by_default`), and `requires_review` until a
+ * moderator has changed the tag.
  */
 export async function adminTagsJson(
   ctx: AppContext,
   tags: readonly AdminTag[],
-  viewerId: string,
+  viewerId: string | undefined,
 ): Promise<Record<string, unknown>[]> {
   const base = await tagsJson(ctx, tags, viewerId);
   return tags.map((tag, i) => ({
     ...base[i],
-    trendable: tag.trendable ?? false,
+    trendable: tag.trendable ?? !ctx.config.trends.review.tags,
     usable: tag.usable ?? true,
     requires_review: tag.reviewedAt === null,
     listable: tag.listable ?? true,

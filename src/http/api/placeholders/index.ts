@@ -1,9 +1,7 @@
 import { accountRows } from "./accounts.ts";
-import { adminRows } from "./admin.ts";
 import { discoveryRows } from "./discovery.ts";
 import { pushCollectionRows } from "./push-collections.ts";
 import { statusRows } from "./statuses.ts";
-import { timelineRows } from "./timelines.ts";
 import type { Placeholder } from "./types.ts";
 
 export interface Area {
@@ -15,10 +13,8 @@ export interface Area {
 export const AREAS: readonly Area[] = [
   { title: "Accounts, profile, suggestions", rows: accountRows },
   { title: "Statuses, polls, scheduled statuses", rows: statusRows },
-  { title: "Timelines, favourites, bookmarks, markers, conversations", rows: timelineRows },
   { title: "Search, trends, announcements, misc", rows: discoveryRows },
   { title: "Collections, experimental", rows: pushCollectionRows },
-  { title: "Admin API", rows: adminRows },
 ];
 
 export const PLACEHOLDERS: readonly Placeholder[] = AREAS.flatMap((a) => a.rows);
@@ -189,6 +185,15 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
     path: "/api/v1/timelines/tag/:hashtag",
     note: "`any[]`, `all[]`, `none[]`, `local`, `remote`, `only_media`, Link",
   },
+  { method: "GET", path: "/api/v1/timelines/link", note: "public posts sharing a trending link (`url`), Link" },
+  { method: "GET", path: "/api/v1/trends/tags", note: "trending hashtags with their history, `offset`, Link" },
+  { method: "GET", path: "/api/v1/trends", note: "trending hashtags (the path before 3.5)" },
+  { method: "GET", path: "/api/v1/trends/statuses", note: "trending posts in the reader's languages, `offset`, Link" },
+  {
+    method: "GET",
+    path: "/api/v1/trends/links",
+    note: "trending links (Trends::Link) in the reader's languages, `offset`, Link",
+  },
   { method: "GET", path: "/api/v1/custom_emojis", note: "local emojis shown in the picker (`gannet emoji`)" },
   { method: "GET", path: "/api/v1/polls/:id", note: "Poll, visibility of its status" },
   { method: "POST", path: "/api/v1/polls/:id/votes", note: "vote (`choices[]`)" },
@@ -281,6 +286,34 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
     method: "PUT",
     path: "/api/v1/admin/tags/:id",
     note: "`display_name` (case/accents only), `usable` (posts refused), `listable` (out of search), `trendable`",
+  },
+  {
+    method: "GET",
+    path: "/api/v1/admin/trends/tags",
+    note: "every scored hashtag, allowed or not, as Admin::Tag; `limit`, `offset`",
+  },
+  { method: "GET", path: "/api/v1/admin/trends/statuses", note: "every scored post with `requires_review`; `offset`" },
+  { method: "GET", path: "/api/v1/admin/trends/links", note: "every scored link with `id`, `requires_review`" },
+  { method: "POST", path: "/api/v1/admin/trends/tags/:id/approve", note: "may trend; action log" },
+  { method: "POST", path: "/api/v1/admin/trends/tags/:id/reject", note: "may not trend; action log" },
+  { method: "POST", path: "/api/v1/admin/trends/statuses/:id/approve", note: "public posts; action log" },
+  { method: "POST", path: "/api/v1/admin/trends/statuses/:id/reject", note: "public posts; action log" },
+  { method: "POST", path: "/api/v1/admin/trends/links/:id/approve", note: "action log" },
+  { method: "POST", path: "/api/v1/admin/trends/links/:id/reject", note: "action log" },
+  {
+    method: "GET",
+    path: "/api/v1/admin/trends/links/publishers",
+    note: "PreviewCardProvider list, newest first, Link",
+  },
+  {
+    method: "POST",
+    path: "/api/v1/admin/trends/links/publishers/:id/approve",
+    note: "its undecided links may trend; action log",
+  },
+  {
+    method: "POST",
+    path: "/api/v1/admin/trends/links/publishers/:id/reject",
+    note: "its undecided links may not trend; action log",
   },
   {
     method: "GET",

@@ -6,6 +6,7 @@ import "./admin-blocks.ts";
 import "./admin-roles.ts";
 import "./admin-federation.ts";
 import "./crypto.ts";
+import "./admin-trends.ts";
 import "./filters.ts";
 import "./instance.ts";
 import "./misc.ts";
