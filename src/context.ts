@@ -37,6 +37,7 @@ import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { PollsRepository } from "./db/repositories/polls.ts";
 import { PreviewCardsRepository } from "./db/repositories/preview-cards.ts";
 import { PushSubscriptionsRepository } from "./db/repositories/push-subscriptions.ts";
+import { QuoteFederationRepository } from "./db/repositories/quote-federation.ts";
 import { RelationshipsRepository } from "./db/repositories/relationships.ts";
 import { RemoteMediaRepository } from "./db/repositories/remote-media.ts";
 import { RenderChangesRepository } from "./db/repositories/render-changes.ts";
@@ -128,6 +129,8 @@ export interface Repositories {
   accountWarnings: AccountWarningsRepository;
   /** Reports, tokens and suspensions as account moderation reads and changes them. */
   accountModeration: AccountModerationRepository;
+  /** Quote federation (FEP-044f): quotes by request or stamp, states with counts, quote policies. */
+  quoteFederation: QuoteFederationRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -235,6 +238,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     signUpBlocks: new SignUpBlocksRepository(db),
     accountWarnings: new AccountWarningsRepository(db),
     accountModeration: new AccountModerationRepository(db),
+    quoteFederation: new QuoteFederationRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

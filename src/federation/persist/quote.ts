@@ -1,0 +1,185 @@
+import type { Context } from "@fedify/fedify";
+import { PUBLIC_COLLECTION, QuoteAuthorization } from "@fedify/vocab";
+import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
+import type { QuoteRecord, QuoteState } from "../../db/repositories/quote-federation.ts";
+import type { Status } from "../../db/repositories/statuses.ts";
+import {
+  parseQuotePolicy,
+  type QuoterRelation,
+  quoteApproval,
+  stringifyQuotePolicy,
+} from "../../policies/quote-approval.ts";
+import { blockMuteRelations } from "../../services/relationships/relationships.ts";
+import { isNoteLike, persistNote } from "./note.ts";
+import type { NoteLike } from "./note-read.ts";
+import { isLocalUrl, loaderOptions, sameOrigin } from "./origin.ts";
+
+/** How long fetching a quoted post or a stamp may take (the inbox request waits for it). */
+const FETCH_TIMEOUT_MS = 10_000;
+
+const PUBLIC = new Set([PUBLIC_COLLECTION.href, "as:Public", "Public"]);
+
+/** What a remote Note says it quotes: FEP-044f `quote`, else the older `_misskey_quote`/`quoteUrl`/`quoteUri`. */
+export interface NoteQuoteClaim {
+  uri: string;
+  /** Only the older forms: no approval process (Mastodon's `legacy` quotes). */
+  legacy: boolean;
+  /** The `quoteAuthorization` stamp's URI. */
+  approvalUri: string | null;
+}
+
+const httpUrl = (u: URL | null | undefined): string | null => (u && /^https?:$/.test(u.protocol) ? u.href : null);
+
+export function readQuoteClaim(object: NoteLike): NoteQuoteClaim | null {
+  const fep = httpUrl(object.quoteId);
+  const uri = fep ?? httpUrl(object.quoteUrl);
+  if (uri === null) return null;
+  return { uri, legacy: fep === null, approvalUri: httpUrl(object.quoteAuthorizationId) };
+}
+
+/**
+ * `interactionPolicy.canQuote` of a remote post in QuoteApproval's words, as Mastodon reads it:
+ * the public collection, the author's followers or following collection; the author itself
+ * means nothing more; any other actor is an `unsupported_policy`. No policy: only the author.
+ */
+export function readQuotePolicy(
+  object: NoteLike,
+  author: { uri: string; followersUrl: string | null; followingUrl: string | null },
+): string | null {
+  const rule = object.interactionPolicy?.canQuote;
+  if (!rule) return null;
+  const words = (uris: URL[]) =>
+    uris.flatMap((u) => {
+      if (PUBLIC.has(u.href)) return ["public"];
+      if (u.href === author.followersUrl) return ["followers"];
+      if (u.href === author.followingUrl) return ["following"];
+      if (u.href === author.uri) return [];
+      return ["unsupported_policy"];
+    });
+  return stringifyQuotePolicy({ automatic: words(rule.automaticApprovals), manual: words(rule.manualApprovals) });
+}
+
+/** How the quoter stands with the quoted post and its author (for its quote policy). */
+export async function quoterRelation(ctx: AppContext, quoter: Account, quoted: Status): Promise<QuoterRelation> {
+  if (quoter.id === quoted.accountId) {
+    return { isAuthor: true, mentioned: false, follower: false, followed: false, blocked: false };
+  }
+  const [mentions, follower, followed, rel] = await Promise.all([
+    ctx.repos.statuses.mentionsOf([quoted.id]),
+    ctx.repos.follows.getFollow(quoter.id, quoted.accountId),
+    ctx.repos.follows.getFollow(quoted.accountId, quoter.id),
+    blockMuteRelations(ctx, quoted.accountId, [quoter.id]),
+  ]);
+  return {
+    isAuthor: false,
+    mentioned: (mentions.get(quoted.id) ?? []).includes(quoter.id),
+    follower: follower !== undefined,
+    followed: followed !== undefined,
+    blocked: rel.blocking.has(quoter.id) || rel.blockedBy.has(quoter.id) || rel.domainBlocking.has(quoter.id),
+  };
+}
+
+/** Whether the quoted post's policy lets `quoter` quote it without asking. */
+export async function mayQuoteAtOnce(ctx: AppContext, quoter: Account, quoted: Status): Promise<boolean> {
+  const [policy] = (await ctx.repos.quoteFederation.quotePolicies([quoted.id])).values();
+  const rel = await quoterRelation(ctx, quoter, quoted);
+  return quoteApproval(parseQuotePolicy(policy ?? null), quoted.visibility, rel) === "automatic";
+}
+
+/** The quoted post: known here, else fetched and stored (bounded by `depth`, never ours). */
+async function quotedPost(ctx: Context<AppContext>, uri: string, depth: number): Promise<Status | undefined> {
+  const known = await ctx.data.repos.statuses.getByUri(uri);
+  if (known) return known.deletedAt === null && known.reblogOfId === null ? known : undefined;
+  const url = new URL(uri);
+  if (depth <= 0 || isLocalUrl(ctx, url)) return undefined;
+  try {
+    const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
+    const fetched = await ctx.lookupObject(uri, { ...loaderOptions(ctx), signal });
+    if (!isNoteLike(fetched) || fetched.id?.href !== uri) return undefined;
+    return (await persistNote(ctx, fetched, { fetchQuote: depth - 1 })) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks a remote author's stamp as Mastodon's VerifyQuoteService does: it must be a
+ * QuoteAuthorization at its own id, attributed to the quoted post's author (on the stamp's own
+ * origin), naming this post as the quoting one and the quoted post as the target. A stamp that
+ * cannot be read rejects the quote; one that says something else leaves it pending.
+ */
+async function verifyStamp(
+  ctx: Context<AppContext>,
+  approvalUri: string,
+  quotingUri: string,
+  quoted: Status,
+): Promise<QuoteState> {
+  const author = await ctx.data.repos.accounts.getById(quoted.accountId);
+  if (!author || isLocalUrl(ctx, new URL(approvalUri))) return "pending";
+  let stamp: unknown;
+  try {
+    const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
+    stamp = await ctx.lookupObject(approvalUri, { ...loaderOptions(ctx), signal });
+  } catch {
+    stamp = null;
+  }
+  if (stamp === null) return "rejected";
+  if (!(stamp instanceof QuoteAuthorization) || stamp.id?.href !== approvalUri) return "pending";
+  const by = stamp.attributionId;
+  if (!by || by.href !== author.uri || !sameOrigin(by, new URL(approvalUri))) return "pending";
+  if (stamp.interactingObjectId?.href !== quotingUri || stamp.interactionTargetId?.href !== quoted.uri) {
+    return "pending";
+  }
+  return "accepted";
+}
+
+/** A quote as the Note states it, checked, ready to store for the post. */
+export interface ResolvedQuote {
+  quoted: Status | undefined;
+  quotedUri: string;
+  state: QuoteState;
+  approvalUri: string | null;
+  legacy: boolean;
+}
+
+/**
+ * Reads, fetches (bounded) and checks the quote of a remote post `quotingUri` by `quoter`, given
+ * what is stored of it (`existing`). The state, as Mastodon sets it, except for the older forms:
+ * - a self-quote, or a quote by an account the quoted post mentions, is accepted;
+ * - a quote of a local post stands as our own answer to its QuoteRequest made it (the stamp a
+ *   Note shows must be the one we issued); until then it is pending;
+ * - a quote of a remote post with a stamp is accepted once the stamp checks out (an unchanged
+ *   stamp is not fetched again); without one it is pending;
+ * - the older forms (`_misskey_quote`, `quoteUrl`) carry no approval: they are shown as quotes
+ *   (accepted, `legacy`) as issue 17 asks, unless a local quoted post's policy refuses the quoter.
+ */
+export async function resolveQuote(
+  ctx: Context<AppContext>,
+  object: NoteLike,
+  quoter: Account,
+  depth: number,
+  existing?: QuoteRecord,
+): Promise<ResolvedQuote | null> {
+  const claim = readQuoteClaim(object);
+  const quotingUri = object.id?.href;
+  if (!claim || !quotingUri) return null;
+  const quoted = await quotedPost(ctx, claim.uri, depth);
+  const approvalUri = claim.approvalUri;
+  const base = { quoted, quotedUri: claim.uri, approvalUri, legacy: claim.legacy };
+  if (!quoted) return { ...base, state: "pending" };
+  const app = ctx.data;
+  const rel = await quoterRelation(app, quoter, quoted);
+  if (rel.isAuthor || (rel.mentioned && !rel.blocked)) return { ...base, state: "accepted" };
+  const same = existing?.quotedStatusId === quoted.id ? existing : undefined;
+  if (quoted.local) {
+    if (same && same.state !== "pending") return { ...base, approvalUri: same.approvalUri, state: same.state };
+    if (claim.legacy) {
+      return { ...base, state: (await mayQuoteAtOnce(app, quoter, quoted)) ? "accepted" : "rejected" };
+    }
+    return { ...base, approvalUri: null, state: "pending" };
+  }
+  if (approvalUri === null) return { ...base, state: claim.legacy ? "accepted" : "pending" };
+  if (same?.state === "accepted" && same.approvalUri === approvalUri) return { ...base, state: "accepted" };
+  return { ...base, state: await verifyStamp(ctx, approvalUri, quotingUri, quoted) };
+}
