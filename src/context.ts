@@ -38,6 +38,7 @@ import { PollsRepository } from "./db/repositories/polls.ts";
 import { PreviewCardsRepository } from "./db/repositories/preview-cards.ts";
 import { PushSubscriptionsRepository } from "./db/repositories/push-subscriptions.ts";
 import { QuoteFederationRepository } from "./db/repositories/quote-federation.ts";
+import { QuotesRepository } from "./db/repositories/quotes.ts";
 import { RelationshipsRepository } from "./db/repositories/relationships.ts";
 import { RemoteMediaRepository } from "./db/repositories/remote-media.ts";
 import { RenderChangesRepository } from "./db/repositories/render-changes.ts";
@@ -81,6 +82,7 @@ export interface Repositories {
   kv: KvRepository;
   instance: InstanceRepository;
   statuses: StatusesRepository;
+  quotes: QuotesRepository;
   statusPages: StatusPagesRepository;
   statusInteractions: StatusInteractionsRepository;
   follows: FollowsRepository;
@@ -196,6 +198,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     kv: new KvRepository(db),
     instance: new InstanceRepository(db),
     statuses: new StatusesRepository(db),
+    quotes: new QuotesRepository(db),
     statusPages: new StatusPagesRepository(db),
     statusInteractions: new StatusInteractionsRepository(db),
     follows: new FollowsRepository(db, database.dialect),

@@ -8,6 +8,8 @@ export interface UserSettings {
   language?: string | null;
   expandMedia?: "default" | "show_all" | "hide_all";
   expandSpoilers?: boolean;
+  /** Who may quote new posts by default (`source[quote_policy]`); absent: public. */
+  quotePolicy?: "public" | "followers" | "nobody";
 }
 
 export interface User {
