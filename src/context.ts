@@ -186,6 +186,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   });
   await database.migrate();
   const db = database.db;
+  const quotes = new QuotesRepository(db);
   const repos: Repositories = {
     accounts: new AccountsRepository(db),
     announcements: new AnnouncementsRepository(db),
@@ -198,7 +199,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     kv: new KvRepository(db),
     instance: new InstanceRepository(db),
     statuses: new StatusesRepository(db),
-    quotes: new QuotesRepository(db),
+    quotes,
     statusPages: new StatusPagesRepository(db),
     statusInteractions: new StatusInteractionsRepository(db),
     follows: new FollowsRepository(db, database.dialect),
@@ -241,7 +242,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     signUpBlocks: new SignUpBlocksRepository(db),
     accountWarnings: new AccountWarningsRepository(db),
     accountModeration: new AccountModerationRepository(db),
-    quoteFederation: new QuoteFederationRepository(db),
+    quoteFederation: new QuoteFederationRepository(db, quotes),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

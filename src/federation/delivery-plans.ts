@@ -34,7 +34,7 @@ async function statusRecipients(ctx: AppContext, status: Status, withInteractors
   const parts = [mentioned, await d.remoteFollowers(status.accountId)];
   if (status.inReplyToAccountId !== null) parts.push(await d.remoteAccounts([status.inReplyToAccountId]));
   // The quoted author's server learns of the quote and of its stamp (Mastodon reaches it too).
-  const quote = await ctx.repos.quoteFederation.getByStatusId(status.id);
+  const quote = await ctx.repos.quotes.byQuotingStatus(status.id);
   if (quote?.quotedAccountId) parts.push(await d.remoteAccounts([quote.quotedAccountId]));
   if (withInteractors && (status.visibility === "public" || status.visibility === "unlisted")) {
     parts.push(await d.remoteInteractors(status.id));

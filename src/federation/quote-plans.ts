@@ -21,8 +21,10 @@ async function accountOf(ctx: AppContext, id: string | null, local: boolean): Pr
 export async function planQuoteDelivery(ctx: AppContext, d: QuoteDelivery): Promise<DeliveryPlan | undefined> {
   switch (d.type) {
     case "quote.request": {
-      const quote = await ctx.repos.quoteFederation.getById(d.quoteId);
+      const quote = await ctx.repos.quotes.byId(d.quoteId);
       if (quote?.state !== "pending" || quote.quotedStatusId === null) return undefined;
+      const activityUri = quote.activityUri;
+      if (activityUri === null) return undefined;
       const [sender, target, status, quoted] = await Promise.all([
         accountOf(ctx, quote.accountId, true),
         accountOf(ctx, quote.quotedAccountId, false),
@@ -35,7 +37,7 @@ export async function planQuoteDelivery(ctx: AppContext, d: QuoteDelivery): Prom
         recipients: await ctx.repos.delivery.remoteAccounts([target.id]),
         build: async (fctx, out) => {
           const note = await out.noteOf(fctx, status);
-          return note ? [out.quoteRequest(sender, quote, target, quoted.uri, note)] : [];
+          return note ? [out.quoteRequest(sender, { ...quote, activityUri }, target, quoted.uri, note)] : [];
         },
       };
     }
@@ -46,7 +48,7 @@ export async function planQuoteDelivery(ctx: AppContext, d: QuoteDelivery): Prom
         accountOf(ctx, d.accountId, true),
         accountOf(ctx, d.requesterId, false),
         ctx.repos.statuses.getById(d.quotedStatusId),
-        d.quoteId === null ? undefined : ctx.repos.quoteFederation.getById(d.quoteId),
+        d.quoteId === null ? undefined : ctx.repos.quotes.byId(d.quoteId),
       ]);
       if (!sender || !requester || !quoted) return undefined;
       // An Accept stands only for a quote still accepted (a revocation since sends its Delete).
@@ -64,8 +66,8 @@ export async function planQuoteDelivery(ctx: AppContext, d: QuoteDelivery): Prom
       };
     }
     case "quote.revoke": {
-      const quote = await ctx.repos.quoteFederation.getById(d.quoteId);
-      if (!quote || quote.state !== "revoked") return undefined;
+      const quote = await ctx.repos.quotes.byId(d.quoteId);
+      if (quote?.state !== "revoked") return undefined;
       const [sender, quoter] = await Promise.all([
         accountOf(ctx, quote.quotedAccountId, true),
         ctx.repos.accounts.getById(quote.accountId),

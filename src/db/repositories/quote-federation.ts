@@ -1,216 +1,100 @@
-import { type Kysely, type Selectable, sql } from "kysely";
-import type { QuotesTable } from "../schema/discovery.ts";
+import type { Kysely } from "kysely";
 import type { DB } from "../schema.ts";
-
-export type QuoteState = "pending" | "accepted" | "rejected" | "revoked" | "deleted" | "unauthorized";
-
-/** One row of `quotes`: a post (`statusId`) quoting another, and where its approval stands. */
-export interface QuoteRecord {
-  id: string;
-  statusId: string;
-  accountId: string;
-  quotedStatusId: string | null;
-  quotedAccountId: string | null;
-  state: QuoteState;
-  quotedUri: string | null;
-  approvalUri: string | null;
-  activityUri: string | null;
-  legacy: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+import type { Quote, QuotesRepository } from "./quotes.ts";
 
 /** What an outgoing Note says of the post it quotes. */
 export interface NoteQuote {
-  quote: QuoteRecord;
+  quote: Quote;
   /** The quoted post's URI (its row's, else the one the quote named). */
   quotedUri: string | null;
   /** Whether the quoted post is a local one (then its stamp is served here). */
   quotedLocal: boolean;
-  /** The quoted post's author: URI and, when local, username (the stamp's path). */
-  quotedAuthorUri: string | null;
+  /** The quoted post's author's username when local (the stamp's path). */
   quotedAuthorUsername: string | null;
 }
 
-export type QuoteInsert = {
-  id: string;
-  status_id: string;
-  account_id: string;
-  quoted_status_id: string | null;
-  quoted_account_id: string | null;
-  state: QuoteState;
-  quoted_uri: string | null;
-  approval_uri: string | null;
-  activity_uri: string | null;
+/** A remote post's quote as its latest Note states it. */
+export interface QuoteChange {
+  quotedStatusId: string | null;
+  quotedAccountId: string | null;
+  quotedUri: string;
+  approvalUri: string | null;
   legacy: boolean;
-};
-
-export type QuotePatch = Partial<
-  Pick<
-    QuoteInsert,
-    "quoted_status_id" | "quoted_account_id" | "quoted_uri" | "approval_uri" | "activity_uri" | "legacy"
-  >
->;
-
-function toRecord(r: Selectable<QuotesTable>): QuoteRecord {
-  return {
-    id: String(r.id),
-    statusId: String(r.status_id),
-    accountId: String(r.account_id),
-    quotedStatusId: r.quoted_status_id === null ? null : String(r.quoted_status_id),
-    quotedAccountId: r.quoted_account_id === null ? null : String(r.quoted_account_id),
-    state: r.state as QuoteState,
-    quotedUri: r.quoted_uri,
-    approvalUri: r.approval_uri,
-    activityUri: r.activity_uri,
-    legacy: Boolean(r.legacy),
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
 }
 
 /**
- * The SQL quote federation needs on `quotes` and on the quote columns of `statuses`: finding a
- * quote by the activity or stamp that names it, moving it between states with the quoted post's
- * `quotes_count` kept equal to its accepted quotes, and the posts' quote policies.
+ * The SQL quote federation needs beyond QuotesRepository: the quotes of Notes going out, with
+ * what they say of the quoted posts (one query), and the changes a remote edit makes to a quote.
+ * State changes go through `QuotesRepository.setState` (counts and kept renders follow there).
  */
 export class QuoteFederationRepository {
   readonly #db: Kysely<DB>;
-  constructor(db: Kysely<DB>) {
+  readonly #quotes: QuotesRepository;
+  constructor(db: Kysely<DB>, quotes: QuotesRepository) {
     this.#db = db;
+    this.#quotes = quotes;
   }
 
-  async #one(column: "id" | "status_id" | "activity_uri" | "approval_uri", value: string, db: Kysely<DB>) {
-    const row = await db.selectFrom("quotes").selectAll().where(column, "=", value).executeTakeFirst();
-    return row ? toRecord(row) : undefined;
-  }
-
-  getById(id: string, db: Kysely<DB> = this.#db): Promise<QuoteRecord | undefined> {
-    return /^[0-9]{1,20}$/.test(id) ? this.#one("id", id, db) : Promise.resolve(undefined);
-  }
-
-  /** The quote a post makes (a post quotes at most one post). */
-  getByStatusId(statusId: string, db: Kysely<DB> = this.#db): Promise<QuoteRecord | undefined> {
-    return this.#one("status_id", statusId, db);
-  }
-
-  /** The quote a QuoteRequest (by its activity id) asked for. */
-  getByActivityUri(uri: string, db: Kysely<DB> = this.#db): Promise<QuoteRecord | undefined> {
-    return this.#one("activity_uri", uri, db);
-  }
-
-  /** The quotes a stamp approved (one, unless a remote server reused a stamp URI). */
-  async listByApprovalUri(uri: string, db: Kysely<DB> = this.#db): Promise<QuoteRecord[]> {
-    const rows = await db.selectFrom("quotes").selectAll().where("approval_uri", "=", uri).limit(20).execute();
-    return rows.map(toRecord);
-  }
-
-  async insert(row: QuoteInsert, at: string, db: Kysely<DB> = this.#db): Promise<void> {
-    await db
-      .insertInto("quotes")
-      .values({ ...row, created_at: at, updated_at: at })
-      .execute();
-    if (row.state === "accepted" && row.quoted_status_id !== null) {
-      await this.#addToCount(row.quoted_status_id, 1, db);
-    }
-  }
-
-  /**
-   * Moves a quote to `state` (with `patch`), keeping `quotes_count` of the quoted post equal to
-   * its accepted quotes: +1 on entering `accepted`, -1 on leaving it. Call inside a transaction.
-   */
-  async setState(
-    quote: QuoteRecord,
-    state: QuoteState,
-    patch: QuotePatch,
-    at: string,
-    db: Kysely<DB> = this.#db,
-  ): Promise<void> {
-    await db
-      .updateTable("quotes")
-      .set({ ...patch, state, updated_at: at })
-      .where("id", "=", quote.id)
-      .execute();
-    const before = quote.state === "accepted" ? quote.quotedStatusId : null;
-    const after =
-      state === "accepted"
-        ? patch.quoted_status_id !== undefined
-          ? patch.quoted_status_id
-          : quote.quotedStatusId
-        : null;
-    if (before === after) return;
-    if (before !== null) await this.#addToCount(before, -1, db);
-    if (after !== null) await this.#addToCount(after, 1, db);
-  }
-
-  /** Names the QuoteRequest sent for a local quote (the answer is matched by it). */
-  async setActivityUri(id: string, uri: string, db: Kysely<DB> = this.#db): Promise<void> {
-    await db.updateTable("quotes").set({ activity_uri: uri }).where("id", "=", id).execute();
-  }
-
-  /** Removes a post's quote (its edit no longer quotes), giving back its count. */
-  async deleteByStatusId(statusId: string, db: Kysely<DB> = this.#db): Promise<void> {
-    const quote = await this.getByStatusId(statusId, db);
-    if (!quote) return;
-    await db.deleteFrom("quotes").where("id", "=", quote.id).execute();
-    if (quote.state === "accepted" && quote.quotedStatusId !== null) {
-      await this.#addToCount(quote.quotedStatusId, -1, db);
-    }
-  }
-
-  async #addToCount(statusId: string, delta: number, db: Kysely<DB>): Promise<void> {
-    await db
-      .updateTable("statuses")
-      .set({ quotes_count: sql`CASE WHEN quotes_count + ${delta} < 0 THEN 0 ELSE quotes_count + ${delta} END` })
-      .where("id", "=", statusId)
-      .execute();
-  }
-
-  /** Each post's quote policy (the raw JSON of `statuses.quote_policy`; null: only its author). */
-  async quotePolicies(statusIds: readonly string[]): Promise<Map<string, string | null>> {
-    if (statusIds.length === 0) return new Map();
-    const rows = await this.#db
-      .selectFrom("statuses")
-      .select(["id", "quote_policy"])
-      .where("id", "in", [...statusIds])
-      .execute();
-    return new Map(rows.map((r) => [String(r.id), r.quote_policy]));
-  }
-
-  async setQuotePolicy(statusId: string, policy: string | null, db: Kysely<DB> = this.#db): Promise<void> {
-    await db.updateTable("statuses").set({ quote_policy: policy }).where("id", "=", statusId).execute();
-  }
-
-  /** The quotes the given posts make, with what their Notes say of the quoted posts (one query). */
+  /** The quotes the given posts make, with their quoted posts' URIs and local authors (two queries). */
   async noteQuotes(statusIds: readonly string[]): Promise<Map<string, NoteQuote>> {
-    if (statusIds.length === 0) return new Map();
-    const rows = await this.#db
-      .selectFrom("quotes")
-      .leftJoin("statuses as q", "q.id", "quotes.quoted_status_id")
-      .leftJoin("accounts as qa", "qa.id", "quotes.quoted_account_id")
-      .selectAll("quotes")
-      .select([
-        "q.uri as q_uri",
-        "q.local as q_local",
-        "q.deleted_at as q_deleted_at",
-        "qa.uri as qa_uri",
-        "qa.username as qa_username",
-        "qa.domain as qa_domain",
-      ])
-      .where("quotes.status_id", "in", [...statusIds])
-      .execute();
+    const quotes = await this.#quotes.byQuotingStatuses(statusIds);
+    const quotedIds = [...new Set([...quotes.values()].flatMap((q) => (q.quotedStatusId ? [q.quotedStatusId] : [])))];
+    const rows =
+      quotedIds.length === 0
+        ? []
+        : await this.#db
+            .selectFrom("statuses")
+            .innerJoin("accounts", "accounts.id", "statuses.account_id")
+            .select(["statuses.id", "statuses.uri", "statuses.local", "accounts.username", "accounts.domain"])
+            .where("statuses.id", "in", quotedIds)
+            .execute();
+    const quoted = new Map(rows.map((r) => [String(r.id), r]));
     const out = new Map<string, NoteQuote>();
-    for (const r of rows) {
-      const quote = toRecord(r);
-      const local = Boolean(r.q_local) && r.q_uri !== null;
-      out.set(quote.statusId, {
+    for (const [statusId, quote] of quotes) {
+      const q = quote.quotedStatusId === null ? undefined : quoted.get(quote.quotedStatusId);
+      out.set(statusId, {
         quote,
-        quotedUri: r.q_uri ?? quote.quotedUri,
-        quotedLocal: local,
-        quotedAuthorUri: r.qa_uri ?? null,
-        quotedAuthorUsername: r.qa_domain === null && r.qa_username ? r.qa_username : null,
+        quotedUri: q?.uri ?? quote.quotedUri,
+        quotedLocal: Boolean(q?.local),
+        quotedAuthorUsername: q && q.domain === null ? q.username : null,
       });
     }
     return out;
+  }
+
+  /**
+   * A remote edit changed what the quote names (the quoted post now known, a new stamp, the
+   * older form): the quote row follows, its state unchanged here (`setState` after, if needed).
+   * A quoted post that changes moves the count with it when the quote is accepted.
+   */
+  async update(quote: Quote, change: QuoteChange, at: string, db: Kysely<DB> = this.#db): Promise<void> {
+    await db
+      .updateTable("quotes")
+      .set({
+        quoted_status_id: change.quotedStatusId,
+        quoted_account_id: change.quotedAccountId,
+        quoted_uri: change.quotedUri,
+        approval_uri: change.approvalUri,
+        legacy: change.legacy,
+        updated_at: at,
+      })
+      .where("id", "=", quote.id)
+      .execute();
+    if (quote.state === "accepted" && quote.quotedStatusId !== change.quotedStatusId) {
+      if (quote.quotedStatusId !== null) await this.#quotes.addToQuotesCount(quote.quotedStatusId, -1, db);
+      if (change.quotedStatusId !== null) await this.#quotes.addToQuotesCount(change.quotedStatusId, 1, db);
+    }
+    await this.#quotes.touchStatuses([quote.statusId], db);
+  }
+
+  /** Removes a post's quote (its edit no longer quotes that post), giving back its count. */
+  async deleteByStatusId(statusId: string, db: Kysely<DB> = this.#db): Promise<void> {
+    const quote = await this.#quotes.byQuotingStatus(statusId, db);
+    if (!quote) return;
+    await db.deleteFrom("quotes").where("id", "=", quote.id).execute();
+    if (quote.state === "accepted" && quote.quotedStatusId !== null) {
+      await this.#quotes.addToQuotesCount(quote.quotedStatusId, -1, db);
+    }
+    await this.#quotes.touchStatuses([statusId], db);
   }
 }

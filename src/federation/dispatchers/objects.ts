@@ -68,7 +68,7 @@ export function registerObjectDispatchers(federation: Federation<AppContext>): v
   federation.setObjectDispatcher(QuoteAuthorization, QUOTE_AUTHORIZATION_PATH, async (fctx, values) => {
     const ctx = fctx.data;
     if (!/^[0-9]{1,20}$/.test(values.id)) return null;
-    const quote = await ctx.repos.quoteFederation.getById(values.id);
+    const quote = await ctx.repos.quotes.byId(values.id);
     if (quote?.state !== "accepted" || quote.quotedStatusId === null) return null;
     const found = await localPost(ctx, values.identifier, quote.quotedStatusId);
     const quoting = await ctx.repos.statuses.getById(quote.statusId);

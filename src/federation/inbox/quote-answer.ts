@@ -1,7 +1,7 @@
 import type { Accept, Reject } from "@fedify/vocab";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
-import type { QuoteRecord } from "../../db/repositories/quote-federation.ts";
+import type { Quote } from "../../db/repositories/quotes.ts";
 import { publishStatusUpdate } from "../../services/streaming/publish.ts";
 import { enqueueDelivery } from "../deliveries.ts";
 import { isLocalUrl } from "../persist/origin.ts";
@@ -11,14 +11,10 @@ import type { Ctx } from "./common.ts";
  * The local quote an Accept or Reject answers: the one whose QuoteRequest id is the object's (ours,
  * kept on the quote), asked of the sender itself. Anything else is not a quote answer.
  */
-export async function quoteAnswered(
-  ctx: Ctx,
-  activity: Accept | Reject,
-  sender: Account,
-): Promise<QuoteRecord | undefined> {
+export async function quoteAnswered(ctx: Ctx, activity: Accept | Reject, sender: Account): Promise<Quote | undefined> {
   const objectId = activity.objectId;
   if (!objectId || !isLocalUrl(ctx, objectId)) return undefined;
-  const quote = await ctx.data.repos.quoteFederation.getByActivityUri(objectId.href);
+  const quote = await ctx.data.repos.quotes.byActivityUri(objectId.href);
   if (!quote || quote.quotedAccountId !== sender.id) return undefined;
   const quoter = await ctx.data.repos.accounts.getById(quote.accountId);
   return quoter?.domain === null ? quote : undefined;
@@ -29,37 +25,35 @@ export async function quoteAnswered(
  * Accept is as authoritative as the stamp, as Mastodon holds), and the quoting post goes out
  * again as an Update carrying the stamp. Only a pending quote changes.
  */
-export async function acceptQuote(app: AppContext, activity: Accept, quote: QuoteRecord): Promise<void> {
+export async function acceptQuote(app: AppContext, activity: Accept, quote: Quote): Promise<void> {
   if (quote.state !== "pending") return;
   const result = activity.resultId;
   if (!result || !/^https?:$/.test(result.protocol)) return;
   const at = new Date().toISOString();
   await app.db
     .transaction()
-    .execute((trx) => app.repos.quoteFederation.setState(quote, "accepted", { approval_uri: result.href }, at, trx));
+    .execute((trx) => app.repos.quotes.setState(quote.id, "accepted", at, trx, { approvalUri: result.href }));
   await enqueueDelivery(app, { type: "status.update", statusId: quote.statusId, at });
   await publishStatusUpdate(app, quote.statusId);
 }
 
 /** The quoted author refused (or withdrew an approval): rejected, or revoked once accepted. */
-export async function rejectQuote(app: AppContext, quote: QuoteRecord): Promise<void> {
+export async function rejectQuote(app: AppContext, quote: Quote): Promise<void> {
   if (quote.state === "rejected" || quote.state === "revoked") return;
   const state = quote.state === "accepted" ? "revoked" : "rejected";
   await app.db
     .transaction()
-    .execute((trx) => app.repos.quoteFederation.setState(quote, state, {}, new Date().toISOString(), trx));
+    .execute((trx) => app.repos.quotes.setState(quote.id, state, new Date().toISOString(), trx));
   await publishStatusUpdate(app, quote.statusId);
 }
 
 /**
- * Delete of a QuoteAuthorization: the quotes it approved, whose quoted author is the sender,
- * are revoked (FEP-044f revocation). False when the URI is no stamp we hold.
+ * Delete of a QuoteAuthorization: the quote it approved, if the sender is its quoted author, is
+ * revoked (FEP-044f revocation). False when the URI is no stamp we hold.
  */
 export async function revokeStamp(app: AppContext, uri: string, sender: Account): Promise<boolean> {
-  const quotes = (await app.repos.quoteFederation.listByApprovalUri(uri)).filter(
-    (q) => q.quotedAccountId === sender.id,
-  );
-  if (quotes.length === 0) return false;
-  for (const quote of quotes) await rejectQuote(app, quote);
+  const quote = await app.repos.quotes.byApprovalUri(uri);
+  if (quote?.quotedAccountId !== sender.id) return false;
+  await rejectQuote(app, quote);
   return true;
 }

@@ -65,7 +65,7 @@ export const onQuoteRequest = listener<QuoteRequest>("QuoteRequest", async (ctx,
   const quoting = allowed
     ? await quotingPost(ctx, activity, sender)
     : await app.repos.statuses.getByUri(instrumentId.href);
-  const quote = quoting ? await app.repos.quoteFederation.getByStatusId(quoting.id) : undefined;
+  const quote = quoting ? await app.repos.quotes.byQuotingStatus(quoting.id) : undefined;
   // Sanity check (Mastodon's): the post quotes this very post, and is the sender's.
   const matches = quote && quoting?.accountId === sender.id && quote.quotedStatusId === found.status.id;
   const answer = {
@@ -78,35 +78,22 @@ export const onQuoteRequest = listener<QuoteRequest>("QuoteRequest", async (ctx,
     key: crypto.randomUUID(),
   };
   if (!allowed || !matches || !quoting) {
-    if (matches && quote.state !== "rejected") {
+    // A pending quote the author's policy refuses is rejected (one already decided stays so).
+    if (!allowed && matches && quote.state === "pending") {
       await app.db
         .transaction()
-        .execute((trx) =>
-          app.repos.quoteFederation.setState(
-            quote,
-            quote.state === "accepted" ? "revoked" : "rejected",
-            { activity_uri: id.href },
-            new Date().toISOString(),
-            trx,
-          ),
-        );
+        .execute((trx) => app.repos.quotes.setState(quote.id, "rejected", new Date().toISOString(), trx));
     }
     // An allowed request whose post cannot be read (or does not quote this one) gets no answer,
     // as with Mastodon: the sender may ask again.
     if (!allowed) await enqueueDelivery(app, { ...answer, type: "quote.reject" });
     return;
   }
-  const approval = stampUri(ctx, found.author.username, quote.id).href;
+  const approvalUri = stampUri(ctx, found.author.username, quote.id).href;
   const wasAccepted = quote.state === "accepted";
   await transactionWithJobs(app, async (trx, jobs) => {
-    await app.repos.quoteFederation.setState(
-      quote,
-      "accepted",
-      { activity_uri: id.href, approval_uri: approval },
-      new Date().toISOString(),
-      trx,
-    );
-    if (!wasAccepted) queueQuoteNotification(jobs, quoting.id);
+    await app.repos.quotes.setState(quote.id, "accepted", new Date().toISOString(), trx, { approvalUri });
+    if (!wasAccepted) queueQuoteNotification(jobs, quoting.id, quote.id);
   });
   // Clients showing the quoting post see it again, now with its quote approved.
   if (!wasAccepted) await publishStatusUpdate(app, quoting.id);

@@ -39,8 +39,6 @@ export interface NoteSource {
   poll: PollView | null;
   /** The post it quotes, if any (FEP-044f). */
   quote: NoteQuote | undefined;
-  /** `statuses.quote_policy` (null: only the author may quote). */
-  quotePolicy: string | null;
 }
 
 const unique = (xs: Iterable<string | null>): string[] => [...new Set([...xs].filter((x): x is string => x !== null))];
@@ -52,14 +50,13 @@ const unique = (xs: Iterable<string | null>): string[] => [...new Set([...xs].fi
 export async function loadNoteSources(ctx: AppContext, statuses: readonly Status[]): Promise<NoteSource[]> {
   if (statuses.length === 0) return [];
   const ids = statuses.map((s) => s.id);
-  const [parents, mentionIds, tags, media, polls, quotes, policies] = await Promise.all([
+  const [parents, mentionIds, tags, media, polls, quotes] = await Promise.all([
     ctx.repos.statuses.getByIds(unique(statuses.map((s) => s.inReplyToId))),
     ctx.repos.statuses.mentionsOf(ids),
     ctx.repos.statuses.tagsOf(ids),
     ctx.repos.media.listByStatuses(ids),
     loadPollViews(ctx, unique(statuses.map((s) => s.pollId)), undefined),
     ctx.repos.quoteFederation.noteQuotes(ids),
-    ctx.repos.quoteFederation.quotePolicies(ids),
   ]);
   const accountIds = unique([...statuses.map((s) => s.accountId), ...[...mentionIds.values()].flat()]);
   const accounts = new Map((await ctx.repos.accounts.getByIds(accountIds)).map((a) => [a.id, a]));
@@ -87,7 +84,6 @@ export async function loadNoteSources(ctx: AppContext, statuses: readonly Status
     emojis: emojis[i] ?? [],
     poll: s.pollId === null ? null : (polls.get(s.pollId) ?? null),
     quote: quotes.get(s.id),
-    quotePolicy: policies.get(s.id) ?? null,
   }));
 }
 
@@ -187,7 +183,7 @@ export function toNote(fctx: Context<AppContext>, src: NoteSource): Note | Quest
     replies: s.local ? new URL(`${s.uri}/replies`) : null,
     ...noteQuoteValues(fctx, src.quote),
     // Who may quote it, as Mastodon says it (only for posts of ours: their policy is ours to state).
-    ...(s.local ? { interactionPolicy: quoteInteractionPolicy(fctx, src.author, src.quotePolicy) } : {}),
+    ...(s.local ? { interactionPolicy: quoteInteractionPolicy(fctx, src.author, s.quotePolicy) } : {}),
   };
   if (!src.poll) return new MastodonNote(values);
   const { poll, tally, expired } = src.poll;

@@ -13,9 +13,10 @@ import {
 } from "@fedify/vocab";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
-import type { NoteQuote, QuoteRecord } from "../../db/repositories/quote-federation.ts";
+import type { NoteQuote } from "../../db/repositories/quote-federation.ts";
+import type { Quote } from "../../db/repositories/quotes.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
-import { parseQuotePolicy } from "../../policies/quote-approval.ts";
+import { parseQuotePolicy } from "../../policies/quotes.ts";
 
 /** Where a local author's stamps live (FEP-044f wants them dereferenceable). */
 export const QUOTE_AUTHORIZATION_PATH = "/users/{identifier}/quote_authorizations/{id}";
@@ -80,7 +81,7 @@ export function noteQuoteValues(
 export function quoteAuthorization(
   fctx: Context<AppContext>,
   author: Account,
-  quote: QuoteRecord,
+  quote: Quote,
   quoting: Status,
   quoted: Status,
 ): QuoteAuthorization {
@@ -92,24 +93,19 @@ export function quoteAuthorization(
   });
 }
 
-/** The id of the QuoteRequest for a local quote (kept in `activity_uri` so the answer finds it). */
-export function quoteRequestUri(quoter: Account, quote: QuoteRecord): string {
-  return `${quoter.uri}#quote_requests/${quote.id}`;
-}
-
 /**
  * A local author asks a remote one to approve a quote: `object` the quoted post, `instrument`
  * the quoting Note itself (inlined, so the quoted server need not fetch it).
  */
 export function quoteRequest(
   quoter: Account,
-  quote: QuoteRecord,
+  quote: Quote & { activityUri: string },
   quotedAuthor: Account,
   quotedUri: string,
   note: Note | Question,
 ): QuoteRequest {
   return new QuoteRequest({
-    id: new URL(quote.activityUri ?? quoteRequestUri(quoter, quote)),
+    id: new URL(quote.activityUri),
     actor: new URL(quoter.uri),
     to: new URL(quotedAuthor.uri),
     object: new URL(quotedUri),
@@ -154,7 +150,7 @@ export function answerQuoteRequest(
 }
 
 /** A revoked approval: `Delete` of the stamp, which the quoting server reads as the end of the quote. */
-export function deleteStamp(fctx: Context<AppContext>, author: Account, quote: QuoteRecord, to: Account): Delete {
+export function deleteStamp(fctx: Context<AppContext>, author: Account, quote: Quote, to: Account): Delete {
   const stamp = quote.approvalUri && URL.canParse(quote.approvalUri) ? new URL(quote.approvalUri) : null;
   const id = stamp ?? stampUri(fctx, author.username, quote.id);
   return new Delete({

@@ -13,9 +13,11 @@ const FETCH_QUOTE = 1;
 
 /**
  * The quoted local author hears of a quote of their post once it stands accepted (Mastodon's
- * `quote` notification).
+ * `quote` notification; the job skips remote authors).
  */
-export function queueQuoteNotification(_jobs: JobBatch, _quotingStatusId: string): void {}
+export function queueQuoteNotification(jobs: JobBatch, quotingStatusId: string, quoteId: string): void {
+  jobs.add("notifications.create", { type: "quote", statusId: quotingStatusId, activityId: quoteId });
+}
 
 /** Stores the quote of a newly stored remote post (in its transaction). */
 export async function insertQuote(
@@ -26,25 +28,25 @@ export async function insertQuote(
   q: ResolvedQuote,
   iso: string,
 ): Promise<void> {
-  await app.repos.quoteFederation.insert(
+  const id = app.ids.next();
+  await app.repos.quotes.insert(
     {
-      id: app.ids.next(),
-      status_id: status.id,
-      account_id: status.accountId,
-      quoted_status_id: q.quoted?.id ?? null,
-      quoted_account_id: q.quoted?.accountId ?? null,
+      id,
+      statusId: status.id,
+      accountId: status.accountId,
+      quotedStatusId: q.quoted?.id ?? null,
+      quotedAccountId: q.quoted?.accountId ?? null,
       state: q.state,
-      quoted_uri: q.quotedUri,
-      approval_uri: q.approvalUri,
-      activity_uri: null,
+      quotedUri: q.quotedUri,
+      approvalUri: q.approvalUri,
       legacy: q.legacy,
+      now: iso,
     },
-    iso,
     trx,
   );
-  if (q.state === "accepted" && q.quoted?.local && q.quoted.accountId !== status.accountId) {
-    queueQuoteNotification(jobs, status.id);
-  }
+  if (q.state !== "accepted" || !q.quoted) return;
+  await app.repos.quotes.addToQuotesCount(q.quoted.id, 1, trx);
+  if (q.quoted.local && q.quoted.accountId !== status.accountId) queueQuoteNotification(jobs, status.id, id);
 }
 
 /**
@@ -59,8 +61,7 @@ export async function updateQuoteOf(
   author: Account,
 ): Promise<boolean> {
   const app = ctx.data;
-  const repo = app.repos.quoteFederation;
-  const existing = await repo.getByStatusId(status.id);
+  const existing = await app.repos.quotes.byQuotingStatus(status.id);
   const resolved = await resolveQuote(ctx, object, author, FETCH_QUOTE, existing);
   const info = await app.repos.accounts.remoteInfo(author.id);
   const policy = readQuotePolicy(object, {
@@ -68,17 +69,17 @@ export async function updateQuoteOf(
     followersUrl: info?.followersUrl ?? null,
     followingUrl: info?.followingUrl ?? null,
   });
-  const [oldPolicy] = (await repo.quotePolicies([status.id])).values();
   const iso = new Date().toISOString();
   let changed = false;
   await transactionWithJobs(app, async (trx, jobs) => {
-    if (policy !== (oldPolicy ?? null)) await repo.setQuotePolicy(status.id, policy, trx);
+    if (policy !== status.quotePolicy) await app.repos.quotes.setPolicy(status.id, policy, trx);
     const sameQuoted =
       existing &&
       resolved &&
-      (existing.quotedUri === resolved.quotedUri || existing.quotedStatusId === resolved.quoted?.id);
+      (existing.quotedUri === resolved.quotedUri ||
+        (existing.quotedStatusId !== null && existing.quotedStatusId === resolved.quoted?.id));
     if (existing && !sameQuoted) {
-      await repo.deleteByStatusId(status.id, trx);
+      await app.repos.quoteFederation.deleteByStatusId(status.id, trx);
       changed = true;
     }
     if (!resolved) return;
@@ -87,31 +88,28 @@ export async function updateQuoteOf(
       changed = true;
       return;
     }
-    const quotedId = resolved.quoted?.id ?? null;
+    const change = {
+      quotedStatusId: resolved.quoted?.id ?? null,
+      quotedAccountId: resolved.quoted?.accountId ?? null,
+      quotedUri: resolved.quotedUri,
+      approvalUri: resolved.approvalUri,
+      legacy: resolved.legacy,
+    };
     if (
-      existing.state === resolved.state &&
-      existing.approvalUri === resolved.approvalUri &&
-      existing.legacy === resolved.legacy &&
-      existing.quotedStatusId === quotedId
+      existing.quotedStatusId !== change.quotedStatusId ||
+      existing.approvalUri !== change.approvalUri ||
+      existing.legacy !== change.legacy
     ) {
-      return;
+      await app.repos.quoteFederation.update(existing, change, iso, trx);
+      changed = true;
     }
-    await repo.setState(
-      existing,
-      // An accepted quote whose approval goes is revoked, not merely rejected (Mastodon's reject!).
-      existing.state === "accepted" && resolved.state === "rejected" ? "revoked" : resolved.state,
-      {
-        approval_uri: resolved.approvalUri,
-        legacy: resolved.legacy,
-        quoted_status_id: quotedId,
-        quoted_account_id: resolved.quoted?.accountId ?? null,
-      },
-      iso,
-      trx,
-    );
+    if (existing.state === resolved.state) return;
+    // An accepted quote whose approval goes is revoked, not merely rejected (Mastodon's reject!).
+    const state = existing.state === "accepted" && resolved.state === "rejected" ? "revoked" : resolved.state;
+    await app.repos.quotes.setState(existing.id, state, iso, trx);
     changed = true;
-    if (resolved.state === "accepted" && existing.state !== "accepted" && resolved.quoted?.local) {
-      queueQuoteNotification(jobs, status.id);
+    if (state === "accepted" && resolved.quoted?.local && resolved.quoted.accountId !== author.id) {
+      queueQuoteNotification(jobs, status.id, existing.id);
     }
   });
   return changed;

@@ -2,14 +2,9 @@ import type { Context } from "@fedify/fedify";
 import { PUBLIC_COLLECTION, QuoteAuthorization } from "@fedify/vocab";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
-import type { QuoteRecord, QuoteState } from "../../db/repositories/quote-federation.ts";
+import type { Quote, QuoteState } from "../../db/repositories/quotes.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
-import {
-  parseQuotePolicy,
-  type QuoterRelation,
-  quoteApproval,
-  stringifyQuotePolicy,
-} from "../../policies/quote-approval.ts";
+import { quoteApprovalFor } from "../../policies/quotes.ts";
 import { blockMuteRelations } from "../../services/relationships/relationships.ts";
 import { isNoteLike, persistNote } from "./note.ts";
 import type { NoteLike } from "./note-read.ts";
@@ -38,6 +33,8 @@ export function readQuoteClaim(object: NoteLike): NoteQuoteClaim | null {
   return { uri, legacy: fep === null, approvalUri: httpUrl(object.quoteAuthorizationId) };
 }
 
+const POLICY_WORDS = new Set(["public", "followers", "following", "unsupported_policy"]);
+
 /**
  * `interactionPolicy.canQuote` of a remote post in QuoteApproval's words, as Mastodon reads it:
  * the public collection, the author's followers or following collection; the author itself
@@ -50,41 +47,48 @@ export function readQuotePolicy(
   const rule = object.interactionPolicy?.canQuote;
   if (!rule) return null;
   const words = (uris: URL[]) =>
-    uris.flatMap((u) => {
-      if (PUBLIC.has(u.href)) return ["public"];
-      if (u.href === author.followersUrl) return ["followers"];
-      if (u.href === author.followingUrl) return ["following"];
-      if (u.href === author.uri) return [];
-      return ["unsupported_policy"];
-    });
-  return stringifyQuotePolicy({ automatic: words(rule.automaticApprovals), manual: words(rule.manualApprovals) });
+    [
+      ...new Set(
+        uris.flatMap((u) => {
+          if (PUBLIC.has(u.href)) return ["public"];
+          if (u.href === author.followersUrl) return ["followers"];
+          if (u.href === author.followingUrl) return ["following"];
+          if (u.href === author.uri) return [];
+          return ["unsupported_policy"];
+        }),
+      ),
+    ].filter((w) => POLICY_WORDS.has(w));
+  const automatic = words(rule.automaticApprovals);
+  const manual = words(rule.manualApprovals);
+  return automatic.length === 0 && manual.length === 0 ? null : JSON.stringify({ automatic, manual });
 }
 
-/** How the quoter stands with the quoted post and its author (for its quote policy). */
-export async function quoterRelation(ctx: AppContext, quoter: Account, quoted: Status): Promise<QuoterRelation> {
-  if (quoter.id === quoted.accountId) {
-    return { isAuthor: true, mentioned: false, follower: false, followed: false, blocked: false };
-  }
-  const [mentions, follower, followed, rel] = await Promise.all([
-    ctx.repos.statuses.mentionsOf([quoted.id]),
-    ctx.repos.follows.getFollow(quoter.id, quoted.accountId),
-    ctx.repos.follows.getFollow(quoted.accountId, quoter.id),
-    blockMuteRelations(ctx, quoted.accountId, [quoter.id]),
-  ]);
-  return {
-    isAuthor: false,
-    mentioned: (mentions.get(quoted.id) ?? []).includes(quoter.id),
-    follower: follower !== undefined,
-    followed: followed !== undefined,
-    blocked: rel.blocking.has(quoter.id) || rel.blockedBy.has(quoter.id) || rel.domainBlocking.has(quoter.id),
-  };
+/** Whether the quoted post mentions the quoter (Mastodon lets mentioned accounts quote at once). */
+async function mentions(ctx: AppContext, quoted: Status, quoter: Account): Promise<boolean> {
+  return ((await ctx.repos.statuses.mentionsOf([quoted.id])).get(quoted.id) ?? []).includes(quoter.id);
 }
 
-/** Whether the quoted post's policy lets `quoter` quote it without asking. */
+/**
+ * Mastodon's StatusPolicy#quote? for an account of another server: its own post; else a public or
+ * unlisted one, with no block between them (nor of the quoter's domain by the author), that
+ * mentions the quoter or whose policy approves them automatically (a manual approval is not
+ * asked for in Mastodon 4.5: refused).
+ */
 export async function mayQuoteAtOnce(ctx: AppContext, quoter: Account, quoted: Status): Promise<boolean> {
-  const [policy] = (await ctx.repos.quoteFederation.quotePolicies([quoted.id])).values();
-  const rel = await quoterRelation(ctx, quoter, quoted);
-  return quoteApproval(parseQuotePolicy(policy ?? null), quoted.visibility, rel) === "automatic";
+  if (quoter.id === quoted.accountId) return true;
+  if (quoted.visibility !== "public" && quoted.visibility !== "unlisted") return false;
+  const rel = await blockMuteRelations(ctx, quoted.accountId, [quoter.id]);
+  if (rel.blocking.has(quoter.id) || rel.blockedBy.has(quoter.id) || rel.domainBlocking.has(quoter.id)) return false;
+  if (await mentions(ctx, quoted, quoter)) return true;
+  const [follows, followed] = await Promise.all([
+    ctx.repos.follows.followedAmong(quoter.id, [quoted.accountId]),
+    ctx.repos.follows.followedAmong(quoted.accountId, [quoter.id]),
+  ]);
+  const approval = quoteApprovalFor(quoted, quoter.id, {
+    followsAuthor: follows.size > 0,
+    followedByAuthor: followed.size > 0,
+  });
+  return approval === "automatic";
 }
 
 /** The quoted post: known here, else fetched and stored (bounded by `depth`, never ours). */
@@ -159,7 +163,7 @@ export async function resolveQuote(
   object: NoteLike,
   quoter: Account,
   depth: number,
-  existing?: QuoteRecord,
+  existing?: Quote,
 ): Promise<ResolvedQuote | null> {
   const claim = readQuoteClaim(object);
   const quotingUri = object.id?.href;
@@ -169,8 +173,8 @@ export async function resolveQuote(
   const base = { quoted, quotedUri: claim.uri, approvalUri, legacy: claim.legacy };
   if (!quoted) return { ...base, state: "pending" };
   const app = ctx.data;
-  const rel = await quoterRelation(app, quoter, quoted);
-  if (rel.isAuthor || (rel.mentioned && !rel.blocked)) return { ...base, state: "accepted" };
+  // FEP-044f's fast track: one's own post, and a post that mentions one (Mastodon's).
+  if (quoter.id === quoted.accountId || (await mentions(app, quoted, quoter))) return { ...base, state: "accepted" };
   const same = existing?.quotedStatusId === quoted.id ? existing : undefined;
   if (quoted.local) {
     if (same && same.state !== "pending") return { ...base, approvalUri: same.approvalUri, state: same.state };

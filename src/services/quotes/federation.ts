@@ -8,20 +8,17 @@ import { enqueueDelivery } from "../../federation/deliveries.ts";
 
 /**
  * A local post now quotes a post (row `quoteId` in `quotes`): a remote quoted post's author is
- * asked with a QuoteRequest, whose id is kept on the quote so that the answer finds it. A quote
+ * asked with a QuoteRequest, whose id the quote keeps (`activity_uri`) so the answer finds it. A quote
  * of a local post needs nothing more: its stamp is served here once accepted.
  */
 export async function afterQuoteCreated(ctx: AppContext, quoteId: string): Promise<void> {
-  const quote = await ctx.repos.quoteFederation.getById(quoteId);
-  if (quote?.state !== "pending" || quote.quotedAccountId === null) return;
+  const quote = await ctx.repos.quotes.byId(quoteId);
+  if (quote?.state !== "pending" || quote.quotedAccountId === null || quote.activityUri === null) return;
   const [quoter, quoted] = await Promise.all([
     ctx.repos.accounts.getById(quote.accountId),
     ctx.repos.accounts.getById(quote.quotedAccountId),
   ]);
   if (!quoter || quoter.domain !== null || !quoted || quoted.domain === null) return;
-  if (quote.activityUri === null) {
-    await ctx.repos.quoteFederation.setActivityUri(quote.id, `${quoter.uri}#quote_requests/${quote.id}`);
-  }
   await enqueueDelivery(ctx, { type: "quote.request", quoteId: quote.id });
 }
 
@@ -30,7 +27,7 @@ export async function afterQuoteCreated(ctx: AppContext, quoteId: string): Promi
  * the Delete of the stamp (servers that only showed the quote check the stamp again).
  */
 export async function afterQuoteRevoked(ctx: AppContext, quoteId: string): Promise<void> {
-  const quote = await ctx.repos.quoteFederation.getById(quoteId);
+  const quote = await ctx.repos.quotes.byId(quoteId);
   if (quote?.state !== "revoked") return;
   const quoter = await ctx.repos.accounts.getById(quote.accountId);
   if (!quoter || quoter.domain === null) return;
