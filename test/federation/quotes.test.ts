@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { afterQuoteRevoked } from "../../src/services/quotes/federation.ts";
+import { type FakeActor, FakeRemote, MASTODON_CONTEXT } from "../helpers/fake-remote.ts";
+import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+
+const ALLOW = { ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1,::1" };
+const AS_JSON = { accept: "application/activity+json" };
+
+/** The terms Mastodon 4.5 puts in the context of quoting Notes (FEP-044f and the older forms). */
+const QUOTE_CONTEXT = [
+  ...MASTODON_CONTEXT,
+  {
+    quote: { "@id": "https://w3id.org/fep/044f#quote", "@type": "@id" },
+    quoteUri: "http://fedibird.com/ns#quoteUri",
+    _misskey_quote: "https://misskey-hub.net/ns#_misskey_quote",
+    quoteAuthorization: { "@id": "https://w3id.org/fep/044f#quoteAuthorization", "@type": "@id" },
+    QuoteAuthorization: "https://w3id.org/fep/044f#QuoteAuthorization",
+    gts: "https://gotosocial.org/ns#",
+    interactingObject: { "@id": "gts:interactingObject", "@type": "@id" },
+    interactionTarget: { "@id": "gts:interactionTarget", "@type": "@id" },
+  },
+];
+
+/**
+ * Quote posts across servers (FEP-044f as Mastodon 4.5 speaks it): two Gannet servers, A and B,
+ * and a fake remote server sending the older forms and forged stamps.
+ */
+describe("quote posts over ActivityPub", () => {
+  let a: TestServer;
+  let b: TestServer;
+  let remote: FakeRemote;
+  let mallory: FakeActor;
+  let alice: TestUser; // on A
+  let bob: TestUser; // on B
+
+  async function settle() {
+    for (let i = 0; i < 3; i++) {
+      await a.settle({ delayed: false });
+      await b.settle({ delayed: false });
+    }
+  }
+
+  async function api(s: TestServer, user: TestUser, path: string, json?: unknown, method = "POST") {
+    const res = await s.request(path, { method, token: user.token, json });
+    assert.ok(res.status < 300, `${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
+
+  /** `on`'s id of a post at `uri`, fetched as a signed-in user's search does. */
+  async function resolve(on: TestServer, user: TestUser, uri: string): Promise<string> {
+    const r = await on.request(`/api/v2/search?q=${encodeURIComponent(uri)}&resolve=true&type=statuses`, {
+      token: user.token,
+    });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.ok(r.body.statuses[0], `${uri} not found`);
+    return r.body.statuses[0].id;
+  }
+
+  async function fetchJson(url: string) {
+    const res = await fetch(url, { headers: AS_JSON });
+    return { status: res.status, body: res.status === 200 ? await res.json() : null };
+  }
+
+  /** The quote a post makes, as a server stores it (by the post's URI). */
+  async function quoteOf(s: TestServer, uri: string) {
+    const status = await s.ctx.repos.statuses.getByUri(uri);
+    assert.ok(status, `${uri} not stored`);
+    return s.ctx.repos.quotes.byQuotingStatus(status.id);
+  }
+
+  before(async () => {
+    [a, b, remote] = await Promise.all([startTestServer(ALLOW), startTestServer(ALLOW), FakeRemote.start()]);
+    [alice, bob, mallory] = await Promise.all([a.createUser("alice"), b.createUser("bob"), remote.addActor("mallory")]);
+  });
+  after(async () => {
+    await Promise.all([a?.close(), b?.close(), remote?.close()]);
+  });
+
+  let bobPost: { id: string; uri: string };
+  let alicePost: { id: string; uri: string };
+
+  test("a user on A quotes a post on B: QuoteRequest, automatic Accept, accepted on A, counted on B", async () => {
+    bobPost = await api(b, bob, "/api/v1/statuses", { status: "quotable", quote_approval_policy: "public" });
+    // B says who may quote it, as Mastodon does; A keeps it.
+    const served = await fetchJson(bobPost.uri);
+    assert.deepEqual(served.body.interactionPolicy?.canQuote?.automaticApproval, "as:Public");
+    const bobPostOnA = await resolve(a, alice, bobPost.uri);
+    const copy = await a.ctx.repos.statuses.getById(bobPostOnA);
+    assert.deepEqual(JSON.parse(copy?.quotePolicy ?? "null")?.automatic, ["public"]);
+
+    alicePost = await api(a, alice, "/api/v1/statuses", { status: "look at this", quoted_status_id: bobPostOnA });
+    await settle();
+
+    const onA = await quoteOf(a, alicePost.uri);
+    assert.equal(onA?.state, "accepted");
+    assert.ok(onA.approvalUri?.startsWith(`${b.ctx.config.baseUrl}/users/bob/`), `stamp on B: ${onA.approvalUri}`);
+    assert.equal((await a.ctx.repos.statuses.getById(bobPostOnA))?.quotesCount, 1);
+    const onB = await quoteOf(b, alicePost.uri);
+    assert.equal(onB?.state, "accepted");
+    assert.equal(onB.approvalUri, onA.approvalUri);
+    assert.equal((await b.ctx.repos.statuses.getById(bobPost.id))?.quotesCount, 1);
+
+    // B serves the stamp: bob approved alice's post quoting his.
+    const stamp = await fetchJson(onA.approvalUri ?? "");
+    assert.equal(stamp.status, 200);
+    assert.equal(stamp.body.type, "QuoteAuthorization");
+    assert.equal(stamp.body.attributedTo, bob.account.uri);
+    assert.equal(stamp.body.interactingObject, alicePost.uri);
+    assert.equal(stamp.body.interactionTarget, bobPost.uri);
+
+    // A's Note says what it quotes, with the stamp, in the forms Mastodon and older servers read.
+    const note = (await fetchJson(alicePost.uri)).body;
+    assert.equal(note.quote, bobPost.uri);
+    assert.equal(note._misskey_quote, bobPost.uri);
+    assert.equal(note.quoteUri, bobPost.uri);
+    assert.equal(note.quoteAuthorization, onA.approvalUri);
+  });
+
+  test("a post whose policy refuses the quoter: B answers Reject and the quote is rejected on A", async () => {
+    const post = await api(b, bob, "/api/v1/statuses", { status: "mine alone", quote_approval_policy: "public" });
+    const onA = await resolve(a, alice, post.uri);
+    // B's author narrows the policy before A hears of it: A asks, B refuses.
+    await b.ctx.repos.quotes.setPolicy(post.id, null);
+    const quoting = await api(a, alice, "/api/v1/statuses", { status: "quoting anyway", quoted_status_id: onA });
+    await settle();
+    assert.equal((await quoteOf(a, quoting.uri))?.state, "rejected");
+    assert.equal((await a.ctx.repos.statuses.getById(onA))?.quotesCount, 0);
+    assert.equal((await b.ctx.repos.statuses.getById(post.id))?.quotesCount, 0);
+    assert.equal((await fetchJson(quoting.uri)).body.quoteAuthorization, undefined);
+  });
+
+  test("revocation on B reaches A: the stamp is deleted and the quote revoked", async () => {
+    const quote = await quoteOf(b, alicePost.uri);
+    assert.ok(quote);
+    const stampUri = quote.approvalUri;
+    assert.ok(stampUri);
+    await b.ctx.repos.quotes.setState(quote.id, "revoked", new Date().toISOString());
+    await afterQuoteRevoked(b.ctx, quote.id);
+    await settle();
+    assert.equal((await quoteOf(a, alicePost.uri))?.state, "revoked");
+    assert.equal((await a.ctx.repos.statuses.getByUri(bobPost.uri))?.quotesCount, 0);
+    assert.equal((await b.ctx.repos.statuses.getById(bobPost.id))?.quotesCount, 0);
+    assert.equal((await fetchJson(stampUri)).status, 404);
+  });
+
+  test("a remote Note in the older form (_misskey_quote) is shown as a quote, marked legacy", async () => {
+    const target = await api(a, alice, "/api/v1/statuses", { status: "quote me", quote_approval_policy: "public" });
+    const note = remote.note(mallory, "legacy", { _misskey_quote: target.uri, content: "<p>RE: old style</p>" });
+    const res = await remote.send(`${a.url}/inbox`, { ...remote.create(mallory, note), "@context": QUOTE_CONTEXT });
+    assert.equal(res.status, 202);
+    await a.settle({ delayed: false });
+    const quote = await quoteOf(a, note.id);
+    assert.equal(quote?.state, "accepted");
+    assert.equal(quote.legacy, true);
+    assert.equal(quote.quotedStatusId, target.id);
+  });
+
+  test("forged stamps are not accepted: of a local post, or attributed by another server", async () => {
+    const target = await api(a, alice, "/api/v1/statuses", { status: "not yours", quote_approval_policy: "public" });
+    // A stamp of mallory's own making, claiming alice approved: only A's own answer counts.
+    const forged = { id: `${remote.origin}/stamps/1`, type: "QuoteAuthorization", attributedTo: alice.account.uri };
+    const note = remote.note(mallory, "forged-local", { quote: target.uri, quoteAuthorization: forged.id });
+    remote.serve({ ...forged, interactingObject: note.id, interactionTarget: target.uri, "@context": QUOTE_CONTEXT });
+    await remote.send(`${a.url}/inbox`, { ...remote.create(mallory, note), "@context": QUOTE_CONTEXT });
+    // A stamp for bob's post on B, served by mallory's server: not the quoted author's origin.
+    const stamp2 = { id: `${remote.origin}/stamps/2`, type: "QuoteAuthorization", attributedTo: bob.account.uri };
+    const note2 = remote.note(mallory, "forged-remote", { quote: bobPost.uri, quoteAuthorization: stamp2.id });
+    remote.serve({ ...stamp2, interactingObject: note2.id, interactionTarget: bobPost.uri, "@context": QUOTE_CONTEXT });
+    await remote.send(`${a.url}/inbox`, { ...remote.create(mallory, note2), "@context": QUOTE_CONTEXT });
+    await a.settle({ delayed: false });
+    assert.equal((await quoteOf(a, note.id))?.state, "pending");
+    assert.equal((await quoteOf(a, note2.id))?.state, "pending");
+    assert.equal((await a.ctx.repos.statuses.getById(target.id))?.quotesCount, 0);
+  });
+});
