@@ -14,11 +14,16 @@ const QUOTE_CONTEXT = [
     quote: { "@id": "https://w3id.org/fep/044f#quote", "@type": "@id" },
     quoteUri: "http://fedibird.com/ns#quoteUri",
     _misskey_quote: "https://misskey-hub.net/ns#_misskey_quote",
+    quoteUrl: "as:quoteUrl",
     quoteAuthorization: { "@id": "https://w3id.org/fep/044f#quoteAuthorization", "@type": "@id" },
     QuoteAuthorization: "https://w3id.org/fep/044f#QuoteAuthorization",
     gts: "https://gotosocial.org/ns#",
     interactingObject: { "@id": "gts:interactingObject", "@type": "@id" },
     interactionTarget: { "@id": "gts:interactionTarget", "@type": "@id" },
+    interactionPolicy: { "@id": "gts:interactionPolicy", "@type": "@id" },
+    canQuote: { "@id": "gts:canQuote", "@type": "@id" },
+    automaticApproval: { "@id": "gts:automaticApproval", "@type": "@id" },
+    manualApproval: { "@id": "gts:manualApproval", "@type": "@id" },
   },
 ];
 
@@ -144,16 +149,41 @@ describe("quote posts over ActivityPub", () => {
     assert.equal((await fetchJson(stampUri)).status, 404);
   });
 
-  test("a remote Note in the older form (_misskey_quote) is shown as a quote, marked legacy", async () => {
+  test("remote Notes in the older forms (_misskey_quote, quoteUrl) are shown as quotes, marked legacy", async () => {
     const target = await api(a, alice, "/api/v1/statuses", { status: "quote me", quote_approval_policy: "public" });
-    const note = remote.note(mallory, "legacy", { _misskey_quote: target.uri, content: "<p>RE: old style</p>" });
-    const res = await remote.send(`${a.url}/inbox`, { ...remote.create(mallory, note), "@context": QUOTE_CONTEXT });
-    assert.equal(res.status, 202);
+    const note = remote.note(mallory, "legacy", {
+      _misskey_quote: target.uri,
+      content: "<p>RE: old style</p>",
+      // Mastodon's words for who may quote mallory's post: her followers.
+      interactionPolicy: { canQuote: { automaticApproval: [mallory.followers], manualApproval: [] } },
+    });
+    assert.equal(
+      (await remote.send(`${a.url}/inbox`, { ...remote.create(mallory, note), "@context": QUOTE_CONTEXT })).status,
+      202,
+    );
+    // A post on B that A has not seen: A fetches it to show the quote.
+    const unseen = await api(b, bob, "/api/v1/statuses", { status: "unseen on A" });
+    assert.equal(await a.ctx.repos.statuses.getByUri(unseen.uri), undefined);
+    const note2 = remote.note(mallory, "legacy-url", { quoteUrl: unseen.uri });
+    assert.equal(
+      (await remote.send(`${a.url}/inbox`, { ...remote.create(mallory, note2), "@context": QUOTE_CONTEXT })).status,
+      202,
+    );
     await a.settle({ delayed: false });
+
     const quote = await quoteOf(a, note.id);
     assert.equal(quote?.state, "accepted");
     assert.equal(quote.legacy, true);
     assert.equal(quote.quotedStatusId, target.id);
+    assert.equal((await a.ctx.repos.statuses.getById(target.id))?.quotesCount, 1);
+    const stored = await a.ctx.repos.statuses.getByUri(note.id);
+    assert.deepEqual(JSON.parse(stored?.quotePolicy ?? "null"), { automatic: ["followers"], manual: [] });
+    const quote2 = await quoteOf(a, note2.id);
+    const fetched = await a.ctx.repos.statuses.getByUri(unseen.uri);
+    assert.ok(fetched, "the quoted post was fetched from B");
+    assert.equal(quote2?.state, "accepted");
+    assert.equal(quote2.legacy, true);
+    assert.equal(quote2.quotedStatusId, fetched.id);
   });
 
   test("forged stamps are not accepted: of a local post, or attributed by another server", async () => {

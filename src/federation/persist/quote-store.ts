@@ -69,6 +69,8 @@ export async function updateQuoteOf(
     followersUrl: info?.followersUrl ?? null,
     followingUrl: info?.followingUrl ?? null,
   });
+  // Most Updates are of posts that quote nothing: no transaction for them.
+  if (!existing && !resolved && policy === status.quotePolicy) return false;
   const iso = new Date().toISOString();
   let changed = false;
   await transactionWithJobs(app, async (trx, jobs) => {
