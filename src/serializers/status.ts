@@ -221,6 +221,7 @@ export function serializeStatusEdit(
   account: Record<string, unknown>,
   emojis: readonly CustomEmojiView[],
   blobUrl: BlobUrl,
+  quote?: QuoteView | null,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {
     content: edit.content,
@@ -234,5 +235,7 @@ export function serializeStatusEdit(
     out.poll = { options: edit.pollOptions.map((title) => ({ title })) };
   out.media_attachments = [];
   out.emojis = emojis.map((e) => serializeCustomEmoji(e, blobUrl));
+  // The post each version quoted, shallow (Mastodon's StatusEdit `quote`), when it quotes one.
+  if (quote) out.quote = { state: quote.state, quoted_status_id: quote.quotedStatusId };
   return out;
 }
