@@ -35,7 +35,7 @@ describe("instance v2 and v1", () => {
     assert.match(b.source_url, /^https?:\/\//);
     assert.equal(typeof b.usage.users.active_month, "number");
     assert.deepEqual(b.languages, ["en"]);
-    assert.deepEqual(b.api_versions, { mastodon: 2 });
+    assert.deepEqual(b.api_versions, { mastodon: 7 });
     assert.equal(b.contact.email, "admin@example.com");
     assert.deepEqual(b.rules, []);
   });

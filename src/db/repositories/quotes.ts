@@ -188,28 +188,43 @@ export class QuotesRepository {
   }
 
   /**
-   * The quoted post `quotedStatusId` was deleted: its quotes become `deleted` (their quoting
-   * posts' renders are refreshed). Answers how many changed.
+   * Posts `statusIds` were deleted (in the deleting transaction): their accepted quotes no longer
+   * count on the posts they quote (the quote rows stay, so the deleted post's JSON still shows
+   * what it quoted, for a redraft), and quotes of them become `deleted`.
    */
-  async markQuotedDeleted(quotedStatusId: string, now: string, db: Kysely<DB> = this.#db): Promise<number> {
-    const rows = await db
+  async statusesDeleted(statusIds: readonly string[], now: string, db: Kysely<DB> = this.#db): Promise<void> {
+    if (statusIds.length === 0) return;
+    const gone = new Set(statusIds);
+    const quoting = await db
+      .selectFrom("quotes")
+      .select("quoted_status_id")
+      .where("status_id", "in", statusIds)
+      .where("state", "=", "accepted")
+      .where("quoted_status_id", "is not", null)
+      .execute();
+    const counts = new Map<string, number>();
+    for (const r of quoting) {
+      const id = String(r.quoted_status_id);
+      if (!gone.has(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    for (const [id, n] of counts) await this.addToQuotesCount(id, -n, db);
+    const quotedRows = await db
       .selectFrom("quotes")
       .select("status_id")
-      .where("quoted_status_id", "=", quotedStatusId)
+      .where("quoted_status_id", "in", statusIds)
       .where("state", "!=", "deleted")
       .execute();
-    if (rows.length === 0) return 0;
+    if (quotedRows.length === 0) return;
     await db
       .updateTable("quotes")
       .set({ state: "deleted", updated_at: now })
-      .where("quoted_status_id", "=", quotedStatusId)
+      .where("quoted_status_id", "in", statusIds)
       .where("state", "!=", "deleted")
       .execute();
     await this.touchStatuses(
-      rows.map((r) => String(r.status_id)),
+      quotedRows.map((r) => String(r.status_id)),
       db,
     );
-    return rows.length;
   }
 
   /** `quotes_count` of a post by `delta`, never below 0. */
