@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { afterQuoteRevoked } from "../../src/services/quotes/federation.ts";
 import { type FakeActor, FakeRemote, MASTODON_CONTEXT } from "../helpers/fake-remote.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
@@ -120,13 +119,21 @@ describe("quote posts over ActivityPub", () => {
     assert.equal(note._misskey_quote, bobPost.uri);
     assert.equal(note.quoteUri, bobPost.uri);
     assert.equal(note.quoteAuthorization, onA.approvalUri);
+
+    // The clients: alice sees her quote accepted; bob is notified of it.
+    const entity = await api(a, alice, `/api/v1/statuses/${alicePost.id}`, undefined, "GET");
+    assert.equal(entity.quote?.state, "accepted");
+    assert.equal(entity.quote?.quoted_status?.id, bobPostOnA);
+    const notes = await api(b, bob, "/api/v1/notifications?types[]=quote", undefined, "GET");
+    assert.equal(notes.length, 1);
+    assert.equal(notes[0].status?.uri, alicePost.uri);
   });
 
   test("a post whose policy refuses the quoter: B answers Reject and the quote is rejected on A", async () => {
     const post = await api(b, bob, "/api/v1/statuses", { status: "mine alone", quote_approval_policy: "public" });
     const onA = await resolve(a, alice, post.uri);
-    // B's author narrows the policy before A hears of it: A asks, B refuses.
-    await b.ctx.repos.quotes.setPolicy(post.id, null);
+    // B's author narrows the policy after A fetched the post: A asks, B refuses.
+    await api(b, bob, `/api/v1/statuses/${post.id}/interaction_policy`, { quote_approval_policy: "nobody" }, "PUT");
     const quoting = await api(a, alice, "/api/v1/statuses", { status: "quoting anyway", quoted_status_id: onA });
     await settle();
     assert.equal((await quoteOf(a, quoting.uri))?.state, "rejected");
@@ -140,8 +147,7 @@ describe("quote posts over ActivityPub", () => {
     assert.ok(quote);
     const stampUri = quote.approvalUri;
     assert.ok(stampUri);
-    await b.ctx.repos.quotes.setState(quote.id, "revoked", new Date().toISOString());
-    await afterQuoteRevoked(b.ctx, quote.id);
+    await api(b, bob, `/api/v1/statuses/${bobPost.id}/quotes/${quote.statusId}/revoke`);
     await settle();
     assert.equal((await quoteOf(a, alicePost.uri))?.state, "revoked");
     assert.equal((await a.ctx.repos.statuses.getByUri(bobPost.uri))?.quotesCount, 0);
@@ -176,6 +182,9 @@ describe("quote posts over ActivityPub", () => {
     assert.equal(quote.legacy, true);
     assert.equal(quote.quotedStatusId, target.id);
     assert.equal((await a.ctx.repos.statuses.getById(target.id))?.quotesCount, 1);
+    const entity = await api(a, alice, `/api/v1/statuses/${quote.statusId}`, undefined, "GET");
+    assert.equal(entity.quote?.state, "accepted");
+    assert.equal(entity.quote?.quoted_status?.id, target.id);
     const stored = await a.ctx.repos.statuses.getByUri(note.id);
     assert.deepEqual(JSON.parse(stored?.quotePolicy ?? "null"), { automatic: ["followers"], manual: [] });
     const quote2 = await quoteOf(a, note2.id);
@@ -199,7 +208,10 @@ describe("quote posts over ActivityPub", () => {
     remote.serve({ ...stamp2, interactingObject: note2.id, interactionTarget: bobPost.uri, "@context": QUOTE_CONTEXT });
     await remote.send(`${a.url}/inbox`, { ...remote.create(mallory, note2), "@context": QUOTE_CONTEXT });
     await a.settle({ delayed: false });
-    assert.equal((await quoteOf(a, note.id))?.state, "pending");
+    const forgedQuote = await quoteOf(a, note.id);
+    assert.equal(forgedQuote?.state, "pending");
+    const entity = await api(a, alice, `/api/v1/statuses/${forgedQuote.statusId}`, undefined, "GET");
+    assert.notEqual(entity.quote?.state, "accepted");
     assert.equal((await quoteOf(a, note2.id))?.state, "pending");
     assert.equal((await a.ctx.repos.statuses.getById(target.id))?.quotesCount, 0);
   });
