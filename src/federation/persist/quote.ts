@@ -8,7 +8,7 @@ import { quoteApprovalFor } from "../../policies/quotes.ts";
 import { blockMuteRelations } from "../../services/relationships/relationships.ts";
 import { isNoteLike, persistNote } from "./note.ts";
 import type { NoteLike } from "./note-read.ts";
-import { isLocalUrl, loaderOptions, sameOrigin } from "./origin.ts";
+import { hostOf, isLocalUrl, loaderOptions, sameOrigin } from "./origin.ts";
 
 /** How long fetching a quoted post or a stamp may take (the inbox request waits for it). */
 const FETCH_TIMEOUT_MS = 10_000;
@@ -97,6 +97,8 @@ async function quotedPost(ctx: Context<AppContext>, uri: string, depth: number):
   if (known) return known.deletedAt === null && known.reblogOfId === null ? known : undefined;
   const url = new URL(uri);
   if (depth <= 0 || isLocalUrl(ctx, url)) return undefined;
+  // Nothing is fetched from a domain this server does not federate with.
+  if (!(await ctx.data.repos.instanceDomainBlocks.policyFor(hostOf(url))).allowed) return undefined;
   try {
     const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
     const fetched = await ctx.lookupObject(uri, { ...loaderOptions(ctx), signal });
@@ -120,7 +122,9 @@ async function verifyStamp(
   quoted: Status,
 ): Promise<QuoteState> {
   const author = await ctx.data.repos.accounts.getById(quoted.accountId);
-  if (!author || isLocalUrl(ctx, new URL(approvalUri))) return "pending";
+  const stampUrl = new URL(approvalUri);
+  if (!author || isLocalUrl(ctx, stampUrl)) return "pending";
+  if (!(await ctx.data.repos.instanceDomainBlocks.policyFor(hostOf(stampUrl))).allowed) return "pending";
   let stamp: unknown;
   try {
     const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
