@@ -193,6 +193,28 @@ describe("quote posts over ActivityPub", () => {
     assert.equal(quote2?.state, "accepted");
     assert.equal(quote2.legacy, true);
     assert.equal(quote2.quotedStatusId, fetched.id);
+
+    // An edit that drops the quote takes it away, and its count with it.
+    const edited = { ...note, _misskey_quote: undefined, updated: new Date(Date.now() + 1000).toISOString() };
+    const update = remote.activity(mallory, "Update", { object: edited, to: note.to, cc: note.cc });
+    assert.equal((await remote.send(`${a.url}/inbox`, { ...update, "@context": QUOTE_CONTEXT })).status, 202);
+    await a.settle({ delayed: false });
+    assert.equal(await quoteOf(a, note.id), undefined);
+    assert.equal((await a.ctx.repos.statuses.getById(target.id))?.quotesCount, 0);
+  });
+
+  test("a quote of a local post carries our own stamp, served at its URI", async () => {
+    const carol = await a.createUser("carol");
+    const target = await api(a, alice, "/api/v1/statuses", { status: "local", quote_approval_policy: "public" });
+    const quoting = await api(a, carol, "/api/v1/statuses", { status: "local quote", quoted_status_id: target.id });
+    const note = (await fetchJson(quoting.uri)).body;
+    assert.equal(note.quote, target.uri);
+    assert.match(note.quoteAuthorization, /\/users\/alice\/quote_authorizations\/\d+$/);
+    const stamp = (await fetchJson(note.quoteAuthorization)).body;
+    assert.equal(stamp.type, "QuoteAuthorization");
+    assert.equal(stamp.attributedTo, alice.account.uri);
+    assert.equal(stamp.interactingObject, quoting.uri);
+    assert.equal(stamp.interactionTarget, target.uri);
   });
 
   test("forged stamps are not accepted: of a local post, or attributed by another server", async () => {
