@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createRestAPIClient } from "masto";
+import { changeQuoteState } from "../../src/services/quotes/state.ts";
 import { newSubscriptionKeys } from "../helpers/push-receiver.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
@@ -185,6 +186,15 @@ describe("quote posts", () => {
     assert.equal((await get(bob, remotePost)).quotes_count, 0);
     const row = await s.ctx.repos.quotes.byQuotingStatus(pending.id);
     assert.match(row?.activityUri ?? "", /\/quote_requests\//);
+    // The remote author accepts (what federation does on an Accept): counted and shown.
+    const accepted = await changeQuoteState(s.ctx, row?.id ?? "", "accepted", {
+      approvalUri: "https://remote.test/stamps/1",
+    });
+    assert.equal(accepted?.approvalUri, "https://remote.test/stamps/1");
+    const shown = await get(undefined, pending.id);
+    assert.equal(shown.quote.state, "accepted");
+    assert.equal(shown.quote.quoted_status.id, remotePost);
+    assert.equal((await get(bob, remotePost)).quotes_count, 1);
   });
 
   it("lists the accepted quotes to the author only, paged, and revokes one", async () => {
