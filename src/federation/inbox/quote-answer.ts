@@ -2,7 +2,7 @@ import type { Accept, Reject } from "@fedify/vocab";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Quote } from "../../db/repositories/quotes.ts";
-import { publishStatusUpdate } from "../../services/streaming/publish.ts";
+import { changeQuoteState } from "../../services/quotes/state.ts";
 import { enqueueDelivery } from "../deliveries.ts";
 import { isLocalUrl } from "../persist/origin.ts";
 import type { Ctx } from "./common.ts";
@@ -30,21 +30,14 @@ export async function acceptQuote(app: AppContext, activity: Accept, quote: Quot
   const result = activity.resultId;
   if (!result || !/^https?:$/.test(result.protocol)) return;
   const at = new Date().toISOString();
-  await app.db
-    .transaction()
-    .execute((trx) => app.repos.quotes.setState(quote.id, "accepted", at, trx, { approvalUri: result.href }));
+  await changeQuoteState(app, quote.id, "accepted", { approvalUri: result.href });
   await enqueueDelivery(app, { type: "status.update", statusId: quote.statusId, at });
-  await publishStatusUpdate(app, quote.statusId);
 }
 
 /** The quoted author refused (or withdrew an approval): rejected, or revoked once accepted. */
 export async function rejectQuote(app: AppContext, quote: Quote): Promise<void> {
   if (quote.state === "rejected" || quote.state === "revoked") return;
-  const state = quote.state === "accepted" ? "revoked" : "rejected";
-  await app.db
-    .transaction()
-    .execute((trx) => app.repos.quotes.setState(quote.id, state, new Date().toISOString(), trx));
-  await publishStatusUpdate(app, quote.statusId);
+  await changeQuoteState(app, quote.id, quote.state === "accepted" ? "revoked" : "rejected");
 }
 
 /**

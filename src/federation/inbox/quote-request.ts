@@ -1,15 +1,13 @@
 import { Note, type QuoteRequest } from "@fedify/vocab";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
-import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
-import { publishStatusUpdate } from "../../services/streaming/publish.ts";
+import { changeQuoteState } from "../../services/quotes/state.ts";
 import { enqueueDelivery } from "../deliveries.ts";
 import { localPost } from "../dispatchers/objects.ts";
 import { stampUri } from "../outbox/quotes.ts";
 import { isNoteLike, persistNote } from "../persist/note.ts";
 import { isLocalUrl, loaderOptions, sameOrigin } from "../persist/origin.ts";
 import { mayQuoteAtOnce } from "../persist/quote.ts";
-import { queueQuoteNotification } from "../persist/quote-store.ts";
 import { type Ctx, listener } from "./common.ts";
 
 /** How many unknown quoted posts the imported quoting post may fetch (its quote is ours: none). */
@@ -79,23 +77,15 @@ export const onQuoteRequest = listener<QuoteRequest>("QuoteRequest", async (ctx,
   };
   if (!allowed || !matches || !quoting) {
     // A pending quote the author's policy refuses is rejected (one already decided stays so).
-    if (!allowed && matches && quote.state === "pending") {
-      await app.db
-        .transaction()
-        .execute((trx) => app.repos.quotes.setState(quote.id, "rejected", new Date().toISOString(), trx));
-    }
+    if (!allowed && matches && quote.state === "pending") await changeQuoteState(app, quote.id, "rejected");
     // An allowed request whose post cannot be read (or does not quote this one) gets no answer,
     // as with Mastodon: the sender may ask again.
     if (!allowed) await enqueueDelivery(app, { ...answer, type: "quote.reject" });
     return;
   }
-  const approvalUri = stampUri(ctx, found.author.username, quote.id).href;
-  const wasAccepted = quote.state === "accepted";
-  await transactionWithJobs(app, async (trx, jobs) => {
-    await app.repos.quotes.setState(quote.id, "accepted", new Date().toISOString(), trx, { approvalUri });
-    if (!wasAccepted) queueQuoteNotification(jobs, quoting.id, quote.id);
+  // Accepted with our stamp (counted, the quoted author notified, streams shown it anew).
+  await changeQuoteState(app, quote.id, "accepted", {
+    approvalUri: stampUri(ctx, found.author.username, quote.id).href,
   });
-  // Clients showing the quoting post see it again, now with its quote approved.
-  if (!wasAccepted) await publishStatusUpdate(app, quoting.id);
   await enqueueDelivery(app, { ...answer, type: "quote.accept" });
 });
