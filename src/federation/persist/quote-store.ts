@@ -90,9 +90,10 @@ export async function updateQuoteOf(
       changed = true;
       return;
     }
+    // The same quoted post, not at hand now (deleted here): the quote keeps pointing at it.
     const change = {
-      quotedStatusId: resolved.quoted?.id ?? null,
-      quotedAccountId: resolved.quoted?.accountId ?? null,
+      quotedStatusId: resolved.quoted?.id ?? existing.quotedStatusId,
+      quotedAccountId: resolved.quoted?.accountId ?? existing.quotedAccountId,
       quotedUri: resolved.quotedUri,
       approvalUri: resolved.approvalUri,
       legacy: resolved.legacy,

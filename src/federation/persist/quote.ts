@@ -175,7 +175,12 @@ export async function resolveQuote(
   const quoted = await quotedPost(ctx, claim.uri, depth);
   const approvalUri = claim.approvalUri;
   const base = { quoted, quotedUri: claim.uri, approvalUri, legacy: claim.legacy };
-  if (!quoted) return { ...base, state: "pending" };
+  // A quoted post deleted since keeps its quote `deleted`; one not had (yet) leaves it pending.
+  if (!quoted)
+    return {
+      ...base,
+      state: existing?.state === "deleted" && existing.quotedUri === claim.uri ? "deleted" : "pending",
+    };
   const app = ctx.data;
   // FEP-044f's fast track: one's own post, and a post that mentions one (Mastodon's).
   if (quoter.id === quoted.accountId || (await mentions(app, quoted, quoter))) return { ...base, state: "accepted" };
@@ -183,7 +188,8 @@ export async function resolveQuote(
   if (quoted.local) {
     if (same && same.state !== "pending") return { ...base, approvalUri: same.approvalUri, state: same.state };
     if (claim.legacy) {
-      return { ...base, state: (await mayQuoteAtOnce(app, quoter, quoted)) ? "accepted" : "rejected" };
+      const state = (await mayQuoteAtOnce(app, quoter, quoted)) ? "accepted" : "rejected";
+      return { ...base, approvalUri: null, state };
     }
     return { ...base, approvalUri: null, state: "pending" };
   }
