@@ -16,6 +16,7 @@ const QUOTE_CONTEXT = [
     quoteUrl: "as:quoteUrl",
     quoteAuthorization: { "@id": "https://w3id.org/fep/044f#quoteAuthorization", "@type": "@id" },
     QuoteAuthorization: "https://w3id.org/fep/044f#QuoteAuthorization",
+    QuoteRequest: "https://w3id.org/fep/044f#QuoteRequest",
     gts: "https://gotosocial.org/ns#",
     interactingObject: { "@id": "gts:interactingObject", "@type": "@id" },
     interactionTarget: { "@id": "gts:interactionTarget", "@type": "@id" },
@@ -215,6 +216,34 @@ describe("quote posts over ActivityPub", () => {
     assert.equal(stamp.attributedTo, alice.account.uri);
     assert.equal(stamp.interactingObject, quoting.uri);
     assert.equal(stamp.interactionTarget, target.uri);
+  });
+
+  test("a Mastodon-shaped QuoteRequest: Accept with a stamp when the policy allows, Reject when not", async () => {
+    const open = await api(a, alice, "/api/v1/statuses", { status: "open", quote_approval_policy: "public" });
+    const closed = await api(a, alice, "/api/v1/statuses", { status: "closed", quote_approval_policy: "nobody" });
+    const ask = async (target: { uri: string }, name: string) => {
+      const note = remote.note(mallory, name, { quote: target.uri });
+      const request = remote.activity(mallory, "QuoteRequest", { object: target.uri, instrument: note });
+      const res = await remote.send(`${a.url}/inbox`, { ...request, "@context": QUOTE_CONTEXT });
+      assert.equal(res.status, 202);
+      await a.settle({ delayed: false });
+      return { note, request };
+    };
+    const yes = await ask(open, "asks-open");
+    const accept = remote.receivedOfType("Accept").find((r) => (r.body.object?.id ?? r.body.object) === yes.request.id);
+    assert.ok(accept, "an Accept of the request");
+    const quote = await quoteOf(a, yes.note.id);
+    assert.equal(quote?.state, "accepted");
+    assert.equal(accept.body.result, quote.approvalUri);
+    assert.equal((await fetchJson(accept.body.result)).body?.interactingObject, yes.note.id);
+    assert.equal((await a.ctx.repos.statuses.getById(open.id))?.quotesCount, 1);
+    const notes = await api(a, alice, "/api/v1/notifications?types[]=quote", undefined, "GET");
+    assert.ok(notes.some((n: any) => n.status?.uri === yes.note.id));
+
+    const no = await ask(closed, "asks-closed");
+    const reject = remote.receivedOfType("Reject").find((r) => (r.body.object?.id ?? r.body.object) === no.request.id);
+    assert.ok(reject, "a Reject of the request");
+    assert.equal((await a.ctx.repos.statuses.getById(closed.id))?.quotesCount, 0);
   });
 
   test("forged stamps are not accepted: of a local post, or attributed by another server", async () => {
