@@ -4,6 +4,7 @@ import { createRestAPIClient } from "masto";
 import { changeQuoteState } from "../../src/services/quotes/state.ts";
 import { newSubscriptionKeys } from "../helpers/push-receiver.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
+import { openSse } from "../helpers/streaming.ts";
 
 // Quote posts (Mastodon 4.5) through the client API: quoting under each policy, the refusals,
 // Quote / ShallowQuote / QuoteApproval for several readers, the quotes list, revoking, the
@@ -77,6 +78,20 @@ describe("quote posts", () => {
     assert.deepEqual(inHome, await get(bob, quoting.id));
     const aliceInHome = home.find((x: { id: string }) => x.id === original.id);
     assert.deepEqual(aliceInHome, await get(bob, original.id));
+  });
+
+  it("streams a quote post to followers as the REST API renders it for them", async () => {
+    const stream = await openSse(s.url, "/api/v1/streaming/user", bob.token);
+    try {
+      const original = await post(alice, { status: "streamed original" });
+      const quoting = await post(alice, { status: "streamed quote", quoted_status_id: original.id });
+      const event = await stream.event("update", (data) => JSON.parse(data).id === quoting.id);
+      const payload = JSON.parse(event.data);
+      assert.equal(payload.quote.quoted_status.id, original.id);
+      assert.deepEqual(payload, await get(bob, quoting.id));
+    } finally {
+      stream.close();
+    }
   });
 
   it("follows the followers and nobody policies; the author may always quote", async () => {

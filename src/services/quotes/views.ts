@@ -46,7 +46,7 @@ export async function loadQuotes(
   const askFollows = viewerId === undefined ? [] : unique(statuses.filter(policyAsksFollows).map((s) => s.accountId));
   const askFollowing =
     viewerId === undefined ? [] : unique(statuses.filter(policyAsksFollowing).map((s) => s.accountId));
-  const [quotes, follows, followedBy] = await Promise.all([
+  const [rows, follows, followedBy] = await Promise.all([
     ctx.repos.quotes.byQuotingStatuses(ids),
     viewerId !== undefined && askFollows.length > 0
       ? ctx.repos.follows.followedAmong(viewerId, askFollows)
@@ -56,6 +56,8 @@ export async function loadQuotes(
       : new Set<string>(),
   ]);
 
+  // An older-form quote (`_misskey_quote`, `quoteUrl`) shows only once accepted (Quote#acceptable?).
+  const quotes = new Map([...rows].filter(([, q]) => q.state === "accepted" || !q.legacy));
   const views = new Map<string, QuoteView>();
   if (nested === undefined) {
     for (const [statusId, q] of quotes) views.set(statusId, shallowView(q));

@@ -24,13 +24,14 @@ export async function statusHistoryJson(ctx: AppContext, status: Status): Promis
   );
   const blobUrl = (key: string) => ctx.blobs.url(key);
   // An edit cannot change what a post quotes: every version shows its quote.
-  const shallow = quote
-    ? {
-        state: quote.state,
-        quotedStatusId: quote.state === "accepted" ? quote.quotedStatusId : null,
-        quoted: null,
-        shallow: true,
-      }
-    : null;
+  const shallow =
+    quote && (quote.state === "accepted" || !quote.legacy)
+      ? {
+          state: quote.state,
+          quotedStatusId: quote.state === "accepted" ? quote.quotedStatusId : null,
+          quoted: null,
+          shallow: true,
+        }
+      : null;
   return versions.map((v, i) => serializeStatusEdit(v, account, emojis[i] ?? [], blobUrl, shallow));
 }
