@@ -38,6 +38,8 @@ import { OAuthRepository } from "./db/repositories/oauth.ts";
 import { PollsRepository } from "./db/repositories/polls.ts";
 import { PreviewCardsRepository } from "./db/repositories/preview-cards.ts";
 import { PushSubscriptionsRepository } from "./db/repositories/push-subscriptions.ts";
+import { QuoteFederationRepository } from "./db/repositories/quote-federation.ts";
+import { QuotesRepository } from "./db/repositories/quotes.ts";
 import { RelationshipsRepository } from "./db/repositories/relationships.ts";
 import { RemoteMediaRepository } from "./db/repositories/remote-media.ts";
 import { RenderChangesRepository } from "./db/repositories/render-changes.ts";
@@ -83,6 +85,7 @@ export interface Repositories {
   kv: KvRepository;
   instance: InstanceRepository;
   statuses: StatusesRepository;
+  quotes: QuotesRepository;
   statusPages: StatusPagesRepository;
   statusInteractions: StatusInteractionsRepository;
   follows: FollowsRepository;
@@ -137,6 +140,8 @@ export interface Repositories {
   accountWarnings: AccountWarningsRepository;
   /** Reports, tokens and suspensions as account moderation reads and changes them. */
   accountModeration: AccountModerationRepository;
+  /** Quote federation (FEP-044f): quotes by request or stamp, states with counts, quote policies. */
+  quoteFederation: QuoteFederationRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -190,6 +195,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   });
   await database.migrate();
   const db = database.db;
+  const quotes = new QuotesRepository(db);
   const repos: Repositories = {
     accounts: new AccountsRepository(db),
     announcements: new AnnouncementsRepository(db),
@@ -202,6 +208,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     kv: new KvRepository(db),
     instance: new InstanceRepository(db),
     statuses: new StatusesRepository(db),
+    quotes,
     statusPages: new StatusPagesRepository(db),
     statusInteractions: new StatusInteractionsRepository(db),
     follows: new FollowsRepository(db, database.dialect),
@@ -247,6 +254,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     signUpBlocks: new SignUpBlocksRepository(db),
     accountWarnings: new AccountWarningsRepository(db),
     accountModeration: new AccountModerationRepository(db),
+    quoteFederation: new QuoteFederationRepository(db, quotes),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

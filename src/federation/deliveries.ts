@@ -9,7 +9,12 @@ import type { JobToEnqueue } from "../infra/queue/interface.ts";
  * Fedify to build and send the activity. This module has no Fedify import so services stay light.
  */
 export type Delivery =
-  | { type: "status.create" | "status.update" | "status.delete"; statusId: string }
+  | { type: "status.create" | "status.delete"; statusId: string }
+  /**
+   * `at`: when the Update happened if not at the post's edit (a quote's approval arriving): it
+   * names the Update, which must differ from the edit's so that receivers do not drop it as seen.
+   */
+  | { type: "status.update"; statusId: string; at?: string }
   /** `statusId` is the boost's own row (its `reblog_of_id` is the boosted post). */
   | { type: "announce" | "announce.undo"; statusId: string }
   | { type: "like" | "like.undo"; accountId: string; statusId: string; likeId: string }
@@ -24,6 +29,25 @@ export type Delivery =
   | { type: "featured.add" | "featured.remove"; accountId: string; statusId: string }
   | { type: "featured-tag.add" | "featured-tag.remove"; accountId: string; tag: string }
   | { type: "move"; accountId: string; targetUri: string }
+  /** A local post's quote (row `quoteId`) of a remote post: the QuoteRequest to its author. */
+  | { type: "quote.request"; quoteId: string }
+  /**
+   * A local author (`accountId`) answers a remote account's QuoteRequest (`activityUri`) to quote
+   * `quotedStatusId` in `quotingUri`; `quoteId` is the quote's row when stored, `key` names the
+   * answer otherwise.
+   */
+  | {
+      type: "quote.accept" | "quote.reject";
+      accountId: string;
+      requesterId: string;
+      activityUri: string;
+      quotingUri: string;
+      quotedStatusId: string;
+      quoteId: string | null;
+      key: string;
+    }
+  /** A local author revoked quote `quoteId` of their post: `Delete` of its stamp. */
+  | { type: "quote.revoke"; quoteId: string }
   /** A local account was deleted: `Delete` of the actor to every server known here. */
   | { type: "actor.delete"; accountId: string };
 

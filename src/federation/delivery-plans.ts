@@ -6,6 +6,7 @@ import type { RemoteInbox } from "../db/repositories/delivery.ts";
 import type { Status } from "../db/repositories/statuses.ts";
 import type { Delivery } from "./deliveries.ts";
 import type * as Outbox from "./outbox/index.ts";
+import { planQuoteDelivery } from "./quote-plans.ts";
 
 /**
  * What one delivery job sends: who signs, to whom, and how to build the activities. Planning
@@ -32,6 +33,9 @@ async function statusRecipients(ctx: AppContext, status: Status, withInteractors
   if (status.visibility === "direct") return mentioned;
   const parts = [mentioned, await d.remoteFollowers(status.accountId)];
   if (status.inReplyToAccountId !== null) parts.push(await d.remoteAccounts([status.inReplyToAccountId]));
+  // The quoted author's server learns of the quote and of its stamp (Mastodon reaches it too).
+  const quote = await ctx.repos.quotes.byQuotingStatus(status.id);
+  if (quote?.quotedAccountId) parts.push(await d.remoteAccounts([quote.quotedAccountId]));
   if (withInteractors && (status.visibility === "public" || status.visibility === "unlisted")) {
     parts.push(await d.remoteInteractors(status.id));
   }
@@ -51,7 +55,7 @@ const statusPlan: Planner<Extract<Delivery, { statusId: string; type: `status.${
     sender,
     recipients,
     build: async (fctx, out) => {
-      const activity = await out.statusActivity(fctx, kind, status);
+      const activity = await out.statusActivity(fctx, kind, status, d.type === "status.update" ? d.at : undefined);
       return activity ? [activity] : [];
     },
   };
@@ -241,5 +245,10 @@ export function planDelivery(ctx: AppContext, d: Delivery): Promise<DeliveryPlan
       return accountPlan(ctx, d);
     case "actor.delete":
       return actorDeletePlan(ctx, d);
+    case "quote.request":
+    case "quote.accept":
+    case "quote.reject":
+    case "quote.revoke":
+      return planQuoteDelivery(ctx, d);
   }
 }

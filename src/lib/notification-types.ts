@@ -16,6 +16,8 @@ export const NOTIFICATION_TYPES = [
   "admin.report",
   "moderation_warning",
   "severed_relationships",
+  "quote",
+  "quoted_update",
 ] as const;
 
 export type KnownNotificationType = (typeof NOTIFICATION_TYPES)[number];

@@ -7,9 +7,9 @@
 export const SOFTWARE_NAME = "gannet";
 export const GANNET_VERSION = "0.1.0";
 /** The Mastodon release whose client API Gannet answers like. */
-export const MASTODON_COMPAT_VERSION = "4.3.0";
-/** `api_versions.mastodon` of that release. */
-export const MASTODON_API_VERSION = 2;
+export const MASTODON_COMPAT_VERSION = "4.5.0";
+/** `api_versions.mastodon` of that release (7: quote posts, which clients switch on by it). */
+export const MASTODON_API_VERSION = 7;
 export const GANNET_HOMEPAGE = "https://github.com/gannet-social/gannet";
 
 /** `4.3.0 (compatible; Gannet 0.1.0)`: the `version` of instance v1 and v2. */

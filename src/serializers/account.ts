@@ -65,6 +65,7 @@ export interface CredentialUserView {
     privacy?: "public" | "unlisted" | "private" | "direct";
     sensitive?: boolean;
     language?: string | null;
+    quotePolicy?: "public" | "followers" | "nobody";
   };
 }
 
@@ -169,7 +170,7 @@ export function serializeCredentialAccount(
       discoverable: a.discoverable,
       indexable: a.indexable,
       attribution_domains: [],
-      quote_policy: "public",
+      quote_policy: s.quotePolicy ?? "public",
     },
     role: serializeRole(view.fullRole),
   };

@@ -23,6 +23,10 @@ export interface StatusData {
   repliesCount: number;
   reblogsCount: number;
   favouritesCount: number;
+  /** Accepted quotes of it. */
+  quotesCount?: number;
+  /** Who may quote it, as stored (policies/quotes.ts); null or absent: its author only. */
+  quotePolicy?: string | null;
   createdAt: string;
 }
 
@@ -31,6 +35,24 @@ export interface MentionView {
   username: string;
   acct: string;
   url: string;
+}
+
+/** A post's quote as the reader sees it: Quote (with the quoted post) or, inside a quoted post, ShallowQuote. */
+export interface QuoteView {
+  /** The quote's state, or what hides the quoted post from the reader (blocked_account...). */
+  state: string;
+  quotedStatusId: string | null;
+  /** The quoted post's view, when shown (Quote only). */
+  quoted: StatusView | null;
+  /** ShallowQuote: only the quoted post's id. */
+  shallow: boolean;
+}
+
+/** QuoteApproval: who may quote a post, and whether the reader may. */
+export interface QuoteApprovalView {
+  automatic: string[];
+  manual: string[];
+  currentUser: "automatic" | "manual" | "denied" | "unknown";
 }
 
 /** The viewer's own relation to a status (only with a token). */
@@ -63,6 +85,10 @@ export interface StatusView {
   viewer?: StatusViewerFlags;
   /** FilterResults of the viewer's filters (services/filters/match.ts). */
   filtered?: Record<string, unknown>[];
+  /** The quote it makes (null or absent: none). */
+  quote?: QuoteView | null;
+  /** The reader's QuoteApproval (absent: from the stored policy, `denied` for the reader). */
+  quoteApproval?: QuoteApprovalView;
 }
 
 export interface StatusSerializeOptions {
@@ -104,7 +130,7 @@ export function serializeStatusOwn(view: StatusOwnView, opts: StatusSerializeOpt
     replies_count: s.repliesCount,
     reblogs_count: s.reblogsCount,
     favourites_count: s.favouritesCount,
-    quotes_count: 0,
+    quotes_count: s.quotesCount ?? 0,
     edited_at: s.editedAt,
     content: s.content,
   };
@@ -115,8 +141,6 @@ export function serializeStatusOwn(view: StatusOwnView, opts: StatusSerializeOpt
   out.mentions = view.mentions.map((m) => ({ id: m.id, username: m.username, url: m.url, acct: m.acct }));
   out.tags = view.tags.map((t) => ({ name: t.displayName, url: tagUrl(opts.baseUrl, t.name) }));
   out.emojis = (view.emojis ?? []).map((e) => serializeCustomEmoji(e, opts.blobUrl));
-  out.quote = null;
-  out.quote_approval = { automatic: [], manual: [], current_user: "denied" };
   out.card = view.card ? serializePreviewCard(view.card, opts.blobUrl) : null;
   return out;
 }
@@ -153,7 +177,37 @@ export function serializeStatus(view: StatusView, opts: StatusSerializeOptions):
     out[k] = own[k];
   }
   out.poll = serializeStatusPoll(view, opts);
+  out.quote = serializeQuote(view.quote ?? null, opts);
+  out.quote_approval = serializeQuoteApproval(view);
   return out;
+}
+
+/**
+ * Mastodon's Quote (`quoted_status` a full Status, its own quote shallow) or ShallowQuote
+ * (`quoted_status_id`); null without a quote.
+ */
+export function serializeQuote(q: QuoteView | null, opts: StatusSerializeOptions): Record<string, unknown> | null {
+  if (q === null) return null;
+  if (q.shallow) return { state: q.state, quoted_status_id: q.quotedStatusId };
+  return {
+    state: q.state,
+    quoted_status: q.quoted ? serializeStatus(q.quoted, { baseUrl: opts.baseUrl, blobUrl: opts.blobUrl }) : null,
+  };
+}
+
+/** Mastodon's QuoteApproval for the reader. */
+export function serializeQuoteApproval(view: Pick<StatusView, "quoteApproval">): Record<string, unknown> {
+  const a = view.quoteApproval;
+  if (a === undefined) return { automatic: [], manual: [], current_user: "denied" };
+  return { automatic: a.automatic, manual: a.manual, current_user: a.currentUser };
+}
+
+/** `quote` and `quote_approval` as the JSON text that ends a Status (after `poll`). */
+export function quotePartsText(
+  view: Pick<StatusView, "quote" | "quoteApproval">,
+  opts: StatusSerializeOptions,
+): string {
+  return `,"quote":${JSON.stringify(serializeQuote(view.quote ?? null, opts))},"quote_approval":${JSON.stringify(serializeQuoteApproval(view))}`;
 }
 
 /** StatusSource: the plain text to edit. */
@@ -167,6 +221,7 @@ export function serializeStatusEdit(
   account: Record<string, unknown>,
   emojis: readonly CustomEmojiView[],
   blobUrl: BlobUrl,
+  quote?: QuoteView | null,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {
     content: edit.content,
@@ -180,5 +235,7 @@ export function serializeStatusEdit(
     out.poll = { options: edit.pollOptions.map((title) => ({ title })) };
   out.media_attachments = [];
   out.emojis = emojis.map((e) => serializeCustomEmoji(e, blobUrl));
+  // The post each version quoted, shallow (Mastodon's StatusEdit `quote`), when it quotes one.
+  if (quote) out.quote = { state: quote.state, quoted_status_id: quote.quotedStatusId };
   return out;
 }

@@ -36,7 +36,7 @@ function unpackBlurhash(hash: string): number[][] {
 
 describe("instance building blocks", () => {
   it("builds the version string clients parse", () => {
-    assert.equal(instanceVersion(), "4.3.0 (compatible; Gannet 0.1.0)");
+    assert.equal(instanceVersion(), "4.5.0 (compatible; Gannet 0.1.0)");
   });
 
   it("blurhash: a flat colour gives its own colour as the DC component", () => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
-const VERSION_RE = /^4\.3\.0 \(compatible; Gannet 0\.1\.0\)$/;
+const VERSION_RE = /^4\.5\.0 \(compatible; Gannet 0\.1\.0\)$/;
 const BASE83 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~";
 const decode83 = (s: string) => [...s].reduce((n, ch) => n * 83 + BASE83.indexOf(ch), 0);
 
@@ -35,7 +35,7 @@ describe("instance v2 and v1", () => {
     assert.match(b.source_url, /^https?:\/\//);
     assert.equal(typeof b.usage.users.active_month, "number");
     assert.deepEqual(b.languages, ["en"]);
-    assert.deepEqual(b.api_versions, { mastodon: 2 });
+    assert.deepEqual(b.api_versions, { mastodon: 7 });
     assert.equal(b.contact.email, "admin@example.com");
     assert.deepEqual(b.rules, []);
   });

@@ -69,7 +69,7 @@ describe("NodeInfo", () => {
     assert.deepEqual(r.body.metadata, {
       nodeName: "Node Test",
       nodeDescription: "Described",
-      upstream: { name: "mastodon", version: "4.3.0" },
+      upstream: { name: "mastodon", version: "4.5.0" },
     });
   });
 

@@ -22,6 +22,8 @@ const ALL_TYPES = [
   "update",
   "admin.sign_up",
   "admin.report",
+  "quote",
+  "quoted_update",
 ];
 
 describe("Web Push subscriptions and delivery", () => {

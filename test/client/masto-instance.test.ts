@@ -17,8 +17,8 @@ describe("masto.js reads the instance", () => {
     const i = await client.v2.instance.fetch();
     assert.equal(i.domain, s.ctx.config.localDomain);
     assert.equal(i.title, "Masto Test");
-    assert.match(i.version, /^4\.3\.0 /);
-    assert.equal(i.apiVersions?.mastodon, 2);
+    assert.match(i.version, /^4\.5\.0 /);
+    assert.equal(i.apiVersions?.mastodon, 7);
     assert.equal(i.configuration.statuses.maxCharacters, 500);
     assert.equal(i.configuration.polls.maxOptions, 4);
     assert.equal(i.configuration.translation.enabled, false);
@@ -33,7 +33,7 @@ describe("masto.js reads the instance", () => {
     const i = await client.v1.instance.fetch();
     assert.equal(i.uri, s.ctx.config.localDomain);
     assert.equal(i.title, "Masto Test");
-    assert.match(i.version, /^4\.3\.0 /);
+    assert.match(i.version, /^4\.5\.0 /);
     assert.match(i.urls.streamingApi, /^wss?:\/\//);
     assert.equal(i.stats.userCount, 1);
     assert.equal(i.configuration.statuses.maxMediaAttachments, 4);

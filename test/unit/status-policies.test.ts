@@ -27,6 +27,8 @@ function status(visibility: Visibility, over: Partial<Status> = {}): Status {
     repliesCount: 0,
     reblogsCount: 0,
     favouritesCount: 0,
+    quotesCount: 0,
+    quotePolicy: null,
     createdAt: "",
     updatedAt: "",
     ...over,

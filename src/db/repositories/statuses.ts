@@ -34,6 +34,10 @@ export interface Status {
   repliesCount: number;
   reblogsCount: number;
   favouritesCount: number;
+  /** Accepted quotes of this post. */
+  quotesCount: number;
+  /** Who may quote it (`{"automatic": [...], "manual": [...]}` as text); null: only its author. */
+  quotePolicy: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -64,6 +68,8 @@ export function toStatus(r: Selectable<StatusesTable>): Status {
     repliesCount: Number(r.replies_count),
     reblogsCount: Number(r.reblogs_count),
     favouritesCount: Number(r.favourites_count),
+    quotesCount: Number(r.quotes_count ?? 0),
+    quotePolicy: r.quote_policy ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

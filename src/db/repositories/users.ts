@@ -12,6 +12,8 @@ export interface UserSettings {
   chosenLanguages?: string[] | null;
   /** E-mails the user has turned on or off (Mastodon's `notification_emails.*`); absent: the default. */
   notificationEmails?: { trends?: boolean };
+  /** Who may quote new posts by default (`source[quote_policy]`); absent: public. */
+  quotePolicy?: "public" | "followers" | "nobody";
 }
 
 export interface User {

@@ -1,10 +1,11 @@
 import type { Federation, RequestContext } from "@fedify/fedify";
-import { Note } from "@fedify/vocab";
+import { Note, QuoteAuthorization } from "@fedify/vocab";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { isAccountDeleted, isAccountPublic } from "../../policies/accounts.ts";
 import { loadNoteSources, type NoteSource, toNote } from "../outbox/note.ts";
+import { QUOTE_AUTHORIZATION_PATH, quoteAuthorization } from "../outbox/quotes.ts";
 import { instanceActorId } from "./actor.ts";
 
 export const STATUS_PATH = "/users/{identifier}/statuses/{id}";
@@ -60,6 +61,19 @@ export function registerObjectDispatchers(federation: Federation<AppContext>): v
     const [src] = await loadNoteSources(ctx, [found.status]);
     if (!src || !(await maySeePost(fctx, src))) return null;
     return toNote(fctx, src) as Note;
+  });
+
+  // The stamps of quotes of local posts (FEP-044f): served while the quote stands accepted, so
+  // any server can check that the quoted author approved; gone once revoked.
+  federation.setObjectDispatcher(QuoteAuthorization, QUOTE_AUTHORIZATION_PATH, async (fctx, values) => {
+    const ctx = fctx.data;
+    if (!/^[0-9]{1,20}$/.test(values.id)) return null;
+    const quote = await ctx.repos.quotes.byId(values.id);
+    if (quote?.state !== "accepted" || quote.quotedStatusId === null) return null;
+    const found = await localPost(ctx, values.identifier, quote.quotedStatusId);
+    const quoting = await ctx.repos.statuses.getById(quote.statusId);
+    if (!found || !quoting || quoting.deletedAt !== null) return null;
+    return quoteAuthorization(fctx, found.author, quote, quoting, found.status);
   });
 
   // A post's `replies`: the URIs of its public and unlisted replies, oldest first, so peers can

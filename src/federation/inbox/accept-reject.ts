@@ -4,6 +4,7 @@ import { acceptRequest } from "../../services/follows/follow.ts";
 import { removeFromListsOnUnfollow } from "../../services/lists/lists.ts";
 import { isLocalUrl } from "../persist/origin.ts";
 import { type Ctx, listener, localAccountOf } from "./common.ts";
+import { acceptQuote, quoteAnswered, rejectQuote } from "./quote-answer.ts";
 
 /**
  * The local account whose Follow of the sender an Accept or Reject answers: the request whose
@@ -26,6 +27,11 @@ async function followerOf(ctx: Ctx, activity: Accept | Reject, sender: Account):
 
 /** Accept of a local account's Follow: the request becomes a follow (and its home is back-filled). */
 export const onAccept = listener<Accept>("Accept", async (ctx, activity, sender) => {
+  const quote = await quoteAnswered(ctx, activity, sender);
+  if (quote) {
+    await acceptQuote(ctx.data, activity, quote);
+    return;
+  }
   const follower = await followerOf(ctx, activity, sender);
   if (!follower) return;
   await acceptRequest(ctx.data, sender.id, follower);
@@ -33,6 +39,11 @@ export const onAccept = listener<Accept>("Accept", async (ctx, activity, sender)
 
 /** Reject of a local account's Follow: the request goes, or the follow if it was accepted already. */
 export const onReject = listener<Reject>("Reject", async (ctx, activity, sender) => {
+  const quote = await quoteAnswered(ctx, activity, sender);
+  if (quote) {
+    await rejectQuote(ctx.data, quote);
+    return;
+  }
   const follower = await followerOf(ctx, activity, sender);
   if (!follower) return;
   const app = ctx.data;

@@ -6,6 +6,8 @@ import { receiveVote } from "./vote.ts";
 
 /** How many unknown posts up a thread a new reply may fetch to be threaded. */
 const FETCH_PARENTS = 3;
+/** How many unknown quoted posts a new post may fetch down a chain of quotes (Mastodon fetches 2). */
+const FETCH_QUOTE = 2;
 
 /**
  * Create of a Note, Question or Article: the post is stored (its author must be the sender, on the
@@ -20,5 +22,10 @@ export const onCreate = listener<Create>("Create", async (ctx, activity, sender)
   const object = await activity.getObject(loaderOptions(ctx));
   if (!isNoteLike(object)) return;
   if (await receiveVote(ctx, object, sender)) return;
-  await persistNote(ctx, object, { actor: sender, fetchParents: FETCH_PARENTS, fanOutNow: true });
+  await persistNote(ctx, object, {
+    actor: sender,
+    fetchParents: FETCH_PARENTS,
+    fetchQuote: FETCH_QUOTE,
+    fanOutNow: true,
+  });
 });

@@ -10,6 +10,7 @@ import {
   Follow,
   Like,
   Move,
+  QuoteRequest,
   Reject,
   Remove,
   Undo,
@@ -28,6 +29,7 @@ import { onFollow } from "./follow.ts";
 import { inboxIdempotencyKey } from "./idempotency.ts";
 import { onLike } from "./like.ts";
 import { onMove } from "./move.ts";
+import { onQuoteRequest } from "./quote-request.ts";
 import { onUndo } from "./undo.ts";
 import { onUpdate } from "./update.ts";
 
@@ -58,6 +60,7 @@ export function registerInboxListeners(federation: Federation<AppContext>): void
     .on(Move, onMove)
     .on(Add, onAdd)
     .on(Remove, onRemove)
+    .on(QuoteRequest, onQuoteRequest)
     .withIdempotency(inboxIdempotencyKey)
     .onError((_ctx, error) => {
       logger.error("Inbox activity failed: {error}", { error });

@@ -15,6 +15,7 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { CustomEmoji } from "../../db/repositories/custom-emojis.ts";
 import type { MediaAttachment } from "../../db/repositories/media.ts";
+import type { NoteQuote } from "../../db/repositories/quote-federation.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { sensitiveShown } from "../../policies/moderation.ts";
 import type { PollView } from "../../serializers/poll.ts";
@@ -22,6 +23,7 @@ import { loadEmojis, statusEmojiSource } from "../../services/custom-emojis/view
 import { loadPollViews } from "../../services/polls/views.ts";
 import { toEmojiTag } from "./emoji.ts";
 import { MastodonCreate, MastodonNote, MastodonQuestion, mastodonDocument } from "./mastodon-terms.ts";
+import { noteQuoteValues, quoteInteractionPolicy } from "./quotes.ts";
 
 /** Everything `toNote` needs about one status, loaded by `loadNoteSources` (no queries in `toNote`). */
 export interface NoteSource {
@@ -35,6 +37,8 @@ export interface NoteSource {
   media: MediaAttachment[];
   emojis: CustomEmoji[];
   poll: PollView | null;
+  /** The post it quotes, if any (FEP-044f). */
+  quote: NoteQuote | undefined;
 }
 
 const unique = (xs: Iterable<string | null>): string[] => [...new Set([...xs].filter((x): x is string => x !== null))];
@@ -46,12 +50,13 @@ const unique = (xs: Iterable<string | null>): string[] => [...new Set([...xs].fi
 export async function loadNoteSources(ctx: AppContext, statuses: readonly Status[]): Promise<NoteSource[]> {
   if (statuses.length === 0) return [];
   const ids = statuses.map((s) => s.id);
-  const [parents, mentionIds, tags, media, polls] = await Promise.all([
+  const [parents, mentionIds, tags, media, polls, quotes] = await Promise.all([
     ctx.repos.statuses.getByIds(unique(statuses.map((s) => s.inReplyToId))),
     ctx.repos.statuses.mentionsOf(ids),
     ctx.repos.statuses.tagsOf(ids),
     ctx.repos.media.listByStatuses(ids),
     loadPollViews(ctx, unique(statuses.map((s) => s.pollId)), undefined),
+    ctx.repos.quoteFederation.noteQuotes(ids),
   ]);
   const accountIds = unique([...statuses.map((s) => s.accountId), ...[...mentionIds.values()].flat()]);
   const accounts = new Map((await ctx.repos.accounts.getByIds(accountIds)).map((a) => [a.id, a]));
@@ -78,6 +83,7 @@ export async function loadNoteSources(ctx: AppContext, statuses: readonly Status
     media: media.filter((m) => m.statusId === s.id),
     emojis: emojis[i] ?? [],
     poll: s.pollId === null ? null : (polls.get(s.pollId) ?? null),
+    quote: quotes.get(s.id),
   }));
 }
 
@@ -142,8 +148,8 @@ function mentionName(fctx: Context<AppContext>, a: Account): string {
 /**
  * A status as ActivityPub: a `Note`, or a `Question` when it has a poll, at its URI, addressed
  * by visibility, with mentions, hashtags and custom emojis as tags, media as documents, the
- * language as `contentMap` and the edit time as `updated`. Boosts are not notes (see
- * `announce` in `statuses.ts`).
+ * language as `contentMap` and the edit time as `updated`; the post it quotes and who may
+ * quote it (quotes.ts). Boosts are not notes (see `announce` in `statuses.ts`).
  */
 export function toNote(fctx: Context<AppContext>, src: NoteSource): Note | Question {
   const ctx = fctx.data;
@@ -175,6 +181,9 @@ export function toNote(fctx: Context<AppContext>, src: NoteSource): Note | Quest
       ...src.emojis.map((e) => toEmojiTag(ctx, e)),
     ],
     replies: s.local ? new URL(`${s.uri}/replies`) : null,
+    ...noteQuoteValues(fctx, src.quote),
+    // Who may quote it, as Mastodon says it (only for posts of ours: their policy is ours to state).
+    ...(s.local ? { interactionPolicy: quoteInteractionPolicy(fctx, src.author, s.quotePolicy) } : {}),
   };
   if (!src.poll) return new MastodonNote(values);
   const { poll, tally, expired } = src.poll;

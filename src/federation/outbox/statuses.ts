@@ -12,12 +12,14 @@ const instant = (iso: string) => Temporal.Instant.from(iso);
 /**
  * The Create, Update or Delete of a local post, addressed as its Note is (by visibility, to its
  * author's followers and the accounts it mentions). An edit's Update is named after the edit
- * (`#updates/TIME`, as Mastodon's); a Delete carries a Tombstone at the post's URI.
+ * (`#updates/TIME`, as Mastodon's; `updatedAt` when it is not an edit); a Delete carries a
+ * Tombstone at the post's URI.
  */
 export async function statusActivity(
   fctx: Context<AppContext>,
   kind: "create" | "update" | "delete",
   status: Status,
+  updatedAt?: string,
 ): Promise<Activity | null> {
   const [src] = await loadNoteSources(fctx.data, [status]);
   if (!src) return null;
@@ -25,7 +27,7 @@ export async function statusActivity(
   const actor = new URL(src.author.uri);
   const { tos, ccs } = addressing(fctx, status, src.author, src.mentions);
   if (kind === "update") {
-    const at = status.editedAt ?? status.updatedAt;
+    const at = updatedAt ?? status.editedAt ?? status.updatedAt;
     return new MastodonUpdate({
       id: new URL(`${status.uri}#updates/${Date.parse(at)}`),
       actor,

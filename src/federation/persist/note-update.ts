@@ -103,6 +103,8 @@ export async function updateNote(
     }
     const editId = app.ids.next();
     jobs.add("notifications.create", { type: "update", statusId: status.id, activityId: editId });
+    // Local accounts whose posts quote it are told too (Mastodon's `quoted_update`).
+    jobs.add("notifications.create", { type: "quoted_update", statusId: status.id, activityId: editId });
     await repo.insertEdit(
       {
         id: editId,

@@ -15,6 +15,8 @@ import { accountForActor } from "./actor.ts";
 import { persistEmojis } from "./emoji.ts";
 import { type NoteLike, type ReadNote, readNote } from "./note-read.ts";
 import { hostOf, isLocalUrl, loaderOptions, sameOrigin } from "./origin.ts";
+import { readQuotePolicy, resolveQuote } from "./quote.ts";
+import { insertQuote } from "./quote-store.ts";
 
 export type { NoteLike } from "./note-read.ts";
 
@@ -31,6 +33,8 @@ export interface PersistNoteOptions {
    * `fanOutNow`), instead of queueing the fan-out (fetched posts: backfill, search).
    */
   fanOutNow?: boolean;
+  /** How many unknown quoted posts may be fetched down a chain of quotes (default 0). */
+  fetchQuote?: number;
 }
 
 export function isNoteLike(object: unknown): object is NoteLike {
@@ -124,7 +128,8 @@ export async function storeParts(
  * replies to when known (or fetched, with `fetchParents`); mentions of local and known remote
  * accounts (an addressed account without a Mention tag is a silent mention, which is how direct
  * messages reach their recipients); hashtags; attachments as media rows with their remote URL;
- * a Question's poll with its counts; custom emojis; visibility from to/cc as Mastodon derives it.
+ * a Question's poll with its counts; custom emojis; visibility from to/cc as Mastodon derives it;
+ * the post it quotes, checked (quote.ts), and who may quote it.
  * After the commit: fan-out to local followers' home feeds (queued, or at once with
  * `opts.fanOutNow`), and mention notifications.
  */
@@ -151,6 +156,12 @@ export async function persistNote(
   // A sensitized author's posts are stored sensitive (Mastodon's ActivityPub parser).
   if (isSensitized(author)) read.sensitive = true;
   const parent = await parentOf(ctx, object, opts.fetchParents ?? 0);
+  const quote = await resolveQuote(ctx, object, author, opts.fetchQuote ?? 0);
+  const quotePolicy = readQuotePolicy(object, {
+    uri: author.uri,
+    followersUrl: info?.followersUrl ?? null,
+    followingUrl: info?.followingUrl ?? null,
+  });
   const now = new Date();
   const iso = now.toISOString();
   const publishedMs = object.published?.epochMilliseconds;
@@ -177,11 +188,13 @@ export async function persistNote(
           language: read.language,
           local: false,
           poll_id: pollId,
+          quote_policy: quotePolicy,
           created_at: createdAt.toISOString(),
           updated_at: iso,
         },
         trx,
       );
+      if (quote) await insertQuote(app, trx, jobs, { id: statusId, accountId: author.id }, quote, iso);
       if (read.poll && pollId) {
         await app.repos.polls.insert(
           {

@@ -34,7 +34,7 @@ export async function resolveUrl(app: AppContext, url: URL): Promise<Resolved | 
     return account && { account };
   }
   if (isNoteLike(object)) {
-    const status = await persistNote(ctx, object, { fetchParents: PARENTS_FETCHED });
+    const status = await persistNote(ctx, object, { fetchParents: PARENTS_FETCHED, fetchQuote: 1 });
     return status ? { status } : undefined;
   }
   return undefined;

@@ -35,6 +35,8 @@ export interface CredentialsUpdate {
   sensitive?: boolean;
   /** null clears the default posting language. */
   language?: string | null;
+  /** The default quote policy of new posts. */
+  quotePolicy?: "public" | "followers" | "nobody";
   avatar?: Uint8Array;
   header?: Uint8Array;
 }
@@ -121,7 +123,12 @@ export async function updateCredentials(
   if (input.privacy !== undefined) settings.privacy = input.privacy;
   if (input.sensitive !== undefined) settings.sensitive = input.sensitive;
   if (input.language !== undefined) settings.language = input.language;
-  const settingsChanged = input.privacy !== undefined || input.sensitive !== undefined || input.language !== undefined;
+  if (input.quotePolicy !== undefined) settings.quotePolicy = input.quotePolicy;
+  const settingsChanged =
+    input.privacy !== undefined ||
+    input.sensitive !== undefined ||
+    input.language !== undefined ||
+    input.quotePolicy !== undefined;
 
   const stored: string[] = [];
   const replaced: (string | null)[] = [];

@@ -193,6 +193,6 @@ export function preferencesJson(account: Account, user: User): Record<string, un
     "posting:default:language": s.language || null,
     "reading:expand:media": s.expandMedia ?? "default",
     "reading:expand:spoilers": s.expandSpoilers ?? false,
-    "posting:default:quote_policy": "public",
+    "posting:default:quote_policy": s.quotePolicy ?? "public",
   };
 }

@@ -11,12 +11,21 @@ import { policyDecision } from "./policy.ts";
 import type { KnownNotificationType } from "./types.ts";
 
 /** The types this server creates so far. */
-export type NotificationType = "mention" | "favourite" | "reblog" | "update" | "poll" | "status";
+export type NotificationType =
+  | "mention"
+  | "favourite"
+  | "reblog"
+  | "update"
+  | "poll"
+  | "status"
+  | "quote"
+  | "quoted_update";
 
 /**
- * The payload of a `notifications.create` job. `statusId` is the post (for `reblog`: the boost);
- * `activityId` is what caused it (a favourite's, an edit's or a poll's id; a post's or boost's
- * own id by default); `fromAccountId` is given for favourites.
+ * The payload of a `notifications.create` job. `statusId` is the post (for `reblog`: the boost;
+ * for `quote`: the quoting post; for `quoted_update`: the edited quoted post); `activityId` is
+ * what caused it (a favourite's, an edit's, a poll's or a quote's id; a post's or boost's own id
+ * by default); `fromAccountId` is given for favourites.
  */
 export interface CreateNotificationsJob {
   type: NotificationType;
@@ -64,6 +73,20 @@ async function recipients(
     case "update": {
       const boosts = await ctx.repos.statuses.liveReblogsOf(status.id);
       return { status, from: status.accountId, to: [...new Set(boosts.map((b) => b.accountId))] };
+    }
+    case "quote": {
+      // The quoted post's author, while the quote (`activityId`) stands accepted and the post lives.
+      const quote = await ctx.repos.quotes.byQuotingStatus(status.id);
+      if (!quote || quote.id !== job.activityId || quote.state !== "accepted" || quote.quotedStatusId === null) {
+        return undefined;
+      }
+      const quoted = await ctx.repos.statuses.getById(quote.quotedStatusId);
+      if (!quoted || quoted.deletedAt !== null) return undefined;
+      return { status, from: status.accountId, to: [quoted.accountId] };
+    }
+    case "quoted_update": {
+      // Those whose live posts quote the edited post (accepted quotes).
+      return { status, from: status.accountId, to: await ctx.repos.quotes.acceptedQuoterIds(status.id) };
     }
     case "poll": {
       // The poll's end: its author and every voter (`activityId` is the poll).

@@ -10,7 +10,14 @@ import type { Status } from "../../db/repositories/statuses.ts";
 import { isSilenced } from "../../policies/moderation.ts";
 
 /** What the policy may hold back (Mastodon's filterable notification types); the others always pass. */
-export const FILTERABLE_TYPES: readonly string[] = ["mention", "reblog", "follow", "follow_request", "favourite"];
+export const FILTERABLE_TYPES: readonly string[] = [
+  "mention",
+  "reblog",
+  "follow",
+  "follow_request",
+  "favourite",
+  "quote",
+];
 
 /** An account created less than this long ago is new (Mastodon's `NEW_ACCOUNT_THRESHOLD`). */
 const NEW_ACCOUNT_MS = 30 * 86_400_000;

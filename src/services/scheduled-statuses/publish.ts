@@ -3,6 +3,7 @@ import type { Visibility } from "../../db/repositories/statuses.ts";
 import type { JobBatch } from "../../infra/queue/after-commit.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isAccountDeleted } from "../../policies/accounts.ts";
+import { isQuotePolicyName } from "../../policies/quotes.ts";
 import { pollInputFromJson } from "../polls/poll-input.ts";
 import { createStatus } from "../statuses/create.ts";
 
@@ -63,6 +64,8 @@ export async function publishScheduledStatus(ctx: AppContext, payload: { id: str
       poll: pollInputFromJson(p.poll),
       idempotencyKey: `scheduled-status-${row.id}`,
       allowedMentions: Array.isArray(p.allowed_mentions) ? p.allowed_mentions.map(String) : undefined,
+      quotedStatusId: str(p.quoted_status_id),
+      quotePolicy: isQuotePolicyName(p.quote_approval_policy) ? p.quote_approval_policy : undefined,
     });
   } catch (e) {
     if (e instanceof ApiError) return;

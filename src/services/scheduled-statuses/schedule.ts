@@ -102,6 +102,9 @@ export async function scheduleStatus(
     with_rate_limit: false,
     // Checked when the post is published, as Mastodon does (PostStatusService#safeguard_mentions!).
     allowed_mentions: input.allowedMentions ?? null,
+    // Checked again (and the quote made) when the post is published.
+    quoted_status_id: input.quotedStatusId ?? null,
+    quote_approval_policy: input.quotePolicy ?? null,
   };
   // The key is taken with the row (see createStatus).
   const stored = await transactionWithJobs(ctx, async (trx, jobs) => {

@@ -9,12 +9,20 @@ import { ApiError, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
 import { defaultPrivacy } from "../../policies/accounts.ts";
+import { type QuotePolicyName, storedQuotePolicy } from "../../policies/quotes.ts";
 import { enqueueFanOut } from "../feeds/fan-out.ts";
 import { prepareStatusMedia } from "../media/status-media.ts";
 import { checkUsableTags } from "../moderation/tags.ts";
 import { enqueuePollExpiry } from "../polls/expiry.ts";
 import { type PollInput, validatePoll } from "../polls/poll-input.ts";
 import { addPreviewCardJob } from "../preview-cards/fetch-card.ts";
+import {
+  afterQuoteStored,
+  type CheckedQuote,
+  checkQuoteTarget,
+  quotingVisibility,
+  storeQuote,
+} from "../quotes/create.ts";
 import { checkLength, composeText, hashtagNames } from "./compose.ts";
 import { claimIdempotencyKey, idempotencyKeyOf, idempotentId } from "./idempotency.ts";
 import { isVisible } from "./views.ts";
@@ -32,6 +40,10 @@ export interface CreateStatusInput {
   idempotencyKey?: string;
   /** Ids of the only accounts the post may mention (`allowed_mentions`); undefined: any. */
   allowedMentions?: string[];
+  /** The post this one quotes (`quoted_status_id`). */
+  quotedStatusId?: string;
+  /** Who may quote this post (`quote_approval_policy`); undefined: the author's default. */
+  quotePolicy?: QuotePolicyName;
 }
 
 /** What a new post (or a scheduled one) needs once its input is checked. */
@@ -39,6 +51,7 @@ export interface CheckedStatusInput {
   media: MediaAttachment[];
   parent: Status | undefined;
   poll: { options: string[]; expiresIn: number; multiple: boolean; hideTotals: boolean } | undefined;
+  quote: CheckedQuote | undefined;
 }
 
 /** Mastodon's message when media and a poll come together (PostStatusService#validate_media!). */
@@ -95,7 +108,9 @@ export async function checkStatusInput(
       throw new ApiError(404, REPLY_NOT_FOUND);
     }
   }
-  return { media, parent, poll };
+  const quote =
+    input.quotedStatusId === undefined ? undefined : await checkQuoteTarget(ctx, account, input.quotedStatusId);
+  return { media, parent, poll, quote };
 }
 
 /** The post an `Idempotency-Key` was taken for; 404 (Mastodon's answer) when it is gone. */
@@ -124,7 +139,7 @@ export async function createStatus(
     const status = await idempotentStatus(ctx, idemKey);
     if (status) return status;
   }
-  const { media, parent, poll } = await checkStatusInput(ctx, account, input);
+  const { media, parent, poll, quote } = await checkStatusInput(ctx, account, input);
   const composed = await composeText(ctx, input.text);
   if (input.allowedMentions !== undefined) {
     const allowed = new Set(input.allowedMentions);
@@ -134,7 +149,17 @@ export async function createStatus(
   const now = new Date();
   const iso = now.toISOString();
   const id = ctx.ids.next();
-  const visibility = input.visibility ?? defaultPrivacy(account, user);
+  const asked = input.visibility ?? defaultPrivacy(account, user);
+  const visibility = quote
+    ? quotingVisibility(
+        account,
+        quote.quoted,
+        asked,
+        composed.mentions.map((a) => a.id),
+      )
+    : asked;
+  const quotePolicy = storedQuotePolicy(input.quotePolicy ?? user.settings.quotePolicy ?? "public", visibility);
+  let quoteId: string | undefined;
   const { uri, url } = statusUris(ctx, account, id);
   const pollId = poll ? ctx.ids.next() : null;
   const stored = await transactionWithJobs(ctx, async (trx, jobs) => {
@@ -157,6 +182,7 @@ export async function createStatus(
         local: true,
         application_id: input.applicationId,
         poll_id: pollId,
+        quote_policy: quotePolicy,
         created_at: iso,
         updated_at: iso,
       },
@@ -205,6 +231,7 @@ export async function createStatus(
       account.id,
       trx,
     );
+    if (quote) quoteId = await storeQuote(ctx, trx, jobs, { id, account }, quote, iso);
     enqueueFanOut(jobs, id);
     if (/https?:\/\//i.test(input.text)) addPreviewCardJob(jobs, id);
     // The media are attached above, so the Note carries them.
@@ -216,6 +243,7 @@ export async function createStatus(
     if (first) return first;
     throw notFound();
   }
+  if (stored && quoteId !== undefined) await afterQuoteStored(ctx, quoteId);
   const status = await ctx.repos.statuses.getById(id);
   if (!status) throw new Error("the new status vanished");
   return status;

@@ -28,6 +28,7 @@ export async function deleteRemoteStatuses(ctx: AppContext, batch: readonly Stat
     const allIds = new Set(all.map((s) => s.id));
     deletes = await deletionChannels(ctx, all, trx);
     await ctx.repos.accountPurge.tombstoneMany([...allIds], iso, trx);
+    await ctx.repos.quotes.statusesDeleted([...allIds], iso, trx);
     const posts = new Map<string, number>();
     const boosts = new Map<string, number>();
     const replies = new Map<string, number>();

@@ -13,6 +13,7 @@ import { deletionChannels, publishDeletes } from "../streaming/publish.ts";
 async function tombstone(ctx: AppContext, status: Status, iso: string, trx: Kysely<DB>): Promise<void> {
   const repo = ctx.repos.statuses;
   await repo.update(status.id, { deleted_at: iso, updated_at: iso }, trx);
+  await ctx.repos.quotes.statusesDeleted([status.id], iso, trx);
   await ctx.repos.statusInteractions.removeAllPins(status.id, trx);
   await ctx.repos.feeds.removeStatus(status.id, trx);
   await ctx.repos.lists.removeStatus(status.id, trx);

@@ -5,6 +5,7 @@ import { enqueueDelivery, queueDelivery } from "../../federation/deliveries.ts";
 import { transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { isLanguageCode } from "../../lib/text/languages.ts";
+import { type QuotePolicyName, storedQuotePolicy } from "../../policies/quotes.ts";
 import { prepareStatusMedia } from "../media/status-media.ts";
 import { checkUsableTags } from "../moderation/tags.ts";
 import { enqueuePollExpiry } from "../polls/expiry.ts";
@@ -23,6 +24,8 @@ export interface EditStatusInput {
   mediaIds?: string[];
   /** The poll after the edit: none removes the post's poll, as Mastodon's edit does. */
   poll?: PollInput;
+  /** Who may quote it from now on (`quote_approval_policy`); undefined keeps the policy. */
+  quotePolicy?: QuotePolicyName;
 }
 
 /**
@@ -68,7 +71,13 @@ export async function editStatus(
     sameMedia &&
     !poll &&
     !previousPoll;
-  if (unchanged) return status;
+  const quotePolicy =
+    input.quotePolicy === undefined ? status.quotePolicy : storedQuotePolicy(input.quotePolicy, status.visibility);
+  if (unchanged) {
+    // Only who may quote it changed: no new version, but remote servers learn the new policy.
+    if (quotePolicy !== status.quotePolicy) return changeQuotePolicy(ctx, status, quotePolicy);
+    return status;
+  }
   const already = new Set((await ctx.repos.statuses.mentionsOf([status.id])).get(status.id) ?? []);
   await transactionWithJobs(ctx, async (trx, jobs) => {
     const repo = ctx.repos.statuses;
@@ -117,6 +126,8 @@ export async function editStatus(
     }
     const editId = ctx.ids.next();
     jobs.add("notifications.create", { type: "update", statusId: status.id, activityId: editId });
+    // Those who quoted it are told too (Mastodon's `quoted_update`).
+    jobs.add("notifications.create", { type: "quoted_update", statusId: status.id, activityId: editId });
     await repo.insertEdit(
       {
         id: editId,
@@ -140,6 +151,7 @@ export async function editStatus(
         sensitive,
         language,
         poll_id: pollId,
+        quote_policy: quotePolicy,
         edited_at: iso,
         updated_at: iso,
       },
@@ -173,5 +185,23 @@ export async function editStatus(
   const updated = await ctx.repos.statuses.getById(status.id);
   if (!updated) throw new Error("the edited status vanished");
   await publishStatusUpdate(ctx, status.id);
+  return updated;
+}
+
+/**
+ * Sets who may quote a post (`PUT /api/v1/statuses/:id/interaction_policy`, or an edit changing
+ * only that): the post is redelivered as an Update so remote servers learn it, and streams and
+ * kept renders show it (the row's change is logged). No new version is recorded.
+ */
+export async function changeQuotePolicy(ctx: AppContext, status: Status, policy: string | null): Promise<Status> {
+  if (policy !== status.quotePolicy) {
+    await transactionWithJobs(ctx, async (trx, jobs) => {
+      await ctx.repos.quotes.setPolicy(status.id, policy, trx);
+      queueDelivery(jobs, { type: "status.update", statusId: status.id });
+    });
+    await publishStatusUpdate(ctx, status.id);
+  }
+  const updated = await ctx.repos.statuses.getById(status.id);
+  if (!updated) throw new Error("the edited status vanished");
   return updated;
 }

@@ -26,6 +26,8 @@ export interface StatusEntry {
   /** What filter keywords are matched against (filters/match.ts `searchableText`). */
   searchText: string;
   emojis: CustomEmoji[] | undefined;
+  /** It quotes a post: its JSON depends on the reader's view of that post, so it is rendered apart (rendered.ts). */
+  quoting: boolean;
 }
 
 /** One account's Account JSON and whether statuses by it may be shown (searchable). */

@@ -3,9 +3,21 @@ import type { FilterContext } from "../../db/repositories/filters.ts";
 import { noRelations } from "../../db/repositories/relationships.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { hiddenByBlocks } from "../../policies/blocks.ts";
+import {
+  parseQuotePolicy as parsedPolicy,
+  policyAsksFollowing,
+  policyAsksFollows,
+  quoteApprovalFor,
+} from "../../policies/quotes.ts";
 import { canPin, canSeeStatus } from "../../policies/statuses.ts";
 import type { PollView } from "../../serializers/poll.ts";
-import { type StatusSerializeOptions, serializeStatusOwn, serializeStatusPoll } from "../../serializers/status.ts";
+import {
+  type QuoteApprovalView,
+  quotePartsText,
+  type StatusSerializeOptions,
+  serializeStatusOwn,
+  serializeStatusPoll,
+} from "../../serializers/status.ts";
 import { accountsText } from "../accounts/views.ts";
 import { activeFilters, matchFilters, searchableText } from "../filters/match.ts";
 import { loadPollViews } from "../polls/views.ts";
@@ -19,7 +31,7 @@ import {
   type ViewerRelations,
 } from "./kept.ts";
 import { loadStatusViews } from "./views.ts";
-import { ownBytes as bytes, JsonBytes, ownParts } from "./views-text.ts";
+import { ownBytes as bytes, JsonBytes, ownParts, statusWriters } from "./views-text.ts";
 
 /**
  * Status lists rendered from parts kept in memory (statuses/kept.ts), for the busiest page (the
@@ -66,6 +78,7 @@ export async function statusEntries(ctx: AppContext, k: Kept, snap: number, ids:
       mentioned: new Set(v.mentions.map((m) => m.id)),
       searchText: searchableText(v),
       emojis: v.emojis,
+      quoting: v.quote !== null && v.quote !== undefined,
     };
     out.set(v.status.id, entry);
     if (k.mayKeep(snap, "s", v.status.id)) k.statuses.set(v.status.id, entry);
@@ -228,10 +241,14 @@ export async function keptStatusesText(
   const byStatus = await statusEntries(ctx, k, snap, ids);
   const entries = [...byStatus.values()];
   const authorIds = unique(entries.map((e) => e.status.accountId));
+  // Follows decide private posts and posts only followers may quote (QuoteApproval's `current_user`).
   const followIds = unique(
     entries
       .map((e) => e.status)
-      .filter((s) => (s.visibility === "private" || s.visibility === "direct") && s.accountId !== viewerId)
+      .filter(
+        (s) =>
+          (s.visibility === "private" || s.visibility === "direct" || policyAsksFollows(s)) && s.accountId !== viewerId,
+      )
       .map((s) => s.accountId),
   );
   const [accounts, rel, filters] = await Promise.all([
@@ -271,18 +288,36 @@ export async function keptStatusesText(
     pollIds.length > 0 ? loadPollViews(ctx, pollIds, viewerId) : new Map<string, PollView>(),
   ]);
 
+  // Quote posts are rendered the slower way: their JSON holds the reader's view of another post.
+  const apart = shown.filter((x) => rendersApart(x.entry, x.original));
+  const writers =
+    apart.length === 0
+      ? undefined
+      : await statusWriters(
+          ctx,
+          apart.map((x) => x.entry.status),
+          viewerId,
+          { filterContext },
+        );
+
   const out = new JsonBytes();
-  const parts: WriteParts = { accounts, flags, polls, viewerId, opts: serializeOptions(ctx) };
+  const parts: WriteParts = { accounts, flags, polls, viewerId, follows: rel.follows, opts: serializeOptions(ctx) };
   out.add("[");
-  shown.forEach((x, i) => {
-    if (i > 0) out.add(",");
-    writeStatus(out, parts, x.entry, x.original, x.filtered);
-  });
+  let first = true;
+  for (const x of shown) {
+    const writer = writers?.get(x.entry.status.id);
+    if (writers !== undefined && rendersApart(x.entry, x.original) && writer === undefined) continue;
+    if (!first) out.add(",");
+    first = false;
+    if (writer) writer(out);
+    else writeStatus(out, parts, x.entry, x.original, x.filtered);
+  }
   out.add("]");
   const body = out.finish();
   // Kept for the same page asked again, when nothing changed while it was made (so all it was
-  // made of is kept) and no poll is on it (tallies are read every time).
-  if (polls.size === 0 && k.snapshot() === snap) {
+  // made of is kept), no poll is on it (tallies are read every time) and no quote post (the
+  // quoted posts are not among what it was made of).
+  if (polls.size === 0 && apart.length === 0 && k.snapshot() === snap) {
     const statuses = [...byStatus.keys()];
     const authors = [...accounts.keys()];
     k.pages.set(pageKey, {
@@ -307,7 +342,27 @@ export interface WriteParts {
   flags: Pick<ViewerFlags, "favourited" | "reblogged" | "bookmarked" | "pinned" | "mutedConversations"> | undefined;
   polls: ReadonlyMap<string, PollView>;
   viewerId: string;
+  /** Authors the viewer follows, among those whose posts only followers may quote (at least). */
+  follows: ReadonlySet<string>;
   opts: StatusSerializeOptions;
+}
+
+/**
+ * Whether a status (a boost: with its boosted post) is rendered by `statusWriters` rather than
+ * from kept parts: a quote post (its JSON shows the reader's view of the quoted post), or a
+ * remote post whose quote policy asks whether its author follows the reader.
+ */
+export function rendersApart(e: StatusEntry, original: StatusEntry | undefined): boolean {
+  return e.quoting || original?.quoting === true || policyAsksFollowing((original ?? e).status);
+}
+
+/** The reader's QuoteApproval of a post written from kept parts (never a quote post: `rendersApart`). */
+function approvalText(p: WriteParts, s: StatusEntry["status"], opts: StatusSerializeOptions): string {
+  const approval: QuoteApprovalView = {
+    ...parsedPolicy(s.quotePolicy),
+    currentUser: quoteApprovalFor(s, p.viewerId, { followsAuthor: p.follows.has(s.accountId) }),
+  };
+  return quotePartsText({ quote: null, quoteApproval: approval }, opts);
 }
 
 export function serializeOptions(ctx: AppContext): StatusSerializeOptions {
@@ -365,7 +420,8 @@ export function writeStatus(
           },
           p.opts,
         );
-  out.add(`,"poll":${JSON.stringify(pollJson)}}`);
+  // A boost shows its boosted post's QuoteApproval (loadStatusViews).
+  out.add(`,"poll":${JSON.stringify(pollJson)}${approvalText(p, (original ?? e).status, p.opts)}}`);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import { JsonCache, sameData } from "../../lib/json-cache.ts";
 import {
+  quotePartsText,
   type StatusOwnView,
   type StatusSerializeOptions,
   type StatusView,
@@ -93,7 +94,7 @@ function writeStatus(
   if (view.accountText !== undefined) sink.kept(view.accountText);
   else sink.add(JSON.stringify(view.account));
   sink.kept(tail);
-  sink.add(`,"poll":${JSON.stringify(serializeStatusPoll(view, opts))}}`);
+  sink.add(`,"poll":${JSON.stringify(serializeStatusPoll(view, opts))}${quotePartsText(view, opts)}}`);
 }
 
 /**

@@ -15,6 +15,7 @@ import { accountsJson, accountsText } from "../accounts/views.ts";
 import { loadEmojis, statusEmojiSource } from "../custom-emojis/views.ts";
 import { applyFilters, type FilterScope, loadFilters } from "../filters/match.ts";
 import { type LoadedPoll, loadPollViews } from "../polls/views.ts";
+import { loadQuotes } from "../quotes/views.ts";
 import { blockMuteRelations } from "../relationships/relationships.ts";
 import { accountsOf, loadedFor, mentionsOf, newLoaded, originalsOf, rememberLoaded } from "./loaded.ts";
 
@@ -96,13 +97,15 @@ export async function isVisible(ctx: AppContext, status: Status, viewerId: Viewe
 
 /**
  * Views of statuses the caller already checked, with boosted posts, authors, mentions, tags,
- * applications and the viewer's flags, in a bounded number of queries.
+ * applications, quotes (services/quotes/views.ts: the quoted posts the viewer may see, rendered
+ * here too with their own quotes shallow: `shallowQuotes`) and the viewer's flags, in a bounded
+ * number of queries.
  */
 export async function loadStatusViews(
   ctx: AppContext,
   statuses: readonly Status[],
   viewerId: ViewerId,
-  opts: { accountText?: boolean } = {},
+  opts: { accountText?: boolean; shallowQuotes?: boolean } = {},
 ): Promise<LoadedStatusView[]> {
   const loaded = loadedFor(statuses);
   const originals = await originalsOf(ctx, loaded, unique(statuses.map((s) => s.reblogOfId)));
@@ -112,13 +115,20 @@ export async function loadStatusViews(
     if (o !== undefined) all.push(o);
   }
   const allIds = unique(all.map((s) => s.id));
-  const [mentions, tags, apps, media, polls, cards] = await Promise.all([
+  const [mentions, tags, apps, media, polls, cards, quotes] = await Promise.all([
     mentionsOf(ctx, loaded, allIds),
     ctx.repos.statuses.tagsOf(allIds),
     ctx.repos.statuses.applicationsOf(unique(all.map((s) => s.applicationId))),
     ctx.repos.media.listByStatuses(allIds),
     loadPollViews(ctx, unique(all.map((s) => s.pollId)), viewerId),
     ctx.repos.previewCards.byStatuses(allIds),
+    loadQuotes(
+      ctx,
+      all,
+      viewerId,
+      opts.shallowQuotes ? undefined : (quoted) => loadStatusViews(ctx, quoted, viewerId, { shallowQuotes: true }),
+      (quoted) => filterVisible(ctx, quoted, viewerId, { keep: "all" }),
+    ),
   ]);
   const authorIds = unique(all.map((s) => s.accountId));
   const mentionedIds = unique(allIds.flatMap((id) => mentions.get(id) ?? []));
@@ -184,6 +194,9 @@ export async function loadStatusViews(
     poll: s.pollId === null ? null : (polls.get(s.pollId) ?? null),
     card: cards.get(s.id) ?? null,
     viewer: flags?.(s, nested),
+    quote: quotes.quoteOf(s.id),
+    // A boost shows its boosted post's policy, as Mastodon's serializer reads `status.proper`.
+    quoteApproval: quotes.approvalOf(nested ?? s),
   });
   return statuses.map((s) => view(s, s.reblogOfId ? originals.get(s.reblogOfId) : undefined));
 }

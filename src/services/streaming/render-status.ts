@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { FilterContext } from "../../db/repositories/filters.ts";
 import type { StatusInteractions } from "../../db/repositories/streaming.ts";
+import { policyAsksFollows } from "../../policies/quotes.ts";
 import { canSeeStatus } from "../../policies/statuses.ts";
 import { type LoadedPoll, loadPollViews } from "../polls/views.ts";
 import type { StatusEntry, ViewerFilters } from "../statuses/kept.ts";
@@ -8,12 +9,13 @@ import { keptFor } from "../statuses/kept.ts";
 import {
   accountEntries,
   filteredOf,
+  rendersApart,
   serializeOptions,
   statusEntries,
   type WriteParts,
   writeStatus,
 } from "../statuses/rendered.ts";
-import { JsonBytes } from "../statuses/views-text.ts";
+import { JsonBytes, statusWriters } from "../statuses/views-text.ts";
 
 /** Subscribers who get the very same Status JSON. */
 export interface RenderedGroup {
@@ -76,6 +78,19 @@ export async function renderStatusFor(
   const visible = viewers.filter((v) => (v === top || !excluded.has(v)) && shown.every((e) => sees(v, e)));
   if (visible.length === 0) return [];
 
+  // A quote post shows each viewer's own view of the quoted post: rendered per viewer the slower
+  // way (a few queries each), as the REST API renders it.
+  if (rendersApart(entry, original)) return renderApart(ctx, entry.status, visible, scope);
+
+  // Who follows the author decides QuoteApproval's `current_user` when only followers may quote.
+  const quoteFollowers = new Map<string, Set<string>>();
+  for (const e of shown) {
+    if (!policyAsksFollows(e.status) || quoteFollowers.has(e.status.accountId)) continue;
+    quoteFollowers.set(e.status.accountId, await ctx.repos.streaming.followersAmong(e.status.accountId, visible));
+  }
+  const followsOf = (viewer: string): Set<string> =>
+    new Set([...quoteFollowers].filter(([, followers]) => followers.has(viewer)).map(([author]) => author));
+
   const filters = await filtersOf(visible, scope);
   const statuses = shown.map((e) => e.status);
   const pollIds = [...new Set(statuses.flatMap((s) => (s.pollId === null ? [] : [s.pollId])))];
@@ -93,7 +108,7 @@ export async function renderStatusFor(
   for (const v of visible) {
     const f = filteredOf(filters.get(v) ?? NO_FILTERS, entry, original);
     if (f.hide) continue;
-    const key = `${flagsKey(interactions, statuses, v)}\n${pollKey(interactions, polls, v)}\n${f.filtered}`;
+    const key = `${flagsKey(interactions, statuses, v)}\n${pollKey(interactions, polls, v)}\n${f.filtered}\n${[...followsOf(v)]}`;
     const g = groups.get(key);
     if (g) g.viewers.push(v);
     else groups.set(key, { filtered: f.filtered, viewers: [v] });
@@ -107,6 +122,7 @@ export async function renderStatusFor(
       flags: flagsOf(interactions, viewer),
       polls: pollsFor(interactions, polls, viewer),
       viewerId: viewer,
+      follows: followsOf(viewer),
       opts,
     };
     const bytes = new JsonBytes();
@@ -114,6 +130,27 @@ export async function renderStatusFor(
     out.push({ payload: bytes.finish().toString("utf8"), viewers: g.viewers });
   }
   return out;
+}
+
+/** A quote post for each viewer, as `statusWriters` renders it for them (a `hide` filter leaves a viewer out). */
+async function renderApart(
+  ctx: AppContext,
+  status: StatusEntry["status"],
+  viewers: readonly string[],
+  scope: FilterContext,
+): Promise<RenderedGroup[]> {
+  const byPayload = new Map<string, string[]>();
+  for (const viewer of viewers) {
+    const writer = (await statusWriters(ctx, [status], viewer, { filterContext: scope })).get(status.id);
+    if (writer === undefined) continue;
+    const bytes = new JsonBytes();
+    writer(bytes);
+    const payload = bytes.finish().toString("utf8");
+    const same = byPayload.get(payload);
+    if (same) same.push(viewer);
+    else byPayload.set(payload, [viewer]);
+  }
+  return [...byPayload].map(([payload, group]) => ({ payload, viewers: group }));
 }
 
 /** The viewer's flags as `writeStatus` reads them (sets of the ids it holds). */

@@ -1,7 +1,6 @@
 import { accountRows } from "./accounts.ts";
 import { discoveryRows } from "./discovery.ts";
 import { pushCollectionRows } from "./push-collections.ts";
-import { statusRows } from "./statuses.ts";
 import type { Placeholder } from "./types.ts";
 
 export interface Area {
@@ -12,7 +11,6 @@ export interface Area {
 /** Every placeholder, by area of the Mastodon API (the order of docs/compatibility.md). */
 export const AREAS: readonly Area[] = [
   { title: "Accounts, profile, suggestions", rows: accountRows },
-  { title: "Statuses, polls, scheduled statuses", rows: statusRows },
   { title: "Search, trends, announcements, misc", rows: discoveryRows },
   { title: "Collections, experimental", rows: pushCollectionRows },
 ];
@@ -102,6 +100,13 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "POST", path: "/api/v1/statuses/:id/unmute", note: "undo" },
   { method: "POST", path: "/api/v1/statuses/:id/pin", note: "pin (max 5)" },
   { method: "POST", path: "/api/v1/statuses/:id/unpin", note: "undo" },
+  { method: "GET", path: "/api/v1/statuses/:id/quotes", note: "accepted quotes of one's own post, Link" },
+  {
+    method: "POST",
+    path: "/api/v1/statuses/:id/quotes/:quoting_status_id/revoke",
+    note: "revoke a quote of one's own post",
+  },
+  { method: "PUT", path: "/api/v1/statuses/:id/interaction_policy", note: "who may quote one's own post" },
   { method: "GET", path: "/api/v1/accounts/:id/statuses", note: "an account's statuses" },
   { method: "GET", path: "/api/v1/favourites", note: "own favourites, Link" },
   { method: "GET", path: "/api/v1/bookmarks", note: "own bookmarks, Link" },

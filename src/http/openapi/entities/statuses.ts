@@ -79,11 +79,34 @@ export const PreviewCard = entity(
   }),
 );
 
-const QuoteApproval = z.object({
-  automatic: z.array(z.string()),
-  manual: z.array(z.string()),
-  current_user: z.string(),
-});
+const quotePolicyKey = () => z.enum(["public", "followers", "following", "unsupported_policy"]);
+const QuoteApproval = z
+  .object({
+    automatic: z.array(quotePolicyKey()),
+    manual: z.array(quotePolicyKey()),
+    current_user: z.enum(["automatic", "manual", "denied", "unknown"]),
+  })
+  .describe("Who may quote the post, and whether the reader may (and how).");
+
+/** A quote's state, or what hides the quoted post from the reader. */
+const quoteState = () =>
+  z.enum([
+    "pending",
+    "accepted",
+    "rejected",
+    "revoked",
+    "deleted",
+    "unauthorized",
+    "blocked_account",
+    "blocked_domain",
+    "muted_account",
+  ]);
+
+export const ShallowQuote = entity(
+  "ShallowQuote",
+  "The quote a quoted post makes in turn: its state and the id of the post it quotes (when accepted and shown).",
+  z.object({ state: quoteState(), quoted_status_id: id().nullable() }),
+);
 
 export const Status = entity(
   "Status",
@@ -122,10 +145,24 @@ export const Status = entity(
     mentions: z.array(StatusMention),
     tags: z.array(StatusTag),
     emojis: z.array(CustomEmoji),
-    quote: z.null(),
-    quote_approval: QuoteApproval,
     card: PreviewCard.nullable(),
     poll: Poll.nullable(),
+    get quote() {
+      return z.union([Quote, ShallowQuote]).nullable();
+    },
+    quote_approval: QuoteApproval,
+  }),
+);
+
+export const Quote = entity(
+  "Quote",
+  "The post a post quotes, as the reader sees it: `quoted_status` only when accepted and the reader may see it " +
+    "(its own quote is a ShallowQuote).",
+  z.object({
+    state: quoteState(),
+    get quoted_status() {
+      return Status.nullable();
+    },
   }),
 );
 
@@ -153,6 +190,7 @@ export const StatusEdit = entity(
     poll: z.object({ options: z.array(z.object({ title: z.string() })) }).optional(),
     media_attachments: z.array(MediaAttachment),
     emojis: z.array(CustomEmoji),
+    quote: ShallowQuote.nullable().optional(),
   }),
 );
 

@@ -116,6 +116,11 @@ export async function parseCredentialsUpdate(p: Params): Promise<CredentialsUpda
       else if (lang !== undefined && isLanguageCode(lang)) out.language = lang;
       else errors.add("default_language", "ERR_INCLUSION", "is not included in the list");
     }
+    if (source.quote_policy !== undefined && source.quote_policy !== null) {
+      const policy = scalarText(source.quote_policy);
+      if (policy === "public" || policy === "followers" || policy === "nobody") out.quotePolicy = policy;
+      else errors.add("setting_default_quote_policy", "ERR_INCLUSION", "is not included in the list");
+    }
   }
 
   out.avatar = await imageBytes("avatar", p.avatar, errors);

@@ -16,6 +16,11 @@ export const visibility = z.enum(VISIBILITIES as [string, ...string[]], {
   message: "is not included in the list",
 });
 
+/** `quote_approval_policy` (Mastodon 4.5). */
+export const quoteApprovalPolicy = z.enum(["public", "followers", "nobody"], {
+  message: "is not included in the list",
+});
+
 export const createStatusSchema = z.object({
   status: optional(str),
   spoiler_text: optional(str),
@@ -27,6 +32,8 @@ export const createStatusSchema = z.object({
   poll: z.unknown().optional(),
   scheduled_at: optional(str),
   allowed_mentions: z.unknown().optional(),
+  quoted_status_id: optional(str),
+  quote_approval_policy: optional(quoteApprovalPolicy),
 });
 
 export const editStatusSchema = z.object({
@@ -37,6 +44,7 @@ export const editStatusSchema = z.object({
   language: optional(str),
   media_ids: z.unknown().optional(),
   poll: z.unknown().optional(),
+  quote_approval_policy: optional(quoteApprovalPolicy),
 });
 
 export const reblogSchema = z.object({

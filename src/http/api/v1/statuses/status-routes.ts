@@ -67,6 +67,8 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
       poll,
       idempotencyKey: c.req.header("idempotency-key")?.slice(0, 200) || undefined,
       allowedMentions: allowedMentionsOf(p.allowed_mentions),
+      quotedStatusId: p.quoted_status_id,
+      quotePolicy: p.quote_approval_policy,
     };
     // A time already past posts at once, as Mastodon does; a future one schedules the post.
     const at = p.scheduled_at === undefined ? undefined : parseScheduledAt(p.scheduled_at);
@@ -123,6 +125,7 @@ export function statusRoutes(app: Hono<HonoEnv>): void {
       language: p.language,
       mediaIds: p.media_ids === undefined ? undefined : mediaIdsOf(p.media_ids),
       poll,
+      quotePolicy: p.quote_approval_policy,
     });
     return c.json(await statusJson(ctx, edited, account.id));
   });
