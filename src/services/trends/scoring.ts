@@ -4,6 +4,7 @@ import type { ItemAccount, RecentUse, StatusEngagement } from "../../db/reposito
 import { idAtTime } from "../../lib/ids.ts";
 import { linkDomain, refreshAllowed } from "./allowed.ts";
 import { dropTrendsCaches } from "./cache.ts";
+import { primaryLanguage } from "./languages.ts";
 import {
   type AccountUse,
   LINK_OPTIONS,
@@ -156,7 +157,8 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
     statuses.map((s) => ({
       status_id: s.statusId,
       account_id: s.accountId,
-      language: s.language,
+      // Stored as the primary subtag, which is what readers' languages are matched by.
+      language: s.language === null ? null : (primaryLanguage(s.language) ?? null),
       score: s.score,
       rank: s.rank,
     })),
@@ -178,7 +180,7 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
   await repo.replaceLinks(
     links.map((l) => ({
       preview_card_id: l.id,
-      language: cards.get(l.id)?.language ?? null,
+      language: primaryLanguage(cards.get(l.id)?.language ?? "") ?? null,
       score: l.score,
       rank: l.rank,
     })),
