@@ -93,7 +93,8 @@ describe("trends", () => {
     for (const u of [ben, cat, dan]) await act(u, posts.en, "favourite");
     await act(dan, posts.en, "reblog");
     for (const u of [cat, dan]) await act(u, posts.fr, "favourite");
-    for (const u of [robot, quiet, ann]) await act(u, posts.lonely, "favourite");
+    // One person, a bot, a silenced account and the author: not enough.
+    for (const u of [robot, quiet, ann, dan]) await act(u, posts.lonely, "favourite");
     for (const u of [ann, ben, cat]) await act(u, posts.silenced, "favourite");
     await s.settle();
     const scored = await refreshTrends(s.ctx);

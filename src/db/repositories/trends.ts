@@ -104,8 +104,9 @@ export class TrendsRepository {
       SELECT st.tag_id AS item_id, s.account_id, a.domain, MAX(s.id) AS last_id
       FROM statuses_tags st
       CROSS JOIN statuses s CROSS JOIN accounts a CROSS JOIN tags t
-      WHERE s.id = st.status_id AND a.id = s.account_id AND t.id = st.tag_id AND st.status_id >= ${fromId} AND st.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
-        AND (t.usable IS NULL OR t.usable = ${true})
+      WHERE s.id = st.status_id AND a.id = s.account_id AND t.id = st.tag_id
+        AND st.status_id >= ${fromId} AND st.status_id < ${toId}
+        AND ${publicPost("s")} AND ${trendingAccount("a")} AND (t.usable IS NULL OR t.usable = ${true})
       GROUP BY st.tag_id, s.account_id, a.domain`.execute(this.#db);
     return r.rows.map((x) => ({
       itemId: String(x.item_id),
@@ -122,7 +123,8 @@ export class TrendsRepository {
       const r = await sql<{ item_id: string; account_id: string }>`
         SELECT DISTINCT st.tag_id AS item_id, s.account_id
         FROM statuses_tags st CROSS JOIN statuses s CROSS JOIN accounts a
-        WHERE s.id = st.status_id AND a.id = s.account_id AND st.tag_id IN (${sql.join(ids)}) AND st.status_id >= ${fromId} AND st.status_id < ${toId}
+        WHERE s.id = st.status_id AND a.id = s.account_id AND st.tag_id IN (${sql.join(ids)})
+          AND st.status_id >= ${fromId} AND st.status_id < ${toId}
           AND ${publicPost("s")} AND ${trendingAccount("a")}`.execute(this.#db);
       for (const x of r.rows) out.push({ itemId: String(x.item_id), accountId: String(x.account_id) });
     }
@@ -134,7 +136,8 @@ export class TrendsRepository {
     const r = await sql<{ item_id: string; account_id: string; domain: string | null; last_id: string }>`
       SELECT pcs.preview_card_id AS item_id, s.account_id, a.domain, MAX(s.id) AS last_id
       FROM preview_cards_statuses pcs CROSS JOIN statuses s CROSS JOIN accounts a
-      WHERE s.id = pcs.status_id AND a.id = s.account_id AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
+      WHERE s.id = pcs.status_id AND a.id = s.account_id AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId}
+        AND ${publicPost("s")} AND ${trendingAccount("a")}
       GROUP BY pcs.preview_card_id, s.account_id, a.domain`.execute(this.#db);
     return r.rows.map((x) => ({
       itemId: String(x.item_id),
@@ -151,7 +154,8 @@ export class TrendsRepository {
       const r = await sql<{ item_id: string; account_id: string }>`
         SELECT DISTINCT pcs.preview_card_id AS item_id, s.account_id
         FROM preview_cards_statuses pcs CROSS JOIN statuses s CROSS JOIN accounts a
-        WHERE s.id = pcs.status_id AND a.id = s.account_id AND pcs.preview_card_id IN (${sql.join(ids)}) AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId}
+        WHERE s.id = pcs.status_id AND a.id = s.account_id AND pcs.preview_card_id IN (${sql.join(ids)})
+          AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId}
           AND ${publicPost("s")} AND ${trendingAccount("a")}`.execute(this.#db);
       for (const x of r.rows) out.push({ itemId: String(x.item_id), accountId: String(x.account_id) });
     }
@@ -173,9 +177,10 @@ export class TrendsRepository {
   }
 
   /**
-   * Posts with ids in [fromId, toId) that may trend (public, not replies or boosts, not deleted, without
-   * content warning or sensitive flag, by an eligible and discoverable account) with at least
-   * `minInteractions` favourites and boosts by distinct eligible accounts other than the author.
+   * Posts with ids in [fromId, toId) that may trend (public, not replies or boosts, not deleted,
+   * without content warning or sensitive flag, by an eligible and discoverable account) with at
+   * least `minInteractions` favourites and boosts (one per booster) by eligible accounts other
+   * than the author.
    */
   async statusEngagement(fromId: string, toId: string, minInteractions: number): Promise<StatusEngagement[]> {
     const r = await sql<{ status_id: string; account_id: string; language: string | null; interactions: number }>`
@@ -187,14 +192,16 @@ export class TrendsRepository {
           SELECT DISTINCT b.reblog_of_id AS status_id, b.account_id FROM statuses b
           WHERE b.reblog_of_id >= ${fromId} AND b.reblog_of_id < ${toId} AND b.deleted_at IS NULL
         ) x
-        CROSS JOIN accounts xa
-        WHERE xa.id = x.account_id AND ${trendingAccount("xa")}
+        CROSS JOIN accounts xa CROSS JOIN statuses xs
+        WHERE xa.id = x.account_id AND ${trendingAccount("xa")} AND xs.id = x.status_id AND xs.account_id <> x.account_id
         GROUP BY x.status_id
         HAVING COUNT(*) >= ${minInteractions}
       ) i
       CROSS JOIN statuses s CROSS JOIN accounts a
-      WHERE s.id = i.status_id AND a.id = s.account_id AND ${publicPost("s")} AND s.in_reply_to_id IS NULL AND s.spoiler_text = '' AND s.sensitive = ${false}
-        AND ${trendingAccount("a")} AND a.discoverable = ${true}`.execute(this.#db);
+      WHERE s.id = i.status_id AND a.id = s.account_id AND ${publicPost("s")} AND s.in_reply_to_id IS NULL
+        AND s.spoiler_text = '' AND s.sensitive = ${false} AND ${trendingAccount("a")} AND a.discoverable = ${true}`.execute(
+      this.#db,
+    );
     return r.rows.map((x) => ({
       statusId: String(x.status_id),
       accountId: String(x.account_id),
