@@ -200,6 +200,10 @@ describe("trends", () => {
     assert.deepEqual(third.body, []);
     assert.equal(third.headers.get("link"), `<${base}?limit=1&offset=1>; rel="prev"`);
     assert.equal((await get("/api/v1/trends/tags?limit=50")).body.length, 1, "limit is capped, not refused");
+    // Each path of hashtags links to itself (answers are cached by path).
+    await get("/api/v1/trends/tags?limit=1");
+    const old = await get("/api/v1/trends?limit=1");
+    assert.match(old.headers.get("link") ?? "", /\/api\/v1\/trends\?limit=1&offset=1>; rel="next"/);
     assert.equal((await get("/api/v1/trends/links?offset=-1")).status, 400);
     assert.equal((await get("/api/v1/trends/links?limit=x")).status, 400);
   });

@@ -44,13 +44,17 @@ async function trendsPage(
   // Hashtags trend in every language.
   const languages =
     kind === "tags" ? [] : readerLanguages(who?.user, c.req.header("accept-language"), ctx.config.defaultLocale);
-  if (who !== undefined || c.get("auth") !== undefined) {
+  // Any token (a user's or an app's, `auth` is null without one): rendered for it, not kept.
+  if (who !== undefined || c.get("auth")) {
     const { body, count } = await make({ limit, offset }, languages);
     setOffsetLinkHeader(c, limit, offset, count);
     return jsonText(c, body);
   }
   const cache = trendsCache(ctx);
-  const key = `${kind}|${languages.join(",")}|${new URL(c.req.url).search}`;
+  const url = c.req.url;
+  const query = url.indexOf("?");
+  // By path, not kind: the two paths of hashtags link to themselves.
+  const key = `${c.req.path}|${languages.join(",")}|${query < 0 ? "" : url.slice(query)}`;
   const hit = cache.get(key);
   if (hit !== undefined) {
     c.header("Link", hit.link);
