@@ -172,6 +172,7 @@ describe("trends", () => {
     assert.equal(set.status, 200);
     const mine = await get("/api/v1/trends/statuses", { token: dan.token });
     assert.equal(mine.body.length, 2);
+    assert.doesNotMatch(mine.headers.get("cache-control") ?? "", /public/, "a reader's own answer is not shared");
     const en = mine.body.find((x: { id: string }) => x.id === posts.en);
     assert.equal(en.favourited, true, "rendered for the reader");
     assert.equal(en.reblogged, true);
@@ -188,6 +189,8 @@ describe("trends", () => {
     await review(false);
     const first = await get("/api/v1/trends/statuses?limit=1", { lang: "fr" });
     assert.equal(first.body.length, 1);
+    assert.match(first.headers.get("cache-control") ?? "", /^public, max-age=15/);
+    assert.equal(first.headers.get("vary"), "Authorization, Accept-Language");
     const base = `${s.ctx.config.baseUrl}/api/v1/trends/statuses`;
     assert.equal(
       first.headers.get("link"),

@@ -16,6 +16,9 @@ import { offsetParam } from "../../placeholders/query.ts";
 
 type Kind = "tags" | "statuses" | "links";
 
+/** Shared caches may keep an anonymous answer as long as this process does (services/trends/cache.ts). */
+const ANONYMOUS_CACHE = "public, max-age=15, stale-while-revalidate=30, stale-if-error=86400";
+
 /** What one page of a trends list is: its JSON and how many items the page found (for `Link`). */
 type PageAnswer = { body: string | Buffer; count: number };
 
@@ -38,6 +41,8 @@ async function trendsPage(
   make: (page: { limit: number; offset: number }, languages: string[]) => Promise<PageAnswer>,
 ): Promise<Response> {
   const ctx = c.env.ctx;
+  // As Mastodon (`vary_by`, `cache_if_unauthenticated!`): answers differ by token and languages.
+  c.header("Vary", kind === "tags" ? "Authorization" : "Authorization, Accept-Language");
   const { limit } = pageParams(c, def, max);
   const offset = offsetParam(c);
   const who = reader(c);
@@ -50,6 +55,7 @@ async function trendsPage(
     setOffsetLinkHeader(c, limit, offset, count);
     return jsonText(c, body);
   }
+  c.header("Cache-Control", ANONYMOUS_CACHE);
   const cache = trendsCache(ctx);
   const url = c.req.url;
   const query = url.indexOf("?");
