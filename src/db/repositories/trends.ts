@@ -25,6 +25,14 @@ export interface RecentUse {
   lastId: string;
 }
 
+/** What scoring and review read of a link's card. */
+export interface CardInfo {
+  url: string;
+  language: string | null;
+  /** The moderators' switch on the link; null: not reviewed. */
+  trendable: boolean | null;
+}
+
 /** An account that used an item (tag or link). */
 export interface ItemAccount {
   itemId: string;
@@ -162,16 +170,22 @@ export class TrendsRepository {
     return out;
   }
 
-  /** The languages and URLs of cards (links' language is their page's). */
-  async cardsInfo(cardIds: readonly string[]): Promise<Map<string, { url: string; language: string | null }>> {
-    const out = new Map<string, { url: string; language: string | null }>();
+  /** The URLs, languages (their page's) and switches of cards. */
+  async cardsInfo(cardIds: readonly string[]): Promise<Map<string, CardInfo>> {
+    const out = new Map<string, CardInfo>();
     for (const ids of chunks(cardIds)) {
       const rows = await this.#db
         .selectFrom("preview_cards")
-        .select(["id", "url", "language"])
+        .select(["id", "url", "language", "trendable"])
         .where("id", "in", ids)
         .execute();
-      for (const r of rows) out.set(String(r.id), { url: r.url, language: r.language });
+      for (const r of rows) {
+        out.set(String(r.id), {
+          url: r.url,
+          language: r.language,
+          trendable: r.trendable === null ? null : Boolean(r.trendable),
+        });
+      }
     }
     return out;
   }
@@ -212,8 +226,11 @@ export class TrendsRepository {
 
   // Writes
 
-  /** Replaces the scored hashtags (one transaction, inserts in batches); `allowed` is set afterwards. */
-  async replaceTags(rows: readonly TagTrendRow[], now: string): Promise<void> {
+  /**
+   * Replaces the scored hashtags, with `allowed` set from the switches (`review`: the review
+   * setting), in one transaction: readers never see the list half written or not yet allowed.
+   */
+  async replaceTags(rows: readonly TagTrendRow[], now: string, review: boolean): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       await trx.deleteFrom("trend_tags").execute();
       for (const batch of chunks(rows)) {
@@ -222,10 +239,12 @@ export class TrendsRepository {
           .values(batch.map((r) => ({ ...r, allowed: false, updated_at: now })))
           .execute();
       }
+      await this.updateTagsAllowed(review, trx);
     });
   }
 
-  async replaceStatuses(rows: readonly StatusTrendRow[], now: string): Promise<void> {
+  /** As `replaceTags`, for posts. */
+  async replaceStatuses(rows: readonly StatusTrendRow[], now: string, review: boolean): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       await trx.deleteFrom("trend_statuses").execute();
       for (const batch of chunks(rows)) {
@@ -234,16 +253,18 @@ export class TrendsRepository {
           .values(batch.map((r) => ({ ...r, allowed: false, updated_at: now })))
           .execute();
       }
+      await this.updateStatusesAllowed(review, trx);
     });
   }
 
-  async replaceLinks(rows: readonly LinkTrendRow[], now: string): Promise<void> {
+  /** Replaces the scored links (each row says whether it is allowed), in one transaction. */
+  async replaceLinks(rows: readonly (LinkTrendRow & { allowed: boolean })[], now: string): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       await trx.deleteFrom("trend_links").execute();
       for (const batch of chunks(rows)) {
         await trx
           .insertInto("trend_links")
-          .values(batch.map((r) => ({ ...r, allowed: false, updated_at: now })))
+          .values(batch.map((r) => ({ ...r, updated_at: now })))
           .execute();
       }
     });
@@ -273,18 +294,18 @@ export class TrendsRepository {
    * Sets `allowed` on every scored hashtag from its switch: with review, only approved ones
    * (`trendable` true); without, all but rejected ones.
    */
-  async updateTagsAllowed(review: boolean): Promise<void> {
+  async updateTagsAllowed(review: boolean, db: Kysely<DB> = this.#db): Promise<void> {
     const fallback = !review;
     await sql`UPDATE trend_tags SET allowed = COALESCE((SELECT t.trendable FROM tags t WHERE t.id = trend_tags.tag_id), ${fallback}) = ${true}
-      AND COALESCE((SELECT t.usable FROM tags t WHERE t.id = trend_tags.tag_id), ${true}) = ${true}`.execute(this.#db);
+      AND COALESCE((SELECT t.usable FROM tags t WHERE t.id = trend_tags.tag_id), ${true}) = ${true}`.execute(db);
   }
 
   /** As `updateTagsAllowed`, from `statuses.trendable`. */
-  async updateStatusesAllowed(review: boolean): Promise<void> {
+  async updateStatusesAllowed(review: boolean, db: Kysely<DB> = this.#db): Promise<void> {
     const fallback = !review;
     await sql`UPDATE trend_statuses SET allowed =
       COALESCE((SELECT s.trendable FROM statuses s WHERE s.id = trend_statuses.status_id), ${fallback}) = ${true}`.execute(
-      this.#db,
+      db,
     );
   }
 
