@@ -284,6 +284,7 @@ describe("admin trends review", () => {
           { tag_id: ids.get("runner") as string, score: runner, rank: 4 },
         ],
         new Date().toISOString(),
+        s.ctx.config.trends.review.tags,
       );
     await scored(5);
     await refreshAllowed(s.ctx);

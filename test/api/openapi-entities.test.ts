@@ -600,12 +600,16 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
       updated_at: now,
     });
     await s.ctx.repos.previewCards.link(status.body.id, card.id, card.url);
-    await s.ctx.repos.trends.replaceTags([{ tag_id: tag.id, score: 4, rank: 1 }], now);
+    await s.ctx.repos.trends.replaceTags([{ tag_id: tag.id, score: 4, rank: 1 }], now, true);
     await s.ctx.repos.trends.replaceStatuses(
       [{ status_id: status.body.id, account_id: alice.account.id, language: "en", score: 9, rank: 1 }],
       now,
+      true,
     );
-    await s.ctx.repos.trends.replaceLinks([{ preview_card_id: card.id, language: null, score: 4, rank: 1 }], now);
+    await s.ctx.repos.trends.replaceLinks(
+      [{ preview_card_id: card.id, language: null, score: 4, rank: 1, allowed: false }],
+      now,
+    );
     await s.ctx.repos.trends.ensureProviders(["news.example"], () => s.ctx.ids.next(), now);
     expectEntity(await get("/api/v1/admin/trends/tags", admin), ["AdminTag"], "trend tags");
     expectEntity(await get("/api/v1/admin/trends/statuses", admin), ["AdminTrendsStatus"], "trend statuses");
