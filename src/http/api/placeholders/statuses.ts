@@ -1,4 +1,4 @@
-import { anyToken, get, none, post, put, user } from "./dsl.ts";
+import { anyToken, none, post } from "./dsl.ts";
 import type { Placeholder } from "./types.ts";
 
 /**
