@@ -100,13 +100,14 @@ async function fullViews(
   out: Map<string, QuoteView>,
 ): Promise<void> {
   const accepted = [...quotes.values()].filter((q) => q.state === "accepted" && q.quotedStatusId !== null);
-  const rows = await ctx.repos.statuses.getByIds(unique(accepted.map((q) => q.quotedStatusId)));
+  const rows =
+    accepted.length === 0 ? [] : await ctx.repos.statuses.getByIds(unique(accepted.map((q) => q.quotedStatusId)));
   const live = rows.filter((s) => s.deletedAt === null);
-  const visible = await visibleAmong(live);
+  const visible = live.length === 0 ? [] : await visibleAmong(live);
   const authors = unique(visible.map((s) => s.accountId));
   const [relations, rendered] = await Promise.all([
     viewerId === undefined || authors.length === 0 ? undefined : blockMuteRelations(ctx, viewerId, authors),
-    nested(visible),
+    visible.length === 0 ? [] : nested(visible),
   ]);
   const byId = new Map(rows.map((s) => [s.id, s]));
   const shown = new Set(visible.map((s) => s.id));

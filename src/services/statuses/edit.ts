@@ -197,7 +197,8 @@ export async function changeQuotePolicy(ctx: AppContext, status: Status, policy:
   if (policy !== status.quotePolicy) {
     await transactionWithJobs(ctx, async (trx, jobs) => {
       await ctx.repos.quotes.setPolicy(status.id, policy, trx);
-      queueDelivery(jobs, { type: "status.update", statusId: status.id });
+      // An Update of its own time: reusing the last edit's id, receivers would drop it as seen.
+      queueDelivery(jobs, { type: "status.update", statusId: status.id, at: new Date().toISOString() });
     });
     await publishStatusUpdate(ctx, status.id);
   }

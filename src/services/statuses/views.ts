@@ -107,6 +107,7 @@ export async function loadStatusViews(
   viewerId: ViewerId,
   opts: { accountText?: boolean; shallowQuotes?: boolean } = {},
 ): Promise<LoadedStatusView[]> {
+  if (statuses.length === 0) return [];
   const loaded = loadedFor(statuses);
   const originals = await originalsOf(ctx, loaded, unique(statuses.map((s) => s.reblogOfId)));
   const all = [...statuses];
