@@ -27,6 +27,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { probe, startBaseline } from "./lib/baseline.ts";
 import {
   type Child,
   freePort,
@@ -62,6 +63,15 @@ import {
   VERIFY_CREDENTIALS,
   type WorkloadResult,
 } from "./lib/report.ts";
+import {
+  measureScoring,
+  probeTrends,
+  runRefresh,
+  type ScoringResult,
+  settleRefresh,
+  trendsTargets,
+  trendWorkloads,
+} from "./lib/trends.ts";
 
 /**
  * The server is started the way `npm start` starts it: the same Node flags and entry point,
@@ -158,58 +168,6 @@ async function measureStartups(env: NodeJS.ProcessEnv, origin: string): Promise<
   return { server, ms };
 }
 
-/** A deterministic JSON body of about 2 KB, for when `/api/v1/instance` does not answer 200. */
-function standInBody(): Buffer {
-  const rules = Array.from({ length: 12 }, (_, i) => ({ id: String(i + 1), text: `Rule number ${i + 1}: be kind.` }));
-  const body = { domain: "bench.example", title: "Gannet", version: "4.3.0", description: "x".repeat(1200), rules };
-  return Buffer.from(JSON.stringify(body));
-}
-
-/** One request to each workload, so the report shows what the server answers before the load. */
-async function probe(targets: Target[], notes: string[]) {
-  const probes: Report["probes"] = [];
-  let baseline: { body: Buffer; contentType: string } | undefined;
-  for (const t of targets) {
-    const a = await get(t.url, t.headers);
-    const path = new URL(t.url).pathname;
-    probes.push({ path, status: a.status, contentType: a.contentType, bytes: a.body.length });
-    log(`probe ${path}: ${a.status} ${a.contentType} ${a.body.length} B`);
-    if (a.status !== 200) notes.push(`${path} answered ${a.status} when probed: its figures are not throughput.`);
-    if (path === "/api/v1/instance" && a.status === 200) baseline = { body: a.body, contentType: a.contentType };
-  }
-  if (baseline) {
-    notes.push(`The bare server served the ${baseline.body.length}-byte body of /api/v1/instance.`);
-  } else {
-    baseline = { body: standInBody(), contentType: "application/json; charset=utf-8" };
-    notes.push(`The bare server served a ${baseline.body.length}-byte JSON stand-in (/api/v1/instance was not 200).`);
-  }
-  return { probes, baseline };
-}
-
-/** The bare server, answering `/0` with the small body and `/1` with the timeline page's. */
-async function startBaseline(
-  dir: string,
-  baseline: { body: Buffer; contentType: string },
-  page: Buffer,
-): Promise<Target[]> {
-  const port = await freePort();
-  const files = [baseline.body, page].map((body, i) => {
-    const file = join(dir, `baseline-body-${i}.json`);
-    writeFileSync(file, body);
-    return file;
-  });
-  const args = [join(BENCH_DIR, "lib/baseline-server.ts"), String(port), baseline.contentType, ...files];
-  const t0 = performance.now();
-  const bare = startChild(NODE, args, { env: { PATH: process.env.PATH ?? "" } });
-  servers[1] = bare;
-  const url = `http://127.0.0.1:${port}/`;
-  await waitUntilAnswering(url, bare, t0);
-  return [
-    { name: BARE, url: `${url}0`, headers: {} },
-    { name: BARE_PAGE, url: `${url}1`, headers: {} },
-  ];
-}
-
 async function runWorkloads(targets: (Target & { pid: number })[], opts: Options): Promise<WorkloadResult[]> {
   const ticks = clockTicksPerSecond();
   const results: WorkloadResult[] = [];
@@ -258,6 +216,11 @@ async function main(): Promise<void> {
     RATE_LIMITS: "off",
     LOG_LEVEL: "warning",
     BIND: "127.0.0.1",
+    // Trends as shipped: review on, the seed's moderators have approved the bursts (seed-trends.ts).
+    TRENDS_ENABLED: "true",
+    TRENDS_REVIEW_TAGS: "true",
+    TRENDS_REVIEW_STATUSES: "true",
+    TRENDS_REVIEW_LINKS: "true",
   };
   const notes: string[] = [];
   const chosen = (name: string) => opts.only.length === 0 || opts.only.some((w) => name.toLowerCase().includes(w));
@@ -314,9 +277,36 @@ async function main(): Promise<void> {
     // Last of the reads: the reader's filters are created right after it, for the filtered run.
     { name: HOME, url: `${origin}/api/v1/timelines/home?limit=40`, headers: reader, baseline: BARE_PAGE },
   ];
-  const { probes, baseline } = await probe(gannet, notes);
+  const { probes, baseline } = await probe(gannet, notes, log);
   const homeProbe = await get(`${origin}/api/v1/timelines/home?limit=40`, reader);
-  const bare = await startBaseline(dir, baseline, homeProbe.body);
+  // The trends lists as the server that is measured scores them now (it ran once at its start).
+  await settleRefresh(database);
+  const trendsFirst = await runRefresh(database);
+  const trendProbes = await probeTrends(
+    origin,
+    trendWorkloads(reader).filter((w) => wanted(w.name)),
+  );
+  const trends: Target[] = [];
+  const pages = [{ name: BARE_PAGE, body: homeProbe.body }];
+  for (const p of trendProbes) {
+    const same = trendProbes.find((q) => q.body.equals(p.body));
+    if (same === p) pages.push({ name: p.workload.baseline, body: p.body });
+    trends.push({ ...p.workload, url: `${origin}${p.workload.path}`, baseline: same?.workload.baseline });
+    probes.push({ path: p.workload.name.slice(4), status: p.status, contentType: p.contentType, bytes: p.body.length });
+    log(`probe ${p.workload.name}: ${p.status} ${p.body.length} B, ${p.items} items`);
+  }
+  if (trendProbes.length > 0) {
+    notes.push(
+      `Trends: one scoring run on the measured server took ${((trendsFirst.end - trendsFirst.start) / 1000).toFixed(2)} s before the workloads; ` +
+        trendProbes.map((p) => `${p.workload.name} held ${p.items} items (${p.body.length} bytes)`).join(", ") +
+        "; each is compared with the bare server serving its body (the reader's posts list shares the anonymous one's when the bodies are equal).",
+    );
+  }
+  const bareChild = await startBaseline(dir, baseline, pages);
+  servers[1] = bareChild.child;
+  const bare = bareChild.targets.filter(
+    (t) => t.name === BARE || t.name === BARE_PAGE || trends.some((x) => x.baseline === t.name),
+  );
   notes.push(
     `The bare server's second body is the home timeline page (${homeProbe.body.length} bytes); the other ` +
       "timelines and notifications are compared with it too (their bodies are listed above).",
@@ -328,10 +318,26 @@ async function main(): Promise<void> {
       `answered (${relationshipsProbe.body.length} bytes); the author's followers page held ` +
       `${JSON.parse(followersProbe.body.toString("utf8")).length} accounts (the query leaves out those the reader blocks, mutes or is blocked by).`,
   );
+  // The trends lists join the reads before the home timeline (the reader's filters come after it).
+  const reads = [...gannet.slice(0, -1), ...trends, ...gannet.slice(-1)];
   const workloads = await runWorkloads(
-    gannet.filter((t) => wanted(t.name)).map((t) => ({ ...t, pid: server.pid })),
+    reads.filter((t) => wanted(t.name)).map((t) => ({ ...t, pid: server.pid })),
     opts,
   );
+  // The scoring job while the reader's (unfiltered) home timeline is asked at a steady rate.
+  let scoring: ScoringResult | undefined;
+  if (chosen("trends scoring")) {
+    log(`trends scoring: ${opts.trendRuns} runs while the home timeline is asked ${opts.trendRate} times a second`);
+    scoring = await measureScoring({
+      url: `${origin}/api/v1/timelines/home?limit=40`,
+      headers: reader,
+      db: database,
+      runs: opts.trendRuns,
+      rate: opts.trendRate,
+      baselineS: opts.warmupSeconds + 2,
+    });
+    log(`  ${scoring.runsMs.map((x) => x.toFixed(0)).join(", ")} ms; home p99 ${scoring.during.p99.toFixed(1)} ms`);
+  }
 
   // The same home timeline once the reader has 20 keyword filters, created through the API.
   if (wanted(HOME_FILTERED)) {
@@ -437,7 +443,8 @@ async function main(): Promise<void> {
     seed: { ms: seeded.ms, counts: seeded.counts },
     workloads,
     fanOut,
-    targets: evaluateTargets(workloads, startupMs, mem, fanOut),
+    targets: [...evaluateTargets(workloads, startupMs, mem, fanOut), ...trendsTargets(workloads, scoring)],
+    scoring,
     notes,
   };
   process.stdout.write(`\n${renderMarkdown(report)}\n`);
