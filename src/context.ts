@@ -52,6 +52,7 @@ import { StatusPagesRepository } from "./db/repositories/status-pages.ts";
 import { StatusesRepository } from "./db/repositories/statuses.ts";
 import { StreamingRepository } from "./db/repositories/streaming.ts";
 import { TagCurationRepository } from "./db/repositories/tag-curation.ts";
+import { TrendsRepository } from "./db/repositories/trends.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
 import { FailureThrottle } from "./federation/inbox/failure-throttle.ts";
@@ -108,6 +109,8 @@ export interface Repositories {
   tagCuration: TagCurationRepository;
   accountCuration: AccountCurationRepository;
   discovery: DiscoveryRepository;
+  /** Trend scores, ranks and the `allowed` switch (migration 0040). */
+  trends: TrendsRepository;
   filters: FiltersRepository;
   renderChanges: RenderChangesRepository;
   previewCards: PreviewCardsRepository;
@@ -221,6 +224,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     tagCuration: new TagCurationRepository(db, database.dialect),
     accountCuration: new AccountCurationRepository(db),
     discovery: new DiscoveryRepository(db),
+    trends: new TrendsRepository(db, database.dialect),
     filters: new FiltersRepository(db),
     renderChanges: new RenderChangesRepository(db),
     previewCards: new PreviewCardsRepository(db),

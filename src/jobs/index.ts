@@ -42,6 +42,7 @@ import {
   publishScheduledStatus,
   queueDueScheduledStatuses,
 } from "../services/scheduled-statuses/publish.ts";
+import { refreshTrends } from "../services/trends/scoring.ts";
 
 /**
  * Every job handler, registered by name in each process that runs workers. A feature adds its
@@ -113,5 +114,9 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   // Accounts suspended here longer than SUSPENSION_PURGE_DELAY_DAYS lose their data (a job each).
   scheduler.every("moderation.purge-suspended", 3600_000, async (ctx) => {
     await queueDueSuspensionPurges(ctx);
+  });
+  // Trending hashtags, posts and links are scored again (Mastodon's Trends::RefreshWorker).
+  scheduler.every("trends.refresh", 5 * 60_000, async (ctx) => {
+    await refreshTrends(ctx);
   });
 }
