@@ -14,6 +14,7 @@ import {
   type TrendOptions,
   usageScore,
 } from "./maths.ts";
+import { latestUses, Pacer } from "./pacing.ts";
 
 const logger = getLogger(["gannet", "trends"]);
 
@@ -23,6 +24,10 @@ const DAY_MS = 24 * HOUR_MS;
 const EARLIER_DAYS = 6;
 /** Posts older than this do not trend (Mastodon: two days). */
 const STATUS_MAX_AGE_MS = 2 * DAY_MS;
+/** The recent uses and interactions are read in id windows of this span, with rests between (pacing.ts). */
+const WINDOW_MS = 3 * HOUR_MS;
+/** Candidates whose usual level is read in one statement. */
+const EARLIER_BATCH = 8;
 
 export interface TrendsRefreshResult {
   tags: number;
@@ -81,10 +86,12 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
   const dayAgo = idAtTime(new Date(nowMs - DAY_MS));
   const weekAgo = idAtTime(new Date(nowMs - (EARLIER_DAYS + 1) * DAY_MS));
 
+  const pace = new Pacer();
+
   // Hashtags
   const tagScores = await scoreUsage(
-    await repo.recentTagUses(dayAgo),
-    (ids) => repo.dailyTagAccounts(ids, weekAgo, dayAgo, nowMs),
+    latestUses(await pace.windows(nowMs - DAY_MS, nowMs, WINDOW_MS, (from, to) => repo.recentTagUses(from, to))),
+    (ids) => pace.batches(ids, EARLIER_BATCH, (batch) => repo.dailyTagAccounts(batch, weekAgo, dayAgo, nowMs)),
     nowMs,
     TAG_OPTIONS,
   );
@@ -93,11 +100,11 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
     tags.map((t) => ({ tag_id: t.id, score: t.score, rank: t.rank })),
     nowIso,
   );
+  await pace.rest();
 
   // Posts
-  const engagement = await repo.statusEngagement(
-    idAtTime(new Date(nowMs - STATUS_MAX_AGE_MS)),
-    STATUS_OPTIONS.threshold,
+  const engagement = await pace.windows(nowMs - STATUS_MAX_AGE_MS, nowMs, WINDOW_MS, (from, to) =>
+    repo.statusEngagement(from, STATUS_OPTIONS.threshold, to),
   );
   const statuses = rankItems(
     engagement.map((s) => ({ ...s, score: statusScore(s.interactions, nowMs - idMs(s.statusId), STATUS_OPTIONS) })),
@@ -113,11 +120,12 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
     })),
     nowIso,
   );
+  await pace.rest();
 
   // Links
   const linkScores = await scoreUsage(
-    await repo.recentLinkUses(dayAgo),
-    (ids) => repo.dailyLinkAccounts(ids, weekAgo, dayAgo, nowMs),
+    latestUses(await pace.windows(nowMs - DAY_MS, nowMs, WINDOW_MS, (from, to) => repo.recentLinkUses(from, to))),
+    (ids) => pace.batches(ids, EARLIER_BATCH, (batch) => repo.dailyLinkAccounts(batch, weekAgo, dayAgo, nowMs)),
     nowMs,
     LINK_OPTIONS,
   );
@@ -134,6 +142,7 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
     })),
     nowIso,
   );
+  await pace.rest();
 
   await refreshAllowed(ctx);
   logger.debug("Trends scored: {tags} hashtags, {statuses} posts, {links} links", {
