@@ -4,7 +4,9 @@
 // home feeds, blocks, mutes and lists); then the timelines, notifications, relationships, a
 // followers page and posting are measured, and the fan-out delay. Last among the reads, the
 // reader's 20 keyword filters are created through the API and its home timeline is measured
-// again, beside the unfiltered one.
+// again, beside the unfiltered one. The trends lists are among the reads, and the trends scoring
+// job is timed in the server before the filters, while the home timeline is read at a steady
+// rate (bench/lib/trends.ts).
 //   --quick                 a short smoke run (1 s warm-up, one 3 s run per workload)
 //   --postgres[=URL]        on PostgreSQL (also when DATABASE_URL is set): a fresh database is
 //                           created on that server for the run and dropped afterwards
@@ -12,9 +14,11 @@
 //   BENCH_CONNECTIONS=50    concurrent connections         BENCH_RUNS=3     runs per workload (median)
 //   BENCH_POST_RATE=5       posts/s in the posting workload (open loop)
 //   BENCH_FANOUT_SAMPLES=5  posts timed one by one for the fan-out delay
+//   BENCH_TRENDS_RATE=500   home timeline requests/s while the trends are scored
+//   BENCH_TRENDS_RUNS=3     trends scoring runs measured
 //   BENCH_ONLY=home,post    only the workloads whose name contains one of these words (also
-//                           relationships, /followers, filters, delivery; the filtered home
-//                           timeline brings the unfiltered one along, for its target)
+//                           relationships, /followers, filters, trends, scoring, delivery; the
+//                           filtered home timeline brings the unfiltered one along, for its target)
 // Last, each on a server of its own: bench/delivery.ts measures federation delivery,
 // bench/inbox.ts inbox ingestion, bench/inbox-abuse.ts the cost of refusing bad inbox requests,
 // bench/streaming.ts 10,000 WebSocket clients and bench/domain-purge.ts the suspension of a domain
