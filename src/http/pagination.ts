@@ -62,3 +62,27 @@ export function setLinkHeader(
   }
   c.header("Link", links.join(", "));
 }
+
+/**
+ * `Link` of an offset-paginated list (trends): `next` when the page is full, `prev` towards the
+ * start; every page has one, the first (empty or not) linking `prev` to itself, so clients can
+ * poll it.
+ */
+export function setOffsetLinkHeader(c: Context<HonoEnv>, limit: number, off: number, count: number): string {
+  const base = new URL(c.req.path, c.env.ctx.config.baseUrl);
+  const carried = new URLSearchParams();
+  for (const [k, v] of new URL(c.req.url).searchParams) {
+    if (k !== "offset" && k !== "access_token") carried.append(k, v);
+  }
+  const link = (at: number, rel: string): string => {
+    const q = new URLSearchParams(carried);
+    q.set("offset", String(at));
+    return `<${base.href}?${q.toString()}>; rel="${rel}"`;
+  };
+  const links: string[] = [];
+  if (count > 0 && count >= limit) links.push(link(off + count, "next"));
+  links.push(link(Math.max(0, off - limit), "prev"));
+  const value = links.join(", ");
+  c.header("Link", value);
+  return value;
+}

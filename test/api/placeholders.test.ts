@@ -86,7 +86,7 @@ describe("placeholders: every endpoint not built yet", () => {
 
   it("has a large table", () => {
     // Endpoints leave the table as they are built; it must not be emptied by accident.
-    assert.ok(PLACEHOLDERS.length >= 40, `only ${PLACEHOLDERS.length} placeholders`);
+    assert.ok(PLACEHOLDERS.length >= 30, `only ${PLACEHOLDERS.length} placeholders`);
     const keys = PLACEHOLDERS.map(key);
     assert.deepEqual(
       keys.filter((k, i) => keys.indexOf(k) !== i),
@@ -207,7 +207,7 @@ describe("placeholders: every endpoint not built yet", () => {
 
   it("serves public endpoints without a token, and checks the scope of a sent token on public* ones", async () => {
     const publics = PLACEHOLDERS.filter((p) => p.guard.auth === "public" || p.guard.auth === "public*");
-    assert.ok(publics.length >= 8, `only ${publics.length} public placeholders`);
+    assert.ok(publics.length >= 4, `only ${publics.length} public placeholders`);
     for (const p of publics) {
       const r = await call(p, fill(p, bobId));
       assert.equal(r.status, expectedStatus(p), key(p));
@@ -225,7 +225,7 @@ describe("placeholders: every endpoint not built yet", () => {
     const paged = PLACEHOLDERS.filter(
       (p) => (p.answer.kind === "page" || p.answer.kind === "offset") && p.method === "GET",
     );
-    assert.ok(paged.length >= 5, `only ${paged.length} paginated placeholders`);
+    assert.ok(paged.length >= 2, `only ${paged.length} paginated placeholders`);
     for (const p of paged) {
       const r = await call(p, `${fill(p, bobId)}?limit=-1`, tokenFor(p));
       if (r.status !== 400) failures.push(`${key(p)}: got ${r.status}`);

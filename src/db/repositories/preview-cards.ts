@@ -85,6 +85,19 @@ export class PreviewCardsRepository {
     return card;
   }
 
+  /** The cards of `ids` (their own URL), by id. */
+  async getByIds(ids: readonly string[]): Promise<Map<string, PreviewCard>> {
+    const out = new Map<string, PreviewCard>();
+    if (ids.length === 0) return out;
+    const rows = await this.#db
+      .selectFrom("preview_cards")
+      .selectAll()
+      .where("id", "in", [...ids])
+      .execute();
+    for (const r of rows) out.set(String(r.id), toPreviewCard(r));
+    return out;
+  }
+
   async update(id: string, patch: PreviewCardUpdate): Promise<void> {
     await this.#db.updateTable("preview_cards").set(patch).where("id", "=", id).execute();
   }

@@ -1,6 +1,10 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { IdWindow } from "../../lib/pagination.ts";
 import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";
+import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
+import { broadcastAuthorCondition, notBlockedOrMutedCondition } from "./status-visibility.ts";
+import { type Status, toStatus } from "./statuses.ts";
 
 /**
  * On `accounts <alias>`: an account whose activity counts towards trends and whose posts may
@@ -70,6 +74,13 @@ function chunks<T>(rows: readonly T[], size = BATCH): T[][] {
 /** `AND <column> < untilId`, or nothing without an upper bound (the scoring reads in id windows). */
 function below(column: string, untilId: string | undefined): RawBuilder<unknown> {
   return untilId === undefined ? sql`` : sql`AND ${sql.ref(column)} < ${untilId}`;
+}
+
+/** On a language column: one of `languages`, or none (an item without a language is in any). */
+function inLanguages(column: string, languages: readonly string[]): RawBuilder<boolean> {
+  const col = sql.ref(column);
+  if (languages.length === 0) return sql<boolean>`${col} IS NULL`;
+  return sql<boolean>`(${col} IS NULL OR ${col} IN (${sql.join([...languages])}))`;
 }
 
 /** On `statuses <alias>`: a public post, not a boost, not deleted. */
@@ -302,14 +313,14 @@ export class TrendsRepository {
    * (`trendable` true); without, all but rejected ones.
    */
   async updateTagsAllowed(review: boolean): Promise<void> {
-    const fallback = review ? false : true;
+    const fallback = !review;
     await sql`UPDATE trend_tags SET allowed = COALESCE((SELECT t.trendable FROM tags t WHERE t.id = trend_tags.tag_id), ${fallback}) = ${true}
       AND COALESCE((SELECT t.usable FROM tags t WHERE t.id = trend_tags.tag_id), ${true}) = ${true}`.execute(this.#db);
   }
 
   /** As `updateTagsAllowed`, from `statuses.trendable`. */
   async updateStatusesAllowed(review: boolean): Promise<void> {
-    const fallback = review ? false : true;
+    const fallback = !review;
     await sql`UPDATE trend_statuses SET allowed =
       COALESCE((SELECT s.trendable FROM statuses s WHERE s.id = trend_statuses.status_id), ${fallback}) = ${true}`.execute(
       this.#db,
@@ -370,42 +381,42 @@ export class TrendsRepository {
     return rows.map((r) => ({ id: String(r.id), name: r.name, displayName: r.display_name }));
   }
 
-  /** Allowed trending posts by rank, in `languages` or without a language (all languages when undefined). */
-  async allowedStatusIds(languages: readonly string[] | undefined, limit: number, offset: number): Promise<string[]> {
+  /**
+   * Allowed trending posts by rank, in `languages` or without a language; for a signed-in reader,
+   * not by accounts they block, mute or are blocked by, nor of domains they block.
+   */
+  async allowedStatusIds(
+    languages: readonly string[],
+    viewerId: string | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<string[]> {
     let q = this.#db
       .selectFrom("trend_statuses")
-      .select("status_id")
-      .where("allowed", "=", true)
-      .orderBy("rank")
+      .innerJoin("statuses", "statuses.id", "trend_statuses.status_id")
+      .select("trend_statuses.status_id")
+      .where("trend_statuses.allowed", "=", true)
+      .where(inLanguages("trend_statuses.language", languages))
+      .orderBy("trend_statuses.rank")
       .limit(limit)
       .offset(offset);
-    if (languages !== undefined) {
-      q = q.where((eb) =>
-        languages.length === 0
-          ? eb("language", "is", null)
-          : eb.or([eb("language", "is", null), eb("language", "in", languages)]),
-      );
-    }
+    if (viewerId !== undefined)
+      q = q.where(notBlockedOrMutedCondition({ accountId: viewerId }, new Date().toISOString()));
     return (await q.execute()).map((r) => String(r.status_id));
   }
 
   /** Allowed trending links by rank (card ids), in `languages` or without a language. */
-  async allowedLinkIds(languages: readonly string[] | undefined, limit: number, offset: number): Promise<string[]> {
-    let q = this.#db
+  async allowedLinkIds(languages: readonly string[], limit: number, offset: number): Promise<string[]> {
+    const rows = await this.#db
       .selectFrom("trend_links")
       .select("preview_card_id")
       .where("allowed", "=", true)
+      .where(inLanguages("language", languages))
       .orderBy("rank")
       .limit(limit)
-      .offset(offset);
-    if (languages !== undefined) {
-      q = q.where((eb) =>
-        languages.length === 0
-          ? eb("language", "is", null)
-          : eb.or([eb("language", "is", null), eb("language", "in", languages)]),
-      );
-    }
-    return (await q.execute()).map((r) => String(r.preview_card_id));
+      .offset(offset)
+      .execute();
+    return rows.map((r) => String(r.preview_card_id));
   }
 
   /** The card of `url` when it is trending and allowed. */
@@ -455,5 +466,27 @@ export class TrendsRepository {
       out.set(id, days);
     }
     return out;
+  }
+
+  /**
+   * Mastodon 4.3's link timeline: public posts (no boosts) sharing card `cardId`, by authors
+   * neither suspended nor silenced, newest first in the id window; a signed-in reader's blocks
+   * and mutes leave posts out.
+   */
+  async linkTimelinePage(cardId: string, viewerId: string | undefined, window: IdWindow): Promise<Status[]> {
+    let q = this.#db
+      .selectFrom("statuses")
+      .innerJoin("preview_cards_statuses", "preview_cards_statuses.status_id", "statuses.id")
+      .selectAll("statuses")
+      .where("preview_cards_statuses.preview_card_id", "=", cardId)
+      .where("statuses.visibility", "=", "public")
+      .where("statuses.deleted_at", "is", null)
+      .where("statuses.reblog_of_id", "is", null)
+      .where(broadcastAuthorCondition);
+    if (viewerId !== undefined)
+      q = q.where(notBlockedOrMutedCondition({ accountId: viewerId }, new Date().toISOString()));
+    q = applyWindow(q, "statuses.id", window);
+    const rows = await q.orderBy("statuses.id", idWindowOrder(window)).limit(window.limit).execute();
+    return sortDesc(rows.map(toStatus));
   }
 }

@@ -8,6 +8,8 @@ export interface UserSettings {
   language?: string | null;
   expandMedia?: "default" | "show_all" | "hide_all";
   expandSpoilers?: boolean;
+  /** Mastodon's `chosen_languages`: the languages the user reads (trends follow them); absent: any. */
+  chosenLanguages?: string[] | null;
 }
 
 export interface User {

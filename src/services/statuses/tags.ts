@@ -15,7 +15,7 @@ export function isHashtagName(name: string): boolean {
 }
 
 /** Seven days, newest first: each day's start (UTC, as Mastodon's history `day`) and its uses. */
-function history(
+export function history(
   today: number,
   uses: ReadonlyMap<string, { uses: number; accounts: number }> | undefined,
 ): { day: string; uses: string; accounts: string }[] {
@@ -26,7 +26,7 @@ function history(
   });
 }
 
-const startOfToday = () => {
+export const startOfToday = () => {
   const now = new Date();
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
 };

@@ -11,7 +11,7 @@ const TTL_MS = 15_000;
 const MAX_ENTRIES = 500;
 
 export interface CachedAnswer {
-  body: string;
+  body: string | Buffer;
   link: string;
 }
 

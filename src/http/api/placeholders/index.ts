@@ -3,7 +3,6 @@ import { adminRows } from "./admin.ts";
 import { discoveryRows } from "./discovery.ts";
 import { pushCollectionRows } from "./push-collections.ts";
 import { statusRows } from "./statuses.ts";
-import { timelineRows } from "./timelines.ts";
 import type { Placeholder } from "./types.ts";
 
 export interface Area {
@@ -15,7 +14,6 @@ export interface Area {
 export const AREAS: readonly Area[] = [
   { title: "Accounts, profile, suggestions", rows: accountRows },
   { title: "Statuses, polls, scheduled statuses", rows: statusRows },
-  { title: "Timelines, favourites, bookmarks, markers, conversations", rows: timelineRows },
   { title: "Search, trends, announcements, misc", rows: discoveryRows },
   { title: "Collections, experimental", rows: pushCollectionRows },
   { title: "Admin API", rows: adminRows },
@@ -183,6 +181,15 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
     method: "GET",
     path: "/api/v1/timelines/tag/:hashtag",
     note: "`any[]`, `all[]`, `none[]`, `local`, `remote`, `only_media`, Link",
+  },
+  { method: "GET", path: "/api/v1/timelines/link", note: "public posts sharing a trending link (`url`), Link" },
+  { method: "GET", path: "/api/v1/trends/tags", note: "trending hashtags with their history, `offset`, Link" },
+  { method: "GET", path: "/api/v1/trends", note: "trending hashtags (the path before 3.5)" },
+  { method: "GET", path: "/api/v1/trends/statuses", note: "trending posts in the reader's languages, `offset`, Link" },
+  {
+    method: "GET",
+    path: "/api/v1/trends/links",
+    note: "trending links (Trends::Link) in the reader's languages, `offset`, Link",
   },
   { method: "GET", path: "/api/v1/custom_emojis", note: "local emojis shown in the picker (`gannet emoji`)" },
   { method: "GET", path: "/api/v1/polls/:id", note: "Poll, visibility of its status" },

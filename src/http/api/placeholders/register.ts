@@ -1,7 +1,7 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { ApiError, notFound } from "../../../lib/errors.ts";
 import { getExistingAccount, getVisibleAccount } from "../../../services/accounts/find-accounts.ts";
-import { pageParams, setLinkHeader } from "../../pagination.ts";
+import { pageParams, setLinkHeader, setOffsetLinkHeader } from "../../pagination.ts";
 import type { HonoEnv } from "../../types.ts";
 import { UNAVAILABLE } from "./entities.ts";
 import { guardMiddleware } from "./guards.ts";
@@ -16,27 +16,6 @@ async function checkAccount(c: Context<HonoEnv>, param: string): Promise<void> {
 /** 404 unless the account named by the path exists (admin endpoints see every account). */
 async function checkExists(c: Context<HonoEnv>, param: string): Promise<void> {
   await getExistingAccount(c.env.ctx, c.req.param(param) ?? "");
-}
-
-/**
- * `Link` of an offset-paginated list (trends): `next` when the page is full, `prev` towards the
- * start. An empty first page still links `prev` to itself, so clients can poll it.
- */
-function setOffsetLink(c: Context<HonoEnv>, limit: number, off: number, count: number): void {
-  const base = new URL(c.req.path, c.env.ctx.config.baseUrl);
-  const carried = new URLSearchParams();
-  for (const [k, v] of new URL(c.req.url).searchParams) {
-    if (k !== "offset" && k !== "access_token") carried.append(k, v);
-  }
-  const link = (at: number, rel: string): string => {
-    const q = new URLSearchParams(carried);
-    q.set("offset", String(at));
-    return `<${base.href}?${q.toString()}>; rel="${rel}"`;
-  };
-  const links: string[] = [];
-  if (count > 0 && count >= limit) links.push(link(off + count, "next"));
-  if (off > 0 || count === 0) links.push(link(Math.max(0, off - limit), "prev"));
-  c.header("Link", links.join(", "));
 }
 
 async function bodyOf(c: Context<HonoEnv>, body: Body): Promise<unknown> {
@@ -57,7 +36,7 @@ async function respond(c: Context<HonoEnv>, answer: Answer): Promise<Response> {
       const { limit } = pageParams(c, answer.def, answer.max);
       const off = offsetParam(c);
       const body = await bodyOf(c, answer.body ?? []);
-      if (answer.link) setOffsetLink(c, limit, off, 0);
+      if (answer.link) setOffsetLinkHeader(c, limit, off, 0);
       return c.json(body as object);
     }
     case "json":

@@ -207,6 +207,12 @@ export const Tag = entity(
   }),
 );
 
+export const TrendsLink = entity(
+  "TrendsLink",
+  "A trending link (Mastodon's Trends::Link): its PreviewCard and a week of sharing (posts and accounts per day, newest first).",
+  PreviewCard.extend({ history: z.array(TagHistory) }),
+);
+
 export const Search = entity(
   "Search",
   "What a search found: accounts, posts and hashtags.",

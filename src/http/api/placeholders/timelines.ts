@@ -1,5 +1,0 @@
-import { get, opt, page } from "./dsl.ts";
-import type { Placeholder } from "./types.ts";
-
-/** 1.3 Timelines, 1.6 Favourites and bookmarks, 1.19 Markers (conversations are built). */
-export const timelineRows: Placeholder[] = [get("/api/v1/timelines/link", opt("read:statuses"), page(20))];
