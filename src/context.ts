@@ -224,7 +224,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     tagCuration: new TagCurationRepository(db, database.dialect),
     accountCuration: new AccountCurationRepository(db),
     discovery: new DiscoveryRepository(db),
-    trends: new TrendsRepository(db, database.dialect),
+    trends: new TrendsRepository(db),
     filters: new FiltersRepository(db),
     renderChanges: new RenderChangesRepository(db),
     previewCards: new PreviewCardsRepository(db),

@@ -1,6 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { IdWindow } from "../../lib/pagination.ts";
-import type { DialectName } from "../database.ts";
 import type { DB } from "../schema.ts";
 import { applyWindow, idWindowOrder, sortDesc } from "./id-window.ts";
 import { broadcastAuthorCondition, notBlockedOrMutedCondition } from "./status-visibility.ts";
@@ -26,11 +25,10 @@ export interface RecentUse {
   lastId: string;
 }
 
-/** Distinct accounts using an item on one of the earlier days (`day` 1 = the 24 hours before the last 24). */
-export interface DailyUse {
+/** An account that used an item (tag or link). */
+export interface ItemAccount {
   itemId: string;
-  day: number;
-  accounts: number;
+  accountId: string;
 }
 
 /** A recent post with its engagement by distinct eligible accounts. */
@@ -63,17 +61,11 @@ export interface LinkTrendRow {
 }
 
 const BATCH = 200;
-const DAY_MS = 86_400_000;
 
 function chunks<T>(rows: readonly T[], size = BATCH): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
   return out;
-}
-
-/** `AND <column> < untilId`, or nothing without an upper bound (the scoring reads in id windows). */
-function below(column: string, untilId: string | undefined): RawBuilder<unknown> {
-  return untilId === undefined ? sql`` : sql`AND ${sql.ref(column)} < ${untilId}`;
 }
 
 /** On a language column: one of `languages`, or none (an item without a language is in any). */
@@ -93,48 +85,31 @@ function publicPost(alias: string): RawBuilder<boolean> {
  * All SQL of trends (migration 0040): the engagement the scoring reads (aggregates bounded by id
  * windows, which are time windows: ids are Snowflake-style), the scored lists it writes, the
  * `allowed` switch, and the public lists.
+ *
+ * The scoring reads reach `statuses` by a CROSS JOIN (the join condition in WHERE, as both
+ * databases accept), which keeps the id-windowed table before it on SQLite. Without statistics
+ * SQLite's planner would otherwise start from an indexed equality on statuses (the public
+ * timeline index on `visibility`, or `reblog_of_id IS NULL`) and read every public post: up to
+ * 8 s a statement on the benchmark's 200,000 posts, milliseconds this way. PostgreSQL plans a
+ * CROSS JOIN with a join condition as any inner join.
  */
 export class TrendsRepository {
   readonly #db: Kysely<DB>;
-  readonly #dialect: DialectName;
-  constructor(db: Kysely<DB>, dialect: DialectName) {
+  constructor(db: Kysely<DB>) {
     this.#db = db;
-    this.#dialect = dialect;
-  }
-
-  /**
-   * The join to `statuses` after the table whose id window drives a scoring query: on SQLite a
-   * CROSS JOIN, which keeps that table the outer loop. Without statistics SQLite's planner would
-   * start from any indexed equality on statuses (the public timeline index on `visibility`, or
-   * `reblog_of_id IS NULL`) and read every public post: 9 s instead of milliseconds on the
-   * benchmark's 200,000 posts.
-   */
-  get #thenStatuses(): RawBuilder<unknown> {
-    return sql.raw(this.#dialect === "sqlite" ? "CROSS JOIN" : "JOIN");
-  }
-
-  /** Milliseconds since the epoch of a Snowflake id column, as SQL (an integer). */
-  #idTime(col: string): RawBuilder<number> {
-    return sql<number>`(${sql.ref(col)} / 65536)`;
-  }
-
-  /** The number of the 24-hour window before `nowMs` that an id column falls into (0 = the last 24 hours). */
-  #dayOf(col: string, nowMs: number): RawBuilder<number> {
-    const now = this.#dialect === "postgres" ? sql`CAST(${nowMs} AS bigint)` : sql`${nowMs}`;
-    return sql<number>`((${now} - ${this.#idTime(col)}) / ${DAY_MS})`;
   }
 
   // Reads for scoring
 
-  /** Each (tag, account) pair of public, usable hashtag uses by eligible accounts since `sinceId` (until `untilId`). */
-  async recentTagUses(sinceId: string, untilId?: string): Promise<RecentUse[]> {
+  /** Each (tag, account) pair of public, usable hashtag uses by eligible accounts with ids in [fromId, toId). */
+  async recentTagUses(fromId: string, toId: string): Promise<RecentUse[]> {
     const r = await sql<{ item_id: string; account_id: string; domain: string | null; last_id: string }>`
       SELECT st.tag_id AS item_id, s.account_id, a.domain, MAX(s.id) AS last_id
       FROM statuses_tags st
-      ${this.#thenStatuses} statuses s ON s.id = st.status_id
+      CROSS JOIN statuses s
       JOIN accounts a ON a.id = s.account_id
       JOIN tags t ON t.id = st.tag_id
-      WHERE st.status_id >= ${sinceId} ${below("st.status_id", untilId)} AND ${publicPost("s")} AND ${trendingAccount("a")}
+      WHERE s.id = st.status_id AND st.status_id >= ${fromId} AND st.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
         AND (t.usable IS NULL OR t.usable = ${true})
       GROUP BY st.tag_id, s.account_id, a.domain`.execute(this.#db);
     return r.rows.map((x) => ({
@@ -145,32 +120,30 @@ export class TrendsRepository {
     }));
   }
 
-  /** Distinct eligible accounts per earlier day for `tagIds`, over ids in [fromId, toId). */
-  async dailyTagAccounts(tagIds: readonly string[], fromId: string, toId: string, nowMs: number): Promise<DailyUse[]> {
-    const out: DailyUse[] = [];
+  /** The eligible accounts using each of `tagIds` in public posts with ids in [fromId, toId), as pairs. */
+  async tagAccounts(tagIds: readonly string[], fromId: string, toId: string): Promise<ItemAccount[]> {
+    const out: ItemAccount[] = [];
     for (const ids of chunks(tagIds)) {
-      const day = this.#dayOf("s.id", nowMs);
-      const r = await sql<{ item_id: string; day: number; accounts: number }>`
-        SELECT st.tag_id AS item_id, ${day} AS day, COUNT(DISTINCT s.account_id) AS accounts
+      const r = await sql<{ item_id: string; account_id: string }>`
+        SELECT DISTINCT st.tag_id AS item_id, s.account_id
         FROM statuses_tags st
-        ${this.#thenStatuses} statuses s ON s.id = st.status_id
+        CROSS JOIN statuses s
         JOIN accounts a ON a.id = s.account_id
-        WHERE st.tag_id IN (${sql.join(ids)}) AND st.status_id >= ${fromId} AND st.status_id < ${toId}
-          AND ${publicPost("s")} AND ${trendingAccount("a")}
-        GROUP BY 1, 2`.execute(this.#db);
-      for (const x of r.rows) out.push({ itemId: String(x.item_id), day: Number(x.day), accounts: Number(x.accounts) });
+        WHERE s.id = st.status_id AND st.tag_id IN (${sql.join(ids)}) AND st.status_id >= ${fromId} AND st.status_id < ${toId}
+          AND ${publicPost("s")} AND ${trendingAccount("a")}`.execute(this.#db);
+      for (const x of r.rows) out.push({ itemId: String(x.item_id), accountId: String(x.account_id) });
     }
     return out;
   }
 
-  /** Each (card, account) pair of links shared by public posts of eligible accounts since `sinceId` (until `untilId`). */
-  async recentLinkUses(sinceId: string, untilId?: string): Promise<RecentUse[]> {
+  /** Each (card, account) pair of links shared by public posts of eligible accounts with ids in [fromId, toId). */
+  async recentLinkUses(fromId: string, toId: string): Promise<RecentUse[]> {
     const r = await sql<{ item_id: string; account_id: string; domain: string | null; last_id: string }>`
       SELECT pcs.preview_card_id AS item_id, s.account_id, a.domain, MAX(s.id) AS last_id
       FROM preview_cards_statuses pcs
-      ${this.#thenStatuses} statuses s ON s.id = pcs.status_id
+      CROSS JOIN statuses s
       JOIN accounts a ON a.id = s.account_id
-      WHERE pcs.status_id >= ${sinceId} ${below("pcs.status_id", untilId)} AND ${publicPost("s")} AND ${trendingAccount("a")}
+      WHERE s.id = pcs.status_id AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
       GROUP BY pcs.preview_card_id, s.account_id, a.domain`.execute(this.#db);
     return r.rows.map((x) => ({
       itemId: String(x.item_id),
@@ -180,25 +153,18 @@ export class TrendsRepository {
     }));
   }
 
-  /** Distinct eligible accounts per earlier day sharing each of `cardIds`, over ids in [fromId, toId). */
-  async dailyLinkAccounts(
-    cardIds: readonly string[],
-    fromId: string,
-    toId: string,
-    nowMs: number,
-  ): Promise<DailyUse[]> {
-    const out: DailyUse[] = [];
+  /** The eligible accounts sharing each of `cardIds` in public posts with ids in [fromId, toId), as pairs. */
+  async linkAccounts(cardIds: readonly string[], fromId: string, toId: string): Promise<ItemAccount[]> {
+    const out: ItemAccount[] = [];
     for (const ids of chunks(cardIds)) {
-      const day = this.#dayOf("s.id", nowMs);
-      const r = await sql<{ item_id: string; day: number; accounts: number }>`
-        SELECT pcs.preview_card_id AS item_id, ${day} AS day, COUNT(DISTINCT s.account_id) AS accounts
+      const r = await sql<{ item_id: string; account_id: string }>`
+        SELECT DISTINCT pcs.preview_card_id AS item_id, s.account_id
         FROM preview_cards_statuses pcs
-        ${this.#thenStatuses} statuses s ON s.id = pcs.status_id
+        CROSS JOIN statuses s
         JOIN accounts a ON a.id = s.account_id
-        WHERE pcs.preview_card_id IN (${sql.join(ids)}) AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId}
-          AND ${publicPost("s")} AND ${trendingAccount("a")}
-        GROUP BY 1, 2`.execute(this.#db);
-      for (const x of r.rows) out.push({ itemId: String(x.item_id), day: Number(x.day), accounts: Number(x.accounts) });
+        WHERE s.id = pcs.status_id AND pcs.preview_card_id IN (${sql.join(ids)}) AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId}
+          AND ${publicPost("s")} AND ${trendingAccount("a")}`.execute(this.#db);
+      for (const x of r.rows) out.push({ itemId: String(x.item_id), accountId: String(x.account_id) });
     }
     return out;
   }
@@ -218,28 +184,28 @@ export class TrendsRepository {
   }
 
   /**
-   * Posts since `sinceId` that may trend (public, not replies or boosts, not deleted, without
+   * Posts with ids in [fromId, toId) that may trend (public, not replies or boosts, not deleted, without
    * content warning or sensitive flag, by an eligible and discoverable account) with at least
    * `minInteractions` favourites and boosts by distinct eligible accounts other than the author.
    */
-  async statusEngagement(sinceId: string, minInteractions: number, untilId?: string): Promise<StatusEngagement[]> {
+  async statusEngagement(fromId: string, toId: string, minInteractions: number): Promise<StatusEngagement[]> {
     const r = await sql<{ status_id: string; account_id: string; language: string | null; interactions: number }>`
       SELECT s.id AS status_id, s.account_id, s.language, i.n AS interactions
       FROM (
         SELECT x.status_id, COUNT(*) AS n FROM (
-          SELECT f.status_id, f.account_id FROM favourites f WHERE f.status_id >= ${sinceId} ${below("f.status_id", untilId)}
+          SELECT f.status_id, f.account_id FROM favourites f WHERE f.status_id >= ${fromId} AND f.status_id < ${toId}
           UNION ALL
           SELECT DISTINCT b.reblog_of_id AS status_id, b.account_id FROM statuses b
-          WHERE b.reblog_of_id >= ${sinceId} ${below("b.reblog_of_id", untilId)} AND b.deleted_at IS NULL
+          WHERE b.reblog_of_id >= ${fromId} AND b.reblog_of_id < ${toId} AND b.deleted_at IS NULL
         ) x
         JOIN accounts xa ON xa.id = x.account_id
         WHERE ${trendingAccount("xa")}
         GROUP BY x.status_id
         HAVING COUNT(*) >= ${minInteractions}
       ) i
-      ${this.#thenStatuses} statuses s ON s.id = i.status_id
+      CROSS JOIN statuses s
       JOIN accounts a ON a.id = s.account_id
-      WHERE ${publicPost("s")} AND s.in_reply_to_id IS NULL AND s.spoiler_text = '' AND s.sensitive = ${false}
+      WHERE s.id = i.status_id AND ${publicPost("s")} AND s.in_reply_to_id IS NULL AND s.spoiler_text = '' AND s.sensitive = ${false}
         AND ${trendingAccount("a")} AND a.discoverable = ${true}`.execute(this.#db);
     return r.rows.map((x) => ({
       statusId: String(x.status_id),

@@ -1,12 +1,10 @@
-import type { RecentUse } from "../../db/repositories/trends.ts";
-import { idAtTime } from "../../lib/ids.ts";
-
 /**
  * Pacing of the trends scoring job. On SQLite every statement runs on the main thread, and a
- * chain of awaited statements never lets a waiting request in, so the job reads in small steps
- * (id windows of a few hours, a few items at a time) and after each step yields and rests as
- * long as the step held the thread (at most 200 ms): requests are answered between steps and the
- * job never takes more than half the thread. On PostgreSQL the rests cost a little time only.
+ * chain of awaited statements never lets a waiting request in (each resolves at once, so the
+ * chain goes on in microtasks), however small the slices the job reads. So after each read the
+ * job yields and rests as long as it held the thread since its last rest (at most 200 ms), as
+ * the domain purge does: requests are answered between reads and the job never takes more than
+ * about half the thread. On PostgreSQL the rests cost the job a little time only.
  */
 export class Pacer {
   #since = performance.now();
@@ -20,43 +18,10 @@ export class Pacer {
     this.#since = performance.now();
   }
 
-  /**
-   * `read` over consecutive id windows [from, to) of `stepMs` from `fromMs` on, the last one
-   * open-ended (ids a little ahead of this clock count too), with a rest after each.
-   */
-  async windows<T>(
-    fromMs: number,
-    toMs: number,
-    stepMs: number,
-    read: (fromId: string, toId: string | undefined) => Promise<T[]>,
-  ): Promise<T[]> {
-    const out: T[] = [];
-    for (let at = fromMs; at < toMs; at += stepMs) {
-      const end = at + stepMs >= toMs ? undefined : idAtTime(new Date(at + stepMs));
-      out.push(...(await read(idAtTime(new Date(at)), end)));
-      await this.rest();
-    }
-    return out;
+  /** `work`'s result, after a rest. */
+  async after<T>(work: Promise<T>): Promise<T> {
+    const result = await work;
+    await this.rest();
+    return result;
   }
-
-  /** `read` over `ids` a few at a time, with a rest after each batch. */
-  async batches<T>(ids: readonly string[], size: number, read: (ids: string[]) => Promise<T[]>): Promise<T[]> {
-    const out: T[] = [];
-    for (let i = 0; i < ids.length; i += size) {
-      out.push(...(await read(ids.slice(i, i + size))));
-      await this.rest();
-    }
-    return out;
-  }
-}
-
-/** One use per (item, account), the latest, from uses read window by window. */
-export function latestUses(uses: readonly RecentUse[]): RecentUse[] {
-  const byPair = new Map<string, RecentUse>();
-  for (const u of uses) {
-    const key = `${u.itemId}:${u.accountId}`;
-    const seen = byPair.get(key);
-    if (seen === undefined || BigInt(u.lastId) > BigInt(seen.lastId)) byPair.set(key, u);
-  }
-  return [...byPair.values()];
 }

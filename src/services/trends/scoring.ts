@@ -1,6 +1,6 @@
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
-import type { DailyUse, RecentUse } from "../../db/repositories/trends.ts";
+import type { ItemAccount, RecentUse, StatusEngagement } from "../../db/repositories/trends.ts";
 import { idAtTime } from "../../lib/ids.ts";
 import { linkDomain, refreshAllowed } from "./allowed.ts";
 import { dropTrendsCaches } from "./cache.ts";
@@ -14,7 +14,7 @@ import {
   type TrendOptions,
   usageScore,
 } from "./maths.ts";
-import { latestUses, Pacer } from "./pacing.ts";
+import { Pacer } from "./pacing.ts";
 
 const logger = getLogger(["gannet", "trends"]);
 
@@ -24,10 +24,6 @@ const DAY_MS = 24 * HOUR_MS;
 const EARLIER_DAYS = 6;
 /** Posts older than this do not trend (Mastodon: two days). */
 const STATUS_MAX_AGE_MS = 2 * DAY_MS;
-/** The recent uses and interactions are read in id windows of this span, with rests between (pacing.ts). */
-const WINDOW_MS = 3 * HOUR_MS;
-/** Candidates whose usual level is read in one statement. */
-const EARLIER_BATCH = 8;
 
 export interface TrendsRefreshResult {
   tags: number;
@@ -39,33 +35,69 @@ export interface TrendsRefreshResult {
 const idMs = (id: string): number => Number(BigInt(id) >> 16n);
 
 /**
- * Scores of items used in the last 24 hours (tags or links): the recent uses grouped per item,
- * the items that reach the threshold, their usual level from the earlier days, then the score.
+ * Each query reads one slice of time at most: on SQLite a statement holds the one connection
+ * (and the event loop) while it runs, so requests wait for one slice, never for a whole day.
+ */
+const SLICE_MS = 6 * HOUR_MS;
+
+/** The [fromId, toId) id windows of `SLICE_MS` covering [fromMs, toMs), newest first. */
+function slices(fromMs: number, toMs: number): [string, string][] {
+  const out: [string, string][] = [];
+  for (let end = toMs; end > fromMs; end -= SLICE_MS) {
+    out.push([idAtTime(new Date(Math.max(fromMs, end - SLICE_MS))), idAtTime(new Date(end))]);
+  }
+  return out;
+}
+
+/** One account's use of an item, merged over slices: its latest use wins. */
+function mergeUses(into: Map<string, Map<string, { domain: string | null; lastId: string }>>, uses: RecentUse[]) {
+  for (const u of uses) {
+    const accounts = into.get(u.itemId) ?? new Map<string, { domain: string | null; lastId: string }>();
+    const seen = accounts.get(u.accountId);
+    if (seen === undefined || BigInt(seen.lastId) < BigInt(u.lastId)) {
+      accounts.set(u.accountId, { domain: u.domain, lastId: u.lastId });
+    }
+    into.set(u.itemId, accounts);
+  }
+}
+
+/**
+ * Scores of the items (tags or links) used in the last 24 hours: their distinct accounts, each
+ * weighed by the age of its latest use, against their distinct accounts on each of the earlier
+ * days (read only for the items that reach the threshold).
  */
 async function scoreUsage(
-  recent: readonly RecentUse[],
-  earlier: (ids: string[]) => Promise<DailyUse[]>,
+  recent: (fromId: string, toId: string) => Promise<RecentUse[]>,
+  daily: (ids: string[], fromId: string, toId: string) => Promise<ItemAccount[]>,
   nowMs: number,
   opts: TrendOptions,
 ): Promise<{ id: string; score: number }[]> {
-  const byItem = new Map<string, AccountUse[]>();
-  for (const u of recent) {
-    const uses = byItem.get(u.itemId) ?? [];
-    uses.push({ server: u.domain ?? "", ageMs: nowMs - idMs(u.lastId) });
-    byItem.set(u.itemId, uses);
+  const byItem = new Map<string, Map<string, { domain: string | null; lastId: string }>>();
+  for (const [from, to] of slices(nowMs - DAY_MS, nowMs + 60_000)) mergeUses(byItem, await recent(from, to));
+  const candidates = [...byItem.entries()].filter(([, a]) => a.size >= opts.threshold).map(([id]) => id);
+  const days = new Map<string, number[]>(candidates.map((id) => [id, []]));
+  if (candidates.length > 0) {
+    for (let day = 1; day <= EARLIER_DAYS; day++) {
+      const end = nowMs - day * DAY_MS;
+      // Distinct accounts of the day, over its slices.
+      const accounts = new Map<string, Set<string>>();
+      for (const [from, to] of slices(end - DAY_MS, end)) {
+        for (const u of await daily(candidates, from, to)) {
+          const set = accounts.get(u.itemId) ?? new Set<string>();
+          set.add(u.accountId);
+          accounts.set(u.itemId, set);
+        }
+      }
+      for (const id of candidates) days.get(id)?.push(accounts.get(id)?.size ?? 0);
+    }
   }
-  const candidates = [...byItem.entries()].filter(([, uses]) => uses.length >= opts.threshold).map(([id]) => id);
-  const days = new Map<string, number[]>();
-  for (const d of await earlier(candidates)) {
-    if (d.day < 1 || d.day > EARLIER_DAYS) continue;
-    const counts = days.get(d.itemId) ?? new Array<number>(EARLIER_DAYS).fill(0);
-    counts[d.day - 1] = d.accounts;
-    days.set(d.itemId, counts);
-  }
-  return candidates.map((id) => ({
-    id,
-    score: usageScore(byItem.get(id) ?? [], days.get(id) ?? new Array<number>(EARLIER_DAYS).fill(0), opts),
-  }));
+  return candidates.map((id) => {
+    const uses: AccountUse[] = [...(byItem.get(id)?.values() ?? [])].map((u) => ({
+      server: u.domain ?? "",
+      ageMs: nowMs - idMs(u.lastId),
+    }));
+    return { id, score: usageScore(uses, days.get(id) ?? [], opts) };
+  });
 }
 
 /**
@@ -83,49 +115,49 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
   }
   const nowMs = now.getTime();
   const nowIso = now.toISOString();
-  const dayAgo = idAtTime(new Date(nowMs - DAY_MS));
-  const weekAgo = idAtTime(new Date(nowMs - (EARLIER_DAYS + 1) * DAY_MS));
-
+  // A rest after every read and write, for the requests waiting meanwhile (pacing.ts).
   const pace = new Pacer();
-
   // Hashtags
   const tagScores = await scoreUsage(
-    latestUses(await pace.windows(nowMs - DAY_MS, nowMs, WINDOW_MS, (from, to) => repo.recentTagUses(from, to))),
-    (ids) => pace.batches(ids, EARLIER_BATCH, (batch) => repo.dailyTagAccounts(batch, weekAgo, dayAgo, nowMs)),
+    (from, to) => pace.after(repo.recentTagUses(from, to)),
+    (ids, from, to) => pace.after(repo.tagAccounts(ids, from, to)),
     nowMs,
     TAG_OPTIONS,
   );
   const tags = rankItems(tagScores, TAG_OPTIONS);
-  await repo.replaceTags(
-    tags.map((t) => ({ tag_id: t.id, score: t.score, rank: t.rank })),
-    nowIso,
+  await pace.after(
+    repo.replaceTags(
+      tags.map((t) => ({ tag_id: t.id, score: t.score, rank: t.rank })),
+      nowIso,
+    ),
   );
-  await pace.rest();
 
   // Posts
-  const engagement = await pace.windows(nowMs - STATUS_MAX_AGE_MS, nowMs, WINDOW_MS, (from, to) =>
-    repo.statusEngagement(from, STATUS_OPTIONS.threshold, to),
-  );
+  const engagement: StatusEngagement[] = [];
+  for (const [from, to] of slices(nowMs - STATUS_MAX_AGE_MS, nowMs + 60_000)) {
+    engagement.push(...(await pace.after(repo.statusEngagement(from, to, STATUS_OPTIONS.threshold))));
+  }
   const statuses = rankItems(
     engagement.map((s) => ({ ...s, score: statusScore(s.interactions, nowMs - idMs(s.statusId), STATUS_OPTIONS) })),
     STATUS_OPTIONS,
   );
-  await repo.replaceStatuses(
-    statuses.map((s) => ({
-      status_id: s.statusId,
-      account_id: s.accountId,
-      language: s.language,
-      score: s.score,
-      rank: s.rank,
-    })),
-    nowIso,
+  await pace.after(
+    repo.replaceStatuses(
+      statuses.map((s) => ({
+        status_id: s.statusId,
+        account_id: s.accountId,
+        language: s.language,
+        score: s.score,
+        rank: s.rank,
+      })),
+      nowIso,
+    ),
   );
-  await pace.rest();
 
   // Links
   const linkScores = await scoreUsage(
-    latestUses(await pace.windows(nowMs - DAY_MS, nowMs, WINDOW_MS, (from, to) => repo.recentLinkUses(from, to))),
-    (ids) => pace.batches(ids, EARLIER_BATCH, (batch) => repo.dailyLinkAccounts(batch, weekAgo, dayAgo, nowMs)),
+    (from, to) => pace.after(repo.recentLinkUses(from, to)),
+    (ids, from, to) => pace.after(repo.linkAccounts(ids, from, to)),
     nowMs,
     LINK_OPTIONS,
   );
@@ -133,16 +165,17 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
   const cards = await repo.cardsInfo(links.map((l) => l.id));
   const domains = [...cards.values()].map((c) => linkDomain(c.url)).filter((d) => d !== undefined);
   await repo.ensureProviders(domains, () => ctx.ids.next(), nowIso);
-  await repo.replaceLinks(
-    links.map((l) => ({
-      preview_card_id: l.id,
-      language: cards.get(l.id)?.language ?? null,
-      score: l.score,
-      rank: l.rank,
-    })),
-    nowIso,
+  await pace.after(
+    repo.replaceLinks(
+      links.map((l) => ({
+        preview_card_id: l.id,
+        language: cards.get(l.id)?.language ?? null,
+        score: l.score,
+        rank: l.rank,
+      })),
+      nowIso,
+    ),
   );
-  await pace.rest();
 
   await refreshAllowed(ctx);
   logger.debug("Trends scored: {tags} hashtags, {statuses} posts, {links} links", {
