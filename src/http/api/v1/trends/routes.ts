@@ -44,7 +44,8 @@ async function trendsPage(
   // Hashtags trend in every language.
   const languages =
     kind === "tags" ? [] : readerLanguages(who?.user, c.req.header("accept-language"), ctx.config.defaultLocale);
-  if (who !== undefined || c.get("auth") !== undefined) {
+  // `auth` is null, not undefined, without a token (middleware/auth.ts).
+  if (who !== undefined || c.get("auth")) {
     const { body, count } = await make({ limit, offset }, languages);
     setOffsetLinkHeader(c, limit, offset, count);
     return jsonText(c, body);
