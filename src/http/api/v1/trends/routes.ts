@@ -51,7 +51,9 @@ async function trendsPage(
     return jsonText(c, body);
   }
   const cache = trendsCache(ctx);
-  const key = `${kind}|${languages.join(",")}|${new URL(c.req.url).search}`;
+  // The path too: its Link header names it (`/api/v1/trends` and `/api/v1/trends/tags`).
+  const url = new URL(c.req.url);
+  const key = `${kind}|${languages.join(",")}|${url.pathname}${url.search}`;
   const hit = cache.get(key);
   if (hit !== undefined) {
     c.header("Link", hit.link);
