@@ -116,7 +116,7 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
   const nowMs = now.getTime();
   const nowIso = now.toISOString();
   // A rest after every read and write, for the requests waiting meanwhile (pacing.ts).
-  const pace = new Pacer();
+  const pace = new Pacer(ctx.dialect === "sqlite");
   // Hashtags
   const tagScores = await scoreUsage(
     (from, to) => pace.after(repo.recentTagUses(from, to)),
