@@ -86,12 +86,9 @@ function publicPost(alias: string): RawBuilder<boolean> {
  * windows, which are time windows: ids are Snowflake-style), the scored lists it writes, the
  * `allowed` switch, and the public lists.
  *
- * The scoring reads reach `statuses` by a CROSS JOIN (the join condition in WHERE, as both
- * databases accept), which keeps the id-windowed table before it on SQLite. Without statistics
- * SQLite's planner would otherwise start from an indexed equality on statuses (the public
- * timeline index on `visibility`, or `reblog_of_id IS NULL`) and read every public post: up to
- * 8 s a statement on the benchmark's 200,000 posts, milliseconds this way. PostgreSQL plans a
- * CROSS JOIN with a join condition as any inner join.
+ * The scoring reads join with CROSS JOIN: SQLite then keeps the written order and starts from the
+ * id window (without statistics it preferred walking every public status through the public
+ * timeline's index: seconds instead of milliseconds); PostgreSQL plans them as inner joins.
  */
 export class TrendsRepository {
   readonly #db: Kysely<DB>;
@@ -106,10 +103,8 @@ export class TrendsRepository {
     const r = await sql<{ item_id: string; account_id: string; domain: string | null; last_id: string }>`
       SELECT st.tag_id AS item_id, s.account_id, a.domain, MAX(s.id) AS last_id
       FROM statuses_tags st
-      CROSS JOIN statuses s
-      JOIN accounts a ON a.id = s.account_id
-      JOIN tags t ON t.id = st.tag_id
-      WHERE s.id = st.status_id AND st.status_id >= ${fromId} AND st.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
+      CROSS JOIN statuses s CROSS JOIN accounts a CROSS JOIN tags t
+      WHERE s.id = st.status_id AND a.id = s.account_id AND t.id = st.tag_id AND st.status_id >= ${fromId} AND st.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
         AND (t.usable IS NULL OR t.usable = ${true})
       GROUP BY st.tag_id, s.account_id, a.domain`.execute(this.#db);
     return r.rows.map((x) => ({
@@ -120,16 +115,14 @@ export class TrendsRepository {
     }));
   }
 
-  /** The eligible accounts using each of `tagIds` in public posts with ids in [fromId, toId), as pairs. */
-  async tagAccounts(tagIds: readonly string[], fromId: string, toId: string): Promise<ItemAccount[]> {
+  /** The eligible accounts using each of the tags `ids` in public posts with ids in [fromId, toId), as pairs. */
+  async tagAccounts(ids: readonly string[], fromId: string, toId: string): Promise<ItemAccount[]> {
     const out: ItemAccount[] = [];
-    for (const ids of chunks(tagIds)) {
+    if (ids.length > 0) {
       const r = await sql<{ item_id: string; account_id: string }>`
         SELECT DISTINCT st.tag_id AS item_id, s.account_id
-        FROM statuses_tags st
-        CROSS JOIN statuses s
-        JOIN accounts a ON a.id = s.account_id
-        WHERE s.id = st.status_id AND st.tag_id IN (${sql.join(ids)}) AND st.status_id >= ${fromId} AND st.status_id < ${toId}
+        FROM statuses_tags st CROSS JOIN statuses s CROSS JOIN accounts a
+        WHERE s.id = st.status_id AND a.id = s.account_id AND st.tag_id IN (${sql.join(ids)}) AND st.status_id >= ${fromId} AND st.status_id < ${toId}
           AND ${publicPost("s")} AND ${trendingAccount("a")}`.execute(this.#db);
       for (const x of r.rows) out.push({ itemId: String(x.item_id), accountId: String(x.account_id) });
     }
@@ -140,10 +133,8 @@ export class TrendsRepository {
   async recentLinkUses(fromId: string, toId: string): Promise<RecentUse[]> {
     const r = await sql<{ item_id: string; account_id: string; domain: string | null; last_id: string }>`
       SELECT pcs.preview_card_id AS item_id, s.account_id, a.domain, MAX(s.id) AS last_id
-      FROM preview_cards_statuses pcs
-      CROSS JOIN statuses s
-      JOIN accounts a ON a.id = s.account_id
-      WHERE s.id = pcs.status_id AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
+      FROM preview_cards_statuses pcs CROSS JOIN statuses s CROSS JOIN accounts a
+      WHERE s.id = pcs.status_id AND a.id = s.account_id AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
       GROUP BY pcs.preview_card_id, s.account_id, a.domain`.execute(this.#db);
     return r.rows.map((x) => ({
       itemId: String(x.item_id),
@@ -153,16 +144,14 @@ export class TrendsRepository {
     }));
   }
 
-  /** The eligible accounts sharing each of `cardIds` in public posts with ids in [fromId, toId), as pairs. */
-  async linkAccounts(cardIds: readonly string[], fromId: string, toId: string): Promise<ItemAccount[]> {
+  /** The eligible accounts sharing each of the cards `ids` in public posts with ids in [fromId, toId), as pairs. */
+  async linkAccounts(ids: readonly string[], fromId: string, toId: string): Promise<ItemAccount[]> {
     const out: ItemAccount[] = [];
-    for (const ids of chunks(cardIds)) {
+    if (ids.length > 0) {
       const r = await sql<{ item_id: string; account_id: string }>`
         SELECT DISTINCT pcs.preview_card_id AS item_id, s.account_id
-        FROM preview_cards_statuses pcs
-        CROSS JOIN statuses s
-        JOIN accounts a ON a.id = s.account_id
-        WHERE s.id = pcs.status_id AND pcs.preview_card_id IN (${sql.join(ids)}) AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId}
+        FROM preview_cards_statuses pcs CROSS JOIN statuses s CROSS JOIN accounts a
+        WHERE s.id = pcs.status_id AND a.id = s.account_id AND pcs.preview_card_id IN (${sql.join(ids)}) AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId}
           AND ${publicPost("s")} AND ${trendingAccount("a")}`.execute(this.#db);
       for (const x of r.rows) out.push({ itemId: String(x.item_id), accountId: String(x.account_id) });
     }
@@ -198,14 +187,13 @@ export class TrendsRepository {
           SELECT DISTINCT b.reblog_of_id AS status_id, b.account_id FROM statuses b
           WHERE b.reblog_of_id >= ${fromId} AND b.reblog_of_id < ${toId} AND b.deleted_at IS NULL
         ) x
-        JOIN accounts xa ON xa.id = x.account_id
-        WHERE ${trendingAccount("xa")}
+        CROSS JOIN accounts xa
+        WHERE xa.id = x.account_id AND ${trendingAccount("xa")}
         GROUP BY x.status_id
         HAVING COUNT(*) >= ${minInteractions}
       ) i
-      CROSS JOIN statuses s
-      JOIN accounts a ON a.id = s.account_id
-      WHERE s.id = i.status_id AND ${publicPost("s")} AND s.in_reply_to_id IS NULL AND s.spoiler_text = '' AND s.sensitive = ${false}
+      CROSS JOIN statuses s CROSS JOIN accounts a
+      WHERE s.id = i.status_id AND a.id = s.account_id AND ${publicPost("s")} AND s.in_reply_to_id IS NULL AND s.spoiler_text = '' AND s.sensitive = ${false}
         AND ${trendingAccount("a")} AND a.discoverable = ${true}`.execute(this.#db);
     return r.rows.map((x) => ({
       statusId: String(x.status_id),

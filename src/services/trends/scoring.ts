@@ -14,7 +14,6 @@ import {
   type TrendOptions,
   usageScore,
 } from "./maths.ts";
-import { Pacer } from "./pacing.ts";
 
 const logger = getLogger(["gannet", "trends"]);
 
@@ -39,6 +38,14 @@ const idMs = (id: string): number => Number(BigInt(id) >> 16n);
  * (and the event loop) while it runs, so requests wait for one slice, never for a whole day.
  */
 const SLICE_MS = 6 * HOUR_MS;
+/** Items whose earlier days one statement reads (popular hashtags have many uses a day). */
+const DAILY_BATCH = 50;
+
+/**
+ * Lets the event loop serve requests between two statements: on SQLite the statements answer
+ * through promises alone, so a run of them would otherwise keep requests waiting to the end.
+ */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The [fromId, toId) id windows of `SLICE_MS` covering [fromMs, toMs), newest first. */
 function slices(fromMs: number, toMs: number): [string, string][] {
@@ -73,7 +80,10 @@ async function scoreUsage(
   opts: TrendOptions,
 ): Promise<{ id: string; score: number }[]> {
   const byItem = new Map<string, Map<string, { domain: string | null; lastId: string }>>();
-  for (const [from, to] of slices(nowMs - DAY_MS, nowMs + 60_000)) mergeUses(byItem, await recent(from, to));
+  for (const [from, to] of slices(nowMs - DAY_MS, nowMs + 60_000)) {
+    mergeUses(byItem, await recent(from, to));
+    await breathe();
+  }
   const candidates = [...byItem.entries()].filter(([, a]) => a.size >= opts.threshold).map(([id]) => id);
   const days = new Map<string, number[]>(candidates.map((id) => [id, []]));
   if (candidates.length > 0) {
@@ -82,10 +92,13 @@ async function scoreUsage(
       // Distinct accounts of the day, over its slices.
       const accounts = new Map<string, Set<string>>();
       for (const [from, to] of slices(end - DAY_MS, end)) {
-        for (const u of await daily(candidates, from, to)) {
-          const set = accounts.get(u.itemId) ?? new Set<string>();
-          set.add(u.accountId);
-          accounts.set(u.itemId, set);
+        for (let i = 0; i < candidates.length; i += DAILY_BATCH) {
+          for (const u of await daily(candidates.slice(i, i + DAILY_BATCH), from, to)) {
+            const set = accounts.get(u.itemId) ?? new Set<string>();
+            set.add(u.accountId);
+            accounts.set(u.itemId, set);
+          }
+          await breathe();
         }
       }
       for (const id of candidates) days.get(id)?.push(accounts.get(id)?.size ?? 0);
@@ -115,68 +128,64 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
   }
   const nowMs = now.getTime();
   const nowIso = now.toISOString();
-  // A rest after every read and write, for the requests waiting meanwhile (pacing.ts).
-  const pace = new Pacer(ctx.dialect === "sqlite");
   // Hashtags
   const tagScores = await scoreUsage(
-    (from, to) => pace.after(repo.recentTagUses(from, to)),
-    (ids, from, to) => pace.after(repo.tagAccounts(ids, from, to)),
+    (from, to) => repo.recentTagUses(from, to),
+    (ids, from, to) => repo.tagAccounts(ids, from, to),
     nowMs,
     TAG_OPTIONS,
   );
   const tags = rankItems(tagScores, TAG_OPTIONS);
-  await pace.after(
-    repo.replaceTags(
-      tags.map((t) => ({ tag_id: t.id, score: t.score, rank: t.rank })),
-      nowIso,
-    ),
+  await repo.replaceTags(
+    tags.map((t) => ({ tag_id: t.id, score: t.score, rank: t.rank })),
+    nowIso,
   );
 
   // Posts
   const engagement: StatusEngagement[] = [];
   for (const [from, to] of slices(nowMs - STATUS_MAX_AGE_MS, nowMs + 60_000)) {
-    engagement.push(...(await pace.after(repo.statusEngagement(from, to, STATUS_OPTIONS.threshold))));
+    engagement.push(...(await repo.statusEngagement(from, to, STATUS_OPTIONS.threshold)));
+    await breathe();
   }
   const statuses = rankItems(
     engagement.map((s) => ({ ...s, score: statusScore(s.interactions, nowMs - idMs(s.statusId), STATUS_OPTIONS) })),
     STATUS_OPTIONS,
   );
-  await pace.after(
-    repo.replaceStatuses(
-      statuses.map((s) => ({
-        status_id: s.statusId,
-        account_id: s.accountId,
-        language: s.language,
-        score: s.score,
-        rank: s.rank,
-      })),
-      nowIso,
-    ),
+  await breathe();
+  await repo.replaceStatuses(
+    statuses.map((s) => ({
+      status_id: s.statusId,
+      account_id: s.accountId,
+      language: s.language,
+      score: s.score,
+      rank: s.rank,
+    })),
+    nowIso,
   );
 
   // Links
   const linkScores = await scoreUsage(
-    (from, to) => pace.after(repo.recentLinkUses(from, to)),
-    (ids, from, to) => pace.after(repo.linkAccounts(ids, from, to)),
+    (from, to) => repo.recentLinkUses(from, to),
+    (ids, from, to) => repo.linkAccounts(ids, from, to),
     nowMs,
     LINK_OPTIONS,
   );
   const links = rankItems(linkScores, LINK_OPTIONS);
   const cards = await repo.cardsInfo(links.map((l) => l.id));
   const domains = [...cards.values()].map((c) => linkDomain(c.url)).filter((d) => d !== undefined);
+  await breathe();
   await repo.ensureProviders(domains, () => ctx.ids.next(), nowIso);
-  await pace.after(
-    repo.replaceLinks(
-      links.map((l) => ({
-        preview_card_id: l.id,
-        language: cards.get(l.id)?.language ?? null,
-        score: l.score,
-        rank: l.rank,
-      })),
-      nowIso,
-    ),
+  await repo.replaceLinks(
+    links.map((l) => ({
+      preview_card_id: l.id,
+      language: cards.get(l.id)?.language ?? null,
+      score: l.score,
+      rank: l.rank,
+    })),
+    nowIso,
   );
 
+  await breathe();
   await refreshAllowed(ctx);
   logger.debug("Trends scored: {tags} hashtags, {statuses} posts, {links} links", {
     tags: tags.length,
