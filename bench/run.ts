@@ -67,15 +67,7 @@ import {
   VERIFY_CREDENTIALS,
   type WorkloadResult,
 } from "./lib/report.ts";
-import {
-  measureScoring,
-  probeTrends,
-  runRefresh,
-  type ScoringResult,
-  settleRefresh,
-  trendsTargets,
-  trendWorkloads,
-} from "./lib/trends.ts";
+import { measureScoring, prepareTrends, type ScoringResult, trendsTargets } from "./lib/trends.ts";
 
 /**
  * The server is started the way `npm start` starts it: the same Node flags and entry point,
@@ -284,28 +276,9 @@ async function main(): Promise<void> {
   const { probes, baseline } = await probe(gannet, notes, log);
   const homeProbe = await get(`${origin}/api/v1/timelines/home?limit=40`, reader);
   // The trends lists as the server that is measured scores them now (it ran once at its start).
-  await settleRefresh(database);
-  const trendsFirst = await runRefresh(database);
-  const trendProbes = await probeTrends(
-    origin,
-    trendWorkloads(reader).filter((w) => wanted(w.name)),
-  );
-  const trends: Target[] = [];
-  const pages = [{ name: BARE_PAGE, body: homeProbe.body }];
-  for (const p of trendProbes) {
-    const same = trendProbes.find((q) => q.body.equals(p.body));
-    if (same === p) pages.push({ name: p.workload.baseline, body: p.body });
-    trends.push({ ...p.workload, url: `${origin}${p.workload.path}`, baseline: same?.workload.baseline });
-    probes.push({ path: p.workload.name.slice(4), status: p.status, contentType: p.contentType, bytes: p.body.length });
-    log(`probe ${p.workload.name}: ${p.status} ${p.body.length} B, ${p.items} items`);
-  }
-  if (trendProbes.length > 0) {
-    notes.push(
-      `Trends: one scoring run on the measured server took ${((trendsFirst.end - trendsFirst.start) / 1000).toFixed(2)} s before the workloads; ` +
-        trendProbes.map((p) => `${p.workload.name} held ${p.items} items (${p.body.length} bytes)`).join(", ") +
-        "; each is compared with the bare server serving its body (the reader's posts list shares the anonymous one's when the bodies are equal).",
-    );
-  }
+  const trendsPrep = await prepareTrends(origin, reader, database, wanted, probes, notes, log);
+  const trends: Target[] = trendsPrep.targets;
+  const pages = [{ name: BARE_PAGE, body: homeProbe.body }, ...trendsPrep.pages];
   const bareChild = await startBaseline(dir, baseline, pages);
   servers[1] = bareChild.child;
   const bare = bareChild.targets.filter(

@@ -11,7 +11,7 @@ import { sleep } from "./children.ts";
 import type { BenchDatabase } from "./database.ts";
 import { get } from "./http.ts";
 import { openLoop, type Sample, stats } from "./open-loop.ts";
-import type { TargetResult, WorkloadResult } from "./report.ts";
+import type { Report, TargetResult, WorkloadResult } from "./report.ts";
 
 export const TRENDS_TASK = "trends.refresh";
 export const TRENDS_STATUSES = "GET /api/v1/trends/statuses";
@@ -58,6 +58,45 @@ export async function probeTrends(origin: string, workloads: TrendWorkload[]) {
     out.push({ workload: w, body: a.body, status: a.status, contentType: a.contentType, items });
   }
   return out;
+}
+
+/**
+ * Once the server is up: its start-up scoring waited for and one more run, then each list's body
+ * probed (for the report and the bare server). Returns the workloads, each naming the bare page
+ * with its body (the reader's posts list shares the anonymous one's when the bodies are equal).
+ */
+export async function prepareTrends(
+  origin: string,
+  reader: Record<string, string>,
+  db: BenchDatabase,
+  wanted: (name: string) => boolean,
+  probes: Report["probes"],
+  notes: string[],
+  log: (m: string) => void,
+) {
+  await settleRefresh(db);
+  const first = await runRefresh(db);
+  const probed = await probeTrends(
+    origin,
+    trendWorkloads(reader).filter((w) => wanted(w.name)),
+  );
+  const targets: { name: string; url: string; headers: Record<string, string>; baseline?: string }[] = [];
+  const pages: { name: string; body: Buffer }[] = [];
+  for (const p of probed) {
+    const same = probed.find((q) => q.body.equals(p.body));
+    if (same === p) pages.push({ name: p.workload.baseline, body: p.body });
+    targets.push({ ...p.workload, url: `${origin}${p.workload.path}`, baseline: same?.workload.baseline });
+    probes.push({ path: p.workload.name.slice(4), status: p.status, contentType: p.contentType, bytes: p.body.length });
+    log(`probe ${p.workload.name}: ${p.status} ${p.body.length} B, ${p.items} items`);
+  }
+  if (probed.length > 0) {
+    notes.push(
+      `Trends: one scoring run on the measured server took ${((first.end - first.start) / 1000).toFixed(2)} s before the workloads; ` +
+        probed.map((p) => `${p.workload.name} held ${p.items} items (${p.body.length} bytes)`).join(", ") +
+        "; each is compared with the bare server serving its body (the reader's posts list shares the anonymous one's when the bodies are equal).",
+    );
+  }
+  return { targets, pages };
 }
 
 /** Waits until the refresh has run at least once and is not running. */
