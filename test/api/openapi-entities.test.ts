@@ -585,6 +585,29 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     expectEntity(await get("/api/v1/admin/domain_allows", owner), ["AdminDomainAllow"], "domain allows");
   });
 
+  it("trending hashtags, posts and links", async () => {
+    // A link as sharing makes it (a card on a public post), scored and allowed as review would.
+    const status = await post("/api/v1/statuses", alice, { status: "A link to share", language: "en" });
+    const now = new Date().toISOString();
+    const card = await s.ctx.repos.previewCards.insert({
+      id: s.ctx.ids.next(),
+      url: "https://news.example/story",
+      title: "A story",
+      language: "en",
+      created_at: now,
+      updated_at: now,
+    });
+    await s.ctx.repos.previewCards.link(status.body.id, card.id, card.url);
+    await s.ctx.db
+      .insertInto("trend_links")
+      .values({ preview_card_id: card.id, language: "en", score: 1, rank: 1, allowed: true, updated_at: now })
+      .execute();
+    const links = expectEntity(await get("/api/v1/trends/links"), ["TrendsLink"], "trending links");
+    assert.equal(links.length, 1);
+    expectEntity(await get("/api/v1/trends/tags", alice), ["Tag"], "trending hashtags");
+    expectEntity(await get("/api/v1/trends/statuses"), ["Status"], "trending posts");
+  });
+
   it("exercised nearly every entity", () => {
     // A component reached through another's $ref was checked by ajv too.
     const components = entityComponents() as Record<string, object>;

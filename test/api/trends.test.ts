@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import { after, before, describe, it } from "node:test";
+import { createScheduler } from "../../src/infra/scheduler/scheduler.ts";
 import { refreshAllowed } from "../../src/services/trends/allowed.ts";
 import { refreshTrends } from "../../src/services/trends/scoring.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
@@ -38,6 +39,7 @@ describe("trends", () => {
   let dan: TestUser;
   let robot: TestUser;
   let quiet: TestUser;
+  let admin: TestUser;
   /** Posts by id: an English one favourited and boosted by people, a French one, and the ones that must not trend. */
   const posts: Record<string, string> = {};
 
@@ -64,7 +66,7 @@ describe("trends", () => {
     [ann, ben, cat, dan, robot, quiet] = await Promise.all(
       ["ann", "ben", "cat", "dan", "robot", "quiet"].map((n) => s.createUser(n)),
     );
-    const admin = await s.createUser("boss", { role: "Admin", scopes: ADMIN_SCOPES });
+    admin = await s.createUser("boss", { role: "Admin", scopes: ADMIN_SCOPES });
     for (const u of [ann, ben, cat, dan, robot, quiet]) {
       const r = await s.request("/api/v1/accounts/update_credentials", {
         method: "PATCH",
@@ -92,7 +94,8 @@ describe("trends", () => {
     for (const u of [ben, cat, dan]) await act(u, posts.en, "favourite");
     await act(dan, posts.en, "reblog");
     for (const u of [cat, dan]) await act(u, posts.fr, "favourite");
-    for (const u of [robot, quiet, ann]) await act(u, posts.lonely, "favourite");
+    // One person, a bot, a silenced account and the author: not enough.
+    for (const u of [robot, quiet, ann, dan]) await act(u, posts.lonely, "favourite");
     for (const u of [ann, ben, cat]) await act(u, posts.silenced, "favourite");
     await s.settle();
     const scored = await refreshTrends(s.ctx);
@@ -118,8 +121,15 @@ describe("trends", () => {
   });
 
   it("shows approved hashtags with their history; bots and silenced accounts do not make a trend", async () => {
-    await s.ctx.db.updateTable("tags").set({ trendable: true }).execute();
-    await refreshAllowed(s.ctx);
+    for (const name of ["gannets", "botsonly"]) {
+      const tag = await get(`/api/v1/tags/${name}`);
+      const put = await s.request(`/api/v1/admin/tags/${tag.body.id}`, {
+        method: "PUT",
+        token: admin.token,
+        json: { trendable: true },
+      });
+      assert.equal(put.status, 200);
+    }
     const r = await get("/api/v1/trends/tags");
     assert.deepEqual(
       r.body.map((t: { name: string }) => t.name),
@@ -163,6 +173,7 @@ describe("trends", () => {
     assert.equal(set.status, 200);
     const mine = await get("/api/v1/trends/statuses", { token: dan.token });
     assert.equal(mine.body.length, 2);
+    assert.doesNotMatch(mine.headers.get("cache-control") ?? "", /public/, "a reader's own answer is not shared");
     const en = mine.body.find((x: { id: string }) => x.id === posts.en);
     assert.equal(en.favourited, true, "rendered for the reader");
     assert.equal(en.reblogged, true);
@@ -179,6 +190,8 @@ describe("trends", () => {
     await review(false);
     const first = await get("/api/v1/trends/statuses?limit=1", { lang: "fr" });
     assert.equal(first.body.length, 1);
+    assert.match(first.headers.get("cache-control") ?? "", /^public, max-age=15/);
+    assert.equal(first.headers.get("vary"), "Authorization, Accept-Language");
     const base = `${s.ctx.config.baseUrl}/api/v1/trends/statuses`;
     assert.equal(
       first.headers.get("link"),
@@ -191,6 +204,10 @@ describe("trends", () => {
     assert.deepEqual(third.body, []);
     assert.equal(third.headers.get("link"), `<${base}?limit=1&offset=1>; rel="prev"`);
     assert.equal((await get("/api/v1/trends/tags?limit=50")).body.length, 1, "limit is capped, not refused");
+    // Each path of hashtags links to itself (answers are cached by path).
+    await get("/api/v1/trends/tags?limit=1");
+    const old = await get("/api/v1/trends?limit=1");
+    assert.match(old.headers.get("link") ?? "", /\/api\/v1\/trends\?limit=1&offset=1>; rel="next"/);
     assert.equal((await get("/api/v1/trends/links?offset=-1")).status, 400);
     assert.equal((await get("/api/v1/trends/links?limit=x")).status, 400);
   });
@@ -246,7 +263,11 @@ describe("trends", () => {
     const later = new Date(Date.now() + 30 * 3600_000);
     assert.deepEqual(await refreshTrends(s.ctx, later), { tags: 0, statuses: 0, links: 0 });
     assert.deepEqual((await get("/api/v1/trends/links")).body, []);
-    assert.deepEqual(await refreshTrends(s.ctx), { tags: 1, statuses: 2, links: 2 });
+    // The scheduler's own task scores them again (asked to run now rather than in five minutes).
+    await (await createScheduler(s.ctx)).runSoon("trends.refresh");
+    const count = async () => (await s.ctx.db.selectFrom("trend_links").select("rank").execute()).length;
+    for (let i = 0; i < 250 && (await count()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await count(), 2);
   });
 
   it("scores nothing and lists nothing with TRENDS_ENABLED=false", async () => {

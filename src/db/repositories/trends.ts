@@ -25,6 +25,14 @@ export interface RecentUse {
   lastId: string;
 }
 
+/** What scoring and review read of a link's card. */
+export interface CardInfo {
+  url: string;
+  language: string | null;
+  /** The moderators' switch on the link; null: not reviewed. */
+  trendable: boolean | null;
+}
+
 /** An account that used an item (tag or link). */
 export interface ItemAccount {
   itemId: string;
@@ -104,8 +112,9 @@ export class TrendsRepository {
       SELECT st.tag_id AS item_id, s.account_id, a.domain, MAX(s.id) AS last_id
       FROM statuses_tags st
       CROSS JOIN statuses s CROSS JOIN accounts a CROSS JOIN tags t
-      WHERE s.id = st.status_id AND a.id = s.account_id AND t.id = st.tag_id AND st.status_id >= ${fromId} AND st.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
-        AND (t.usable IS NULL OR t.usable = ${true})
+      WHERE s.id = st.status_id AND a.id = s.account_id AND t.id = st.tag_id
+        AND st.status_id >= ${fromId} AND st.status_id < ${toId}
+        AND ${publicPost("s")} AND ${trendingAccount("a")} AND (t.usable IS NULL OR t.usable = ${true})
       GROUP BY st.tag_id, s.account_id, a.domain`.execute(this.#db);
     return r.rows.map((x) => ({
       itemId: String(x.item_id),
@@ -122,7 +131,8 @@ export class TrendsRepository {
       const r = await sql<{ item_id: string; account_id: string }>`
         SELECT DISTINCT st.tag_id AS item_id, s.account_id
         FROM statuses_tags st CROSS JOIN statuses s CROSS JOIN accounts a
-        WHERE s.id = st.status_id AND a.id = s.account_id AND st.tag_id IN (${sql.join(ids)}) AND st.status_id >= ${fromId} AND st.status_id < ${toId}
+        WHERE s.id = st.status_id AND a.id = s.account_id AND st.tag_id IN (${sql.join(ids)})
+          AND st.status_id >= ${fromId} AND st.status_id < ${toId}
           AND ${publicPost("s")} AND ${trendingAccount("a")}`.execute(this.#db);
       for (const x of r.rows) out.push({ itemId: String(x.item_id), accountId: String(x.account_id) });
     }
@@ -134,7 +144,8 @@ export class TrendsRepository {
     const r = await sql<{ item_id: string; account_id: string; domain: string | null; last_id: string }>`
       SELECT pcs.preview_card_id AS item_id, s.account_id, a.domain, MAX(s.id) AS last_id
       FROM preview_cards_statuses pcs CROSS JOIN statuses s CROSS JOIN accounts a
-      WHERE s.id = pcs.status_id AND a.id = s.account_id AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId} AND ${publicPost("s")} AND ${trendingAccount("a")}
+      WHERE s.id = pcs.status_id AND a.id = s.account_id AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId}
+        AND ${publicPost("s")} AND ${trendingAccount("a")}
       GROUP BY pcs.preview_card_id, s.account_id, a.domain`.execute(this.#db);
     return r.rows.map((x) => ({
       itemId: String(x.item_id),
@@ -151,31 +162,39 @@ export class TrendsRepository {
       const r = await sql<{ item_id: string; account_id: string }>`
         SELECT DISTINCT pcs.preview_card_id AS item_id, s.account_id
         FROM preview_cards_statuses pcs CROSS JOIN statuses s CROSS JOIN accounts a
-        WHERE s.id = pcs.status_id AND a.id = s.account_id AND pcs.preview_card_id IN (${sql.join(ids)}) AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId}
+        WHERE s.id = pcs.status_id AND a.id = s.account_id AND pcs.preview_card_id IN (${sql.join(ids)})
+          AND pcs.status_id >= ${fromId} AND pcs.status_id < ${toId}
           AND ${publicPost("s")} AND ${trendingAccount("a")}`.execute(this.#db);
       for (const x of r.rows) out.push({ itemId: String(x.item_id), accountId: String(x.account_id) });
     }
     return out;
   }
 
-  /** The languages and URLs of cards (links' language is their page's). */
-  async cardsInfo(cardIds: readonly string[]): Promise<Map<string, { url: string; language: string | null }>> {
-    const out = new Map<string, { url: string; language: string | null }>();
+  /** The URLs, languages (their page's) and switches of cards. */
+  async cardsInfo(cardIds: readonly string[]): Promise<Map<string, CardInfo>> {
+    const out = new Map<string, CardInfo>();
     for (const ids of chunks(cardIds)) {
       const rows = await this.#db
         .selectFrom("preview_cards")
-        .select(["id", "url", "language"])
+        .select(["id", "url", "language", "trendable"])
         .where("id", "in", ids)
         .execute();
-      for (const r of rows) out.set(String(r.id), { url: r.url, language: r.language });
+      for (const r of rows) {
+        out.set(String(r.id), {
+          url: r.url,
+          language: r.language,
+          trendable: r.trendable === null ? null : Boolean(r.trendable),
+        });
+      }
     }
     return out;
   }
 
   /**
-   * Posts with ids in [fromId, toId) that may trend (public, not replies or boosts, not deleted, without
-   * content warning or sensitive flag, by an eligible and discoverable account) with at least
-   * `minInteractions` favourites and boosts by distinct eligible accounts other than the author.
+   * Posts with ids in [fromId, toId) that may trend (public, not replies or boosts, not deleted,
+   * without content warning or sensitive flag, by an eligible and discoverable account) with at
+   * least `minInteractions` favourites and boosts (one per booster) by eligible accounts other
+   * than the author.
    */
   async statusEngagement(fromId: string, toId: string, minInteractions: number): Promise<StatusEngagement[]> {
     const r = await sql<{ status_id: string; account_id: string; language: string | null; interactions: number }>`
@@ -187,14 +206,16 @@ export class TrendsRepository {
           SELECT DISTINCT b.reblog_of_id AS status_id, b.account_id FROM statuses b
           WHERE b.reblog_of_id >= ${fromId} AND b.reblog_of_id < ${toId} AND b.deleted_at IS NULL
         ) x
-        CROSS JOIN accounts xa
-        WHERE xa.id = x.account_id AND ${trendingAccount("xa")}
+        CROSS JOIN accounts xa CROSS JOIN statuses xs
+        WHERE xa.id = x.account_id AND ${trendingAccount("xa")} AND xs.id = x.status_id AND xs.account_id <> x.account_id
         GROUP BY x.status_id
         HAVING COUNT(*) >= ${minInteractions}
       ) i
       CROSS JOIN statuses s CROSS JOIN accounts a
-      WHERE s.id = i.status_id AND a.id = s.account_id AND ${publicPost("s")} AND s.in_reply_to_id IS NULL AND s.spoiler_text = '' AND s.sensitive = ${false}
-        AND ${trendingAccount("a")} AND a.discoverable = ${true}`.execute(this.#db);
+      WHERE s.id = i.status_id AND a.id = s.account_id AND ${publicPost("s")} AND s.in_reply_to_id IS NULL
+        AND s.spoiler_text = '' AND s.sensitive = ${false} AND ${trendingAccount("a")} AND a.discoverable = ${true}`.execute(
+      this.#db,
+    );
     return r.rows.map((x) => ({
       statusId: String(x.status_id),
       accountId: String(x.account_id),
@@ -205,8 +226,11 @@ export class TrendsRepository {
 
   // Writes
 
-  /** Replaces the scored hashtags (one transaction, inserts in batches); `allowed` is set afterwards. */
-  async replaceTags(rows: readonly TagTrendRow[], now: string): Promise<void> {
+  /**
+   * Replaces the scored hashtags, with `allowed` set from the switches (`review`: the review
+   * setting), in one transaction: readers never see the list half written or not yet allowed.
+   */
+  async replaceTags(rows: readonly TagTrendRow[], now: string, review: boolean): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       await trx.deleteFrom("trend_tags").execute();
       for (const batch of chunks(rows)) {
@@ -215,10 +239,12 @@ export class TrendsRepository {
           .values(batch.map((r) => ({ ...r, allowed: false, updated_at: now })))
           .execute();
       }
+      await this.updateTagsAllowed(review, trx);
     });
   }
 
-  async replaceStatuses(rows: readonly StatusTrendRow[], now: string): Promise<void> {
+  /** As `replaceTags`, for posts. */
+  async replaceStatuses(rows: readonly StatusTrendRow[], now: string, review: boolean): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       await trx.deleteFrom("trend_statuses").execute();
       for (const batch of chunks(rows)) {
@@ -227,16 +253,18 @@ export class TrendsRepository {
           .values(batch.map((r) => ({ ...r, allowed: false, updated_at: now })))
           .execute();
       }
+      await this.updateStatusesAllowed(review, trx);
     });
   }
 
-  async replaceLinks(rows: readonly LinkTrendRow[], now: string): Promise<void> {
+  /** Replaces the scored links (each row says whether it is allowed), in one transaction. */
+  async replaceLinks(rows: readonly (LinkTrendRow & { allowed: boolean })[], now: string): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       await trx.deleteFrom("trend_links").execute();
       for (const batch of chunks(rows)) {
         await trx
           .insertInto("trend_links")
-          .values(batch.map((r) => ({ ...r, allowed: false, updated_at: now })))
+          .values(batch.map((r) => ({ ...r, updated_at: now })))
           .execute();
       }
     });
@@ -266,18 +294,18 @@ export class TrendsRepository {
    * Sets `allowed` on every scored hashtag from its switch: with review, only approved ones
    * (`trendable` true); without, all but rejected ones.
    */
-  async updateTagsAllowed(review: boolean): Promise<void> {
+  async updateTagsAllowed(review: boolean, db: Kysely<DB> = this.#db): Promise<void> {
     const fallback = !review;
     await sql`UPDATE trend_tags SET allowed = COALESCE((SELECT t.trendable FROM tags t WHERE t.id = trend_tags.tag_id), ${fallback}) = ${true}
-      AND COALESCE((SELECT t.usable FROM tags t WHERE t.id = trend_tags.tag_id), ${true}) = ${true}`.execute(this.#db);
+      AND COALESCE((SELECT t.usable FROM tags t WHERE t.id = trend_tags.tag_id), ${true}) = ${true}`.execute(db);
   }
 
   /** As `updateTagsAllowed`, from `statuses.trendable`. */
-  async updateStatusesAllowed(review: boolean): Promise<void> {
+  async updateStatusesAllowed(review: boolean, db: Kysely<DB> = this.#db): Promise<void> {
     const fallback = !review;
     await sql`UPDATE trend_statuses SET allowed =
       COALESCE((SELECT s.trendable FROM statuses s WHERE s.id = trend_statuses.status_id), ${fallback}) = ${true}`.execute(
-      this.#db,
+      db,
     );
   }
 

@@ -5,6 +5,7 @@ import { isId } from "../../lib/ids.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
 import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import { isHashtagName, tagsJson } from "../statuses/tags.ts";
+import { refreshAllowed } from "../trends/allowed.ts";
 import { logAction, type Moderator } from "./action-log.ts";
 
 export type { AdminTag };
@@ -76,7 +77,7 @@ export async function updateTag(ctx: AppContext, by: Moderator, id: string, chan
     changes.listable !== undefined ? `listable: ${describe(changes.listable)}` : undefined,
     changes.trendable !== undefined ? `trendable: ${describe(changes.trendable)}` : undefined,
   ].filter((x) => x !== undefined);
-  return ctx.db.transaction().execute(async (trx) => {
+  const result = await ctx.db.transaction().execute(async (trx) => {
     await ctx.repos.adminTags.update(tag.id, { ...changes, reviewedAt: now, updatedAt: now }, trx);
     const name = changes.displayName ?? tag.displayName;
     await logAction(
@@ -95,6 +96,9 @@ export async function updateTag(ctx: AppContext, by: Moderator, id: string, chan
     if (!updated) throw notFound();
     return updated;
   });
+  // Whether the tag may trend follows its switches at once (not at the next scoring).
+  if (changes.trendable !== undefined || changes.usable !== undefined) await refreshAllowed(ctx);
+  return result;
 }
 
 /**

@@ -20,26 +20,34 @@ export function allowedBySwitch(trendable: boolean | null, review: boolean): boo
 }
 
 /**
+ * Which of `links` may be shown (their ids): a link's own switch wins; when it has none, its
+ * publisher's (by host name) applies.
+ */
+export async function allowedLinks(
+  ctx: AppContext,
+  links: readonly { cardId: string; url: string; trendable: boolean | null }[],
+): Promise<Set<string>> {
+  const domains = new Map(links.map((l) => [l.cardId, linkDomain(l.url)]));
+  const providers = await ctx.repos.trends.providerSwitches([...domains.values()].filter((d) => d !== undefined));
+  const out = new Set<string>();
+  for (const l of links) {
+    const domain = domains.get(l.cardId);
+    const provider = domain === undefined ? null : (providers.get(domain) ?? null);
+    if (allowedBySwitch(l.trendable ?? provider, ctx.config.trends.review.links)) out.add(l.cardId);
+  }
+  return out;
+}
+
+/**
  * Recomputes `allowed` on every scored hashtag, post and link from the current switches and
- * review settings, then drops the cached trends answers everywhere. Called after each scoring
- * run and after a moderator approves or rejects something.
+ * review settings, then drops the cached trends answers everywhere. Called after a moderator
+ * approves or rejects something (a scoring run sets `allowed` as it writes each list).
  */
 export async function refreshAllowed(ctx: AppContext): Promise<void> {
   const review = ctx.config.trends.review;
   const repo = ctx.repos.trends;
   await repo.updateTagsAllowed(review.tags);
   await repo.updateStatusesAllowed(review.statuses);
-  // A link's own switch wins; when it has none, its publisher's applies.
-  const links = await repo.scoredLinks();
-  const domains = new Map(links.map((l) => [l.cardId, linkDomain(l.url)]));
-  const providers = await repo.providerSwitches([...domains.values()].filter((d) => d !== undefined));
-  const allowed = links
-    .filter((l) => {
-      const domain = domains.get(l.cardId);
-      const provider = domain === undefined ? null : (providers.get(domain) ?? null);
-      return allowedBySwitch(l.trendable ?? provider, review.links);
-    })
-    .map((l) => l.cardId);
-  await repo.setLinksAllowed(allowed);
+  await repo.setLinksAllowed([...(await allowedLinks(ctx, await repo.scoredLinks()))]);
   await dropTrendsCaches(ctx);
 }

@@ -6,7 +6,7 @@ const MAX_LANGUAGES = 8;
 const LANGUAGE = /^[a-z]{2,3}$/;
 
 /** The primary language subtag of a tag such as `en-GB` (lower case), or undefined for `*` and junk. */
-function primary(tag: string): string | undefined {
+export function primaryLanguage(tag: string): string | undefined {
   const p = tag.trim().split(/[-_]/)[0]?.toLowerCase() ?? "";
   return LANGUAGE.test(p) ? p : undefined;
 }
@@ -17,7 +17,7 @@ export function acceptedLanguages(header: string | undefined): string[] {
   const ranked: { lang: string; q: number; at: number }[] = [];
   header.split(",").forEach((part, at) => {
     const [tag = "", ...params] = part.split(";");
-    const lang = primary(tag);
+    const lang = primaryLanguage(tag);
     if (lang === undefined) return;
     let q = 1;
     for (const p of params) {
@@ -42,7 +42,7 @@ export function readerLanguages(
 ): string[] {
   const out = new Set<string>();
   const add = (tag: string | null | undefined) => {
-    const p = tag ? primary(tag) : undefined;
+    const p = tag ? primaryLanguage(tag) : undefined;
     if (p !== undefined) out.add(p);
   };
   if (user !== undefined) {

@@ -2,8 +2,9 @@ import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
 import type { ItemAccount, RecentUse, StatusEngagement } from "../../db/repositories/trends.ts";
 import { idAtTime } from "../../lib/ids.ts";
-import { linkDomain, refreshAllowed } from "./allowed.ts";
+import { allowedLinks, linkDomain } from "./allowed.ts";
 import { dropTrendsCaches } from "./cache.ts";
+import { primaryLanguage } from "./languages.ts";
 import {
   type AccountUse,
   LINK_OPTIONS,
@@ -116,7 +117,8 @@ async function scoreUsage(
 /**
  * Scores trending hashtags, posts and links from recent engagement and replaces the lists with
  * the best candidates of each (a few aggregate queries bounded by id windows, writes in
- * batches), then sets `allowed` from the review switches and drops the cached answers. With
+ * batches, each list with its `allowed` from the review switches in one transaction), then
+ * drops the cached answers everywhere. With
  * TRENDS_ENABLED=false the lists are emptied instead. Run by the scheduler every five minutes.
  */
 export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Promise<TrendsRefreshResult> {
@@ -136,9 +138,11 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
     TAG_OPTIONS,
   );
   const tags = rankItems(tagScores, TAG_OPTIONS);
+  const review = ctx.config.trends.review;
   await repo.replaceTags(
     tags.map((t) => ({ tag_id: t.id, score: t.score, rank: t.rank })),
     nowIso,
+    review.tags,
   );
 
   // Posts
@@ -156,11 +160,13 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
     statuses.map((s) => ({
       status_id: s.statusId,
       account_id: s.accountId,
-      language: s.language,
+      // Stored as the primary subtag, which is what readers' languages are matched by.
+      language: s.language === null ? null : (primaryLanguage(s.language) ?? null),
       score: s.score,
       rank: s.rank,
     })),
     nowIso,
+    review.statuses,
   );
 
   // Links
@@ -175,18 +181,22 @@ export async function refreshTrends(ctx: AppContext, now: Date = new Date()): Pr
   const domains = [...cards.values()].map((c) => linkDomain(c.url)).filter((d) => d !== undefined);
   await breathe();
   await repo.ensureProviders(domains, () => ctx.ids.next(), nowIso);
+  const allowed = await allowedLinks(
+    ctx,
+    [...cards.entries()].map(([cardId, c]) => ({ cardId, url: c.url, trendable: c.trendable })),
+  );
   await repo.replaceLinks(
     links.map((l) => ({
       preview_card_id: l.id,
-      language: cards.get(l.id)?.language ?? null,
+      language: primaryLanguage(cards.get(l.id)?.language ?? "") ?? null,
       score: l.score,
       rank: l.rank,
+      allowed: allowed.has(l.id),
     })),
     nowIso,
   );
 
-  await breathe();
-  await refreshAllowed(ctx);
+  await dropTrendsCaches(ctx);
   logger.debug("Trends scored: {tags} hashtags, {statuses} posts, {links} links", {
     tags: tags.length,
     statuses: statuses.length,

@@ -16,6 +16,9 @@ import { offsetParam } from "../../placeholders/query.ts";
 
 type Kind = "tags" | "statuses" | "links";
 
+/** Shared caches may keep an anonymous answer as long as this process does (services/trends/cache.ts). */
+const ANONYMOUS_CACHE = "public, max-age=15, stale-while-revalidate=30, stale-if-error=86400";
+
 /** What one page of a trends list is: its JSON and how many items the page found (for `Link`). */
 type PageAnswer = { body: string | Buffer; count: number };
 
@@ -38,22 +41,26 @@ async function trendsPage(
   make: (page: { limit: number; offset: number }, languages: string[]) => Promise<PageAnswer>,
 ): Promise<Response> {
   const ctx = c.env.ctx;
+  // As Mastodon (`vary_by`, `cache_if_unauthenticated!`): answers differ by token and languages.
+  c.header("Vary", kind === "tags" ? "Authorization" : "Authorization, Accept-Language");
   const { limit } = pageParams(c, def, max);
   const offset = offsetParam(c);
   const who = reader(c);
   // Hashtags trend in every language.
   const languages =
     kind === "tags" ? [] : readerLanguages(who?.user, c.req.header("accept-language"), ctx.config.defaultLocale);
-  // `auth` is null, not undefined, without a token (middleware/auth.ts).
+  // Any token (a user's or an app's, `auth` is null without one): rendered for it, not kept.
   if (who !== undefined || c.get("auth")) {
     const { body, count } = await make({ limit, offset }, languages);
     setOffsetLinkHeader(c, limit, offset, count);
     return jsonText(c, body);
   }
+  c.header("Cache-Control", ANONYMOUS_CACHE);
   const cache = trendsCache(ctx);
-  // The path too: its Link header names it (`/api/v1/trends` and `/api/v1/trends/tags`).
-  const url = new URL(c.req.url);
-  const key = `${kind}|${languages.join(",")}|${url.pathname}${url.search}`;
+  const url = c.req.url;
+  const query = url.indexOf("?");
+  // By path, not kind: the two paths of hashtags link to themselves.
+  const key = `${c.req.path}|${languages.join(",")}|${query < 0 ? "" : url.slice(query)}`;
   const hit = cache.get(key);
   if (hit !== undefined) {
     c.header("Link", hit.link);
