@@ -12,7 +12,6 @@
 //   BENCH_PURGE_BASELINE=5   seconds of reading before the block (2 with --quick)
 //   PURGE_ACCOUNTS=1000 PURGE_STATUSES_PER_ACCOUNT=20   a smaller seed, for development
 import { mkdtempSync, rmSync } from "node:fs";
-import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +28,7 @@ import {
 } from "./lib/children.ts";
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from "./lib/database.ts";
 import { send, waitUntilAnswering } from "./lib/http.ts";
+import { openLoop, stats } from "./lib/open-loop.ts";
 import { parseOptions, wholeNumber } from "./lib/options.ts";
 
 const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
@@ -47,76 +47,6 @@ const PURGE_JOBS = ["moderation.domain-block", "moderation.domain-purge", "moder
 const LIMIT_MS = 600_000;
 
 const log = (m: string) => process.stderr.write(`[domain-purge] ${m}\n`);
-
-interface Sample {
-  /** When the request was due (ms, performance clock). */
-  due: number;
-  ms: number;
-  /** The answer's status; 0 for a connection error or a timeout. */
-  status: number;
-}
-
-/** Asks `url` `rate` times a second, open loop, until `stop()`. */
-function openLoop(url: string, headers: Record<string, string>, rate: number) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const samples: Sample[] = [];
-  const inFlight = new Set<Promise<void>>();
-  const started = performance.now();
-  let sent = 0;
-  let running = true;
-  const one = (due: number) => {
-    const p = new Promise<void>((resolve) => {
-      const req = request(url, { agent, headers }, (res) => {
-        res.resume();
-        res.on("end", () => {
-          samples.push({ due, ms: performance.now() - due, status: res.statusCode ?? 0 });
-          resolve();
-        });
-      });
-      req.setTimeout(30_000, () => req.destroy(new Error("timeout")));
-      req.on("error", () => {
-        samples.push({ due, ms: performance.now() - due, status: 0 });
-        resolve();
-      });
-      req.end();
-    });
-    inFlight.add(p);
-    void p.then(() => inFlight.delete(p));
-  };
-  const timer = setInterval(() => {
-    // Every request due by now is sent, each stamped with its own due time.
-    const dueCount = Math.floor(((performance.now() - started) * rate) / 1000);
-    while (running && sent < dueCount) one(started + (sent++ * 1000) / rate);
-  }, 2);
-  return {
-    samples,
-    async stop() {
-      running = false;
-      clearInterval(timer);
-      await Promise.all(inFlight);
-      agent.destroy();
-    },
-  };
-}
-
-function stats(samples: Sample[], from: number, to: number) {
-  const inside = samples.filter((s) => s.due >= from && s.due < to);
-  const sorted = inside.map((s) => s.ms).sort((a, b) => a - b);
-  const pct = (p: number) =>
-    sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)];
-  const failures: Record<string, number> = {};
-  for (const s of inside) if (s.status !== 200) failures[s.status] = (failures[s.status] ?? 0) + 1;
-  return {
-    count: inside.length,
-    failed: inside.filter((s) => s.status !== 200).length,
-    failures: Object.entries(failures)
-      .map(([code, n]) => `${n} × ${code === "0" ? "no answer" : code}`)
-      .join(", "),
-    p50: pct(0.5) as number,
-    p99: pct(0.99) as number,
-    max: (sorted.at(-1) ?? Number.NaN) as number,
-  };
-}
 
 async function pending(db: BenchDatabase): Promise<number> {
   let n = 0;

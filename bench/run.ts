@@ -4,7 +4,9 @@
 // home feeds, blocks, mutes and lists); then the timelines, notifications, relationships, a
 // followers page and posting are measured, and the fan-out delay. Last among the reads, the
 // reader's 20 keyword filters are created through the API and its home timeline is measured
-// again, beside the unfiltered one.
+// again, beside the unfiltered one. The trends lists are among the reads, and the trends scoring
+// job is timed in the server before the filters, while the home timeline is read at a steady
+// rate (bench/lib/trends.ts).
 //   --quick                 a short smoke run (1 s warm-up, one 3 s run per workload)
 //   --postgres[=URL]        on PostgreSQL (also when DATABASE_URL is set): a fresh database is
 //                           created on that server for the run and dropped afterwards
@@ -12,9 +14,11 @@
 //   BENCH_CONNECTIONS=50    concurrent connections         BENCH_RUNS=3     runs per workload (median)
 //   BENCH_POST_RATE=5       posts/s in the posting workload (open loop)
 //   BENCH_FANOUT_SAMPLES=5  posts timed one by one for the fan-out delay
+//   BENCH_TRENDS_RATE=500   home timeline requests/s while the trends are scored
+//   BENCH_TRENDS_RUNS=3     trends scoring runs measured
 //   BENCH_ONLY=home,post    only the workloads whose name contains one of these words (also
-//                           relationships, /followers, filters, delivery; the filtered home
-//                           timeline brings the unfiltered one along, for its target)
+//                           relationships, /followers, filters, trends, scoring, delivery; the
+//                           filtered home timeline brings the unfiltered one along, for its target)
 // Last, each on a server of its own: bench/delivery.ts measures federation delivery,
 // bench/inbox.ts inbox ingestion, bench/inbox-abuse.ts the cost of refusing bad inbox requests,
 // bench/streaming.ts 10,000 WebSocket clients and bench/domain-purge.ts the suspension of a domain
@@ -27,6 +31,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { probe, startBaseline } from "./lib/baseline.ts";
 import {
   type Child,
   freePort,
@@ -62,6 +67,7 @@ import {
   VERIFY_CREDENTIALS,
   type WorkloadResult,
 } from "./lib/report.ts";
+import { measureScoring, prepareTrends, type ScoringResult, trendsTargets } from "./lib/trends.ts";
 
 /**
  * The server is started the way `npm start` starts it: the same Node flags and entry point,
@@ -158,58 +164,6 @@ async function measureStartups(env: NodeJS.ProcessEnv, origin: string): Promise<
   return { server, ms };
 }
 
-/** A deterministic JSON body of about 2 KB, for when `/api/v1/instance` does not answer 200. */
-function standInBody(): Buffer {
-  const rules = Array.from({ length: 12 }, (_, i) => ({ id: String(i + 1), text: `Rule number ${i + 1}: be kind.` }));
-  const body = { domain: "bench.example", title: "Gannet", version: "4.3.0", description: "x".repeat(1200), rules };
-  return Buffer.from(JSON.stringify(body));
-}
-
-/** One request to each workload, so the report shows what the server answers before the load. */
-async function probe(targets: Target[], notes: string[]) {
-  const probes: Report["probes"] = [];
-  let baseline: { body: Buffer; contentType: string } | undefined;
-  for (const t of targets) {
-    const a = await get(t.url, t.headers);
-    const path = new URL(t.url).pathname;
-    probes.push({ path, status: a.status, contentType: a.contentType, bytes: a.body.length });
-    log(`probe ${path}: ${a.status} ${a.contentType} ${a.body.length} B`);
-    if (a.status !== 200) notes.push(`${path} answered ${a.status} when probed: its figures are not throughput.`);
-    if (path === "/api/v1/instance" && a.status === 200) baseline = { body: a.body, contentType: a.contentType };
-  }
-  if (baseline) {
-    notes.push(`The bare server served the ${baseline.body.length}-byte body of /api/v1/instance.`);
-  } else {
-    baseline = { body: standInBody(), contentType: "application/json; charset=utf-8" };
-    notes.push(`The bare server served a ${baseline.body.length}-byte JSON stand-in (/api/v1/instance was not 200).`);
-  }
-  return { probes, baseline };
-}
-
-/** The bare server, answering `/0` with the small body and `/1` with the timeline page's. */
-async function startBaseline(
-  dir: string,
-  baseline: { body: Buffer; contentType: string },
-  page: Buffer,
-): Promise<Target[]> {
-  const port = await freePort();
-  const files = [baseline.body, page].map((body, i) => {
-    const file = join(dir, `baseline-body-${i}.json`);
-    writeFileSync(file, body);
-    return file;
-  });
-  const args = [join(BENCH_DIR, "lib/baseline-server.ts"), String(port), baseline.contentType, ...files];
-  const t0 = performance.now();
-  const bare = startChild(NODE, args, { env: { PATH: process.env.PATH ?? "" } });
-  servers[1] = bare;
-  const url = `http://127.0.0.1:${port}/`;
-  await waitUntilAnswering(url, bare, t0);
-  return [
-    { name: BARE, url: `${url}0`, headers: {} },
-    { name: BARE_PAGE, url: `${url}1`, headers: {} },
-  ];
-}
-
 async function runWorkloads(targets: (Target & { pid: number })[], opts: Options): Promise<WorkloadResult[]> {
   const ticks = clockTicksPerSecond();
   const results: WorkloadResult[] = [];
@@ -258,6 +212,11 @@ async function main(): Promise<void> {
     RATE_LIMITS: "off",
     LOG_LEVEL: "warning",
     BIND: "127.0.0.1",
+    // Trends as shipped: review on, the seed's moderators have approved the bursts (seed-trends.ts).
+    TRENDS_ENABLED: "true",
+    TRENDS_REVIEW_TAGS: "true",
+    TRENDS_REVIEW_STATUSES: "true",
+    TRENDS_REVIEW_LINKS: "true",
   };
   const notes: string[] = [];
   const chosen = (name: string) => opts.only.length === 0 || opts.only.some((w) => name.toLowerCase().includes(w));
@@ -314,9 +273,17 @@ async function main(): Promise<void> {
     // Last of the reads: the reader's filters are created right after it, for the filtered run.
     { name: HOME, url: `${origin}/api/v1/timelines/home?limit=40`, headers: reader, baseline: BARE_PAGE },
   ];
-  const { probes, baseline } = await probe(gannet, notes);
+  const { probes, baseline } = await probe(gannet, notes, log);
   const homeProbe = await get(`${origin}/api/v1/timelines/home?limit=40`, reader);
-  const bare = await startBaseline(dir, baseline, homeProbe.body);
+  // The trends lists as the server that is measured scores them now (it ran once at its start).
+  const trendsPrep = await prepareTrends(origin, reader, database, wanted, probes, notes, log);
+  const trends: Target[] = trendsPrep.targets;
+  const pages = [{ name: BARE_PAGE, body: homeProbe.body }, ...trendsPrep.pages];
+  const bareChild = await startBaseline(dir, baseline, pages);
+  servers[1] = bareChild.child;
+  const bare = bareChild.targets.filter(
+    (t) => t.name === BARE || t.name === BARE_PAGE || trends.some((x) => x.baseline === t.name),
+  );
   notes.push(
     `The bare server's second body is the home timeline page (${homeProbe.body.length} bytes); the other ` +
       "timelines and notifications are compared with it too (their bodies are listed above).",
@@ -328,10 +295,26 @@ async function main(): Promise<void> {
       `answered (${relationshipsProbe.body.length} bytes); the author's followers page held ` +
       `${JSON.parse(followersProbe.body.toString("utf8")).length} accounts (the query leaves out those the reader blocks, mutes or is blocked by).`,
   );
+  // The trends lists join the reads before the home timeline (the reader's filters come after it).
+  const reads = [...gannet.slice(0, -1), ...trends, ...gannet.slice(-1)];
   const workloads = await runWorkloads(
-    gannet.filter((t) => wanted(t.name)).map((t) => ({ ...t, pid: server.pid })),
+    reads.filter((t) => wanted(t.name)).map((t) => ({ ...t, pid: server.pid })),
     opts,
   );
+  // The scoring job while the reader's (unfiltered) home timeline is asked at a steady rate.
+  let scoring: ScoringResult | undefined;
+  if (chosen("trends scoring")) {
+    log(`trends scoring: ${opts.trendRuns} runs while the home timeline is asked ${opts.trendRate} times a second`);
+    scoring = await measureScoring({
+      url: `${origin}/api/v1/timelines/home?limit=40`,
+      headers: reader,
+      db: database,
+      runs: opts.trendRuns,
+      rate: opts.trendRate,
+      baselineS: opts.warmupSeconds + 2,
+    });
+    log(`  ${scoring.runsMs.map((x) => x.toFixed(0)).join(", ")} ms; home p99 ${scoring.during.p99.toFixed(1)} ms`);
+  }
 
   // The same home timeline once the reader has 20 keyword filters, created through the API.
   if (wanted(HOME_FILTERED)) {
@@ -437,7 +420,8 @@ async function main(): Promise<void> {
     seed: { ms: seeded.ms, counts: seeded.counts },
     workloads,
     fanOut,
-    targets: evaluateTargets(workloads, startupMs, mem, fanOut),
+    targets: [...evaluateTargets(workloads, startupMs, mem, fanOut), ...trendsTargets(workloads, scoring)],
+    scoring,
     notes,
   };
   process.stdout.write(`\n${renderMarkdown(report)}\n`);

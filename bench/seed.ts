@@ -11,8 +11,9 @@
 // posts, power-law hashtags, public/unlisted/private/direct); favourites; a reader (account 0)
 // following 500 accounts; an author (account 1) with 1,000 local followers; every home feed as
 // the fan-out job leaves it (capped at FEED_CAP); the reader's notifications and bookmarks;
-// tokens for the reader and the author. Then, through the services the API calls
-// (bench/lib/seed-curation.ts): blocks and mutes (the reader blocks 10 and mutes 10, 5 accounts
+// tokens for the reader and the author; trending material over the last day (hashtag bursts,
+// shared links with preview cards, favourites and boosts: bench/lib/seed-trends.ts). Then,
+// through the services the API calls (bench/lib/seed-curation.ts): blocks and mutes (the reader blocks 10 and mutes 10, 5 accounts
 // block the reader, 20 accounts it follows block and mute others), lists (4 of the reader's, 30
 // of the author's followers' holding the author), endorsements and notes. Prints 40 account ids
 // for the relationships workload. SEED_READER_FILTERS=1 also gives the reader the benchmark's 20
@@ -42,6 +43,7 @@ import {
   type SeedShape,
   visibilityOf,
 } from "./lib/seed-data.ts";
+import { seedTrends } from "./lib/seed-trends.ts";
 import { WORDS } from "./lib/seed-words.ts";
 
 export interface SeedResult {
@@ -453,6 +455,9 @@ export async function writeSeed(ctx: AppContext, data: SeedData): Promise<SeedRe
     })(),
     data.notifications.length,
   );
+
+  // Hashtag bursts, shared links and engagement over the last day, for the trends.
+  Object.assign(counts, await seedTrends(ctx, data, accountIds, usernameOf));
 
   // Blocks, mutes, lists, endorsements and notes, through the services.
   const tCurate = performance.now();

@@ -9,6 +9,10 @@ export interface Options {
   postRate: number;
   /** Posts measured one at a time for the fan-out delay. */
   fanOutSamples: number;
+  /** Home timeline requests per second (open loop) while the trends are scored. */
+  trendRate: number;
+  /** Trends scoring runs measured one after another. */
+  trendRuns: number;
   /** Only the workloads whose name contains one of these (BENCH_ONLY=home,post); all when empty. */
   only: string[];
 }
@@ -43,6 +47,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     postgresUrl,
     postRate: num("BENCH_POST_RATE", 5, 1),
     fanOutSamples: num("BENCH_FANOUT_SAMPLES", quick ? 3 : 5, 1),
+    trendRate: num("BENCH_TRENDS_RATE", 500, 1),
+    trendRuns: num("BENCH_TRENDS_RUNS", quick ? 1 : 3, 1),
     only: (env.BENCH_ONLY ?? "")
       .split(",")
       .map((x) => x.trim().toLowerCase())

@@ -1,6 +1,7 @@
 import type { FanOutSample } from "./fan-out.ts";
 import type { MeasuredRun } from "./load.ts";
 import type { Memory } from "./proc.ts";
+import type { ScoringResult } from "./trends.ts";
 
 export interface WorkloadResult {
   name: string;
@@ -39,6 +40,8 @@ export interface Report {
   workloads: WorkloadResult[];
   fanOut?: { followers: number; samples: FanOutSample[]; drainAfterLoadMs?: number };
   targets: TargetResult[];
+  /** The trends scoring job under a steady home timeline load (bench/lib/trends.ts). */
+  scoring?: ScoringResult;
   notes: string[];
 }
 
