@@ -4,6 +4,7 @@ import { idAtTime } from "../../lib/ids.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
 import { serializePreviewCard } from "../../serializers/preview-card.ts";
 import type { TimelinePage } from "../feeds/timelines.ts";
+import { keptStatusesText } from "../statuses/rendered.ts";
 import { history, startOfToday, tagsJson } from "../statuses/tags.ts";
 import { filterVisible } from "../statuses/views.ts";
 import { statusesText } from "../statuses/views-text.ts";
@@ -40,6 +41,8 @@ export async function trendingStatusesText(
   if (!ctx.config.trends.enabled) return { count: 0, body: "[]" };
   const ids = await ctx.repos.trends.allowedStatusIds(languages, viewerId, page.limit, page.offset);
   if (ids.length === 0) return { count: 0, body: "[]" };
+  // A reader's page is made from the rendering kept between requests, as the home timeline's is.
+  if (viewerId !== undefined) return { count: ids.length, body: await keptStatusesText(ctx, ids, viewerId, "public") };
   const byId = new Map((await ctx.repos.statuses.getByIds(ids)).map((s) => [s.id, s]));
   const ranked = ids.map((id) => byId.get(id)).filter((s) => s !== undefined);
   const visible = await filterVisible(ctx, ranked, viewerId);
