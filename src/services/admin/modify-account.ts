@@ -86,7 +86,7 @@ export async function modifyAccount(
   let password: string | undefined;
   if (changes.resetPassword) {
     password = randomToken(18);
-    patch.encrypted_password = await passwords.hash(password);
+    patch.encrypted_password = await passwords.hash(password, ctx.config.passwordHash);
     log("reset_password", `reset the password of ${name}`);
   }
   if (Object.keys(patch).length > 0) {
