@@ -9,6 +9,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { SETTINGS } from "../../src/config/settings.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 import { freePort } from "../helpers/ports.ts";
+import { testActorKeys } from "../helpers/test-keys.ts";
 
 /**
  * Runs the real `gannet` command and the real server as child processes on a temporary data
@@ -93,7 +94,9 @@ export async function createInstance(extra: Env = {}): Promise<Instance> {
     dataDir,
     port,
     env,
-    openContext: () => createContext(loadConfig({ ...env, LOG_LEVEL: "error" }, { cwd: dir })),
+    // Accounts made in-process take pooled keys as test servers' do; the commands make their own.
+    openContext: () =>
+      createContext(loadConfig({ ...env, LOG_LEVEL: "error" }, { cwd: dir }), { actorKeys: testActorKeys }),
     async cleanup() {
       await rm(dir, { recursive: true, force: true });
       if (baseUrl && schema) await withPg(baseUrl, (c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
