@@ -132,7 +132,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       // A test database need not survive a crash: commits skip waiting for the WAL's fsync.
       pgAsyncCommit: true,
       queue: { pollIntervalMs: 20, backoffBaseMs: 50 },
-      // Accounts get RSA pairs generated once per run, each to one account (test-keys.ts).
+      // Accounts get RSA pairs generated once per machine, each to one account (test-keys.ts).
       actorKeys: testActorKeys,
     });
     ctx.guardedFetch = loopbackOnly(ctx.guardedFetch);
