@@ -29,7 +29,7 @@ import { InstanceDomainBlocksRepository } from "./db/repositories/instance-domai
 import { JobsRepository } from "./db/repositories/jobs.ts";
 import { KvRepository } from "./db/repositories/kv.ts";
 import { ListsRepository } from "./db/repositories/lists.ts";
-import { LocalActorsRepository } from "./db/repositories/local-actors.ts";
+import { LocalActorsRepository, type StoredActorKeys } from "./db/repositories/local-actors.ts";
 import { MarkersRepository } from "./db/repositories/markers.ts";
 import { MediaRepository } from "./db/repositories/media.ts";
 import { NotificationRequestsRepository } from "./db/repositories/notification-requests.ts";
@@ -60,6 +60,7 @@ import { TrendsRepository } from "./db/repositories/trends.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
 import type { DB } from "./db/schema.ts";
 import { FailureThrottle } from "./federation/inbox/failure-throttle.ts";
+import { generateActorKeys } from "./federation/keys.ts";
 import type { BlobStore } from "./infra/blobs/interface.ts";
 import { LocalBlobStore, localMediaDir } from "./infra/blobs/local.ts";
 import { createEventBus, type EventBusKind } from "./infra/bus/create.ts";
@@ -163,6 +164,8 @@ export interface AppContext {
   /** Failed inbox signatures per client IP (failure-throttle.ts): in memory, per process. */
   inboxThrottle: FailureThrottle;
   roles: RoleCache;
+  /** New RSA and Ed25519 key pairs for a local account's actor (federation/keys.ts). */
+  newActorKeys(): Promise<StoredActorKeys>;
   /** Outgoing HTTP that Fedify does not do itself: private addresses refused, sizes and times bounded. */
   guardedFetch: GuardedFetch;
   /**
@@ -181,8 +184,15 @@ export interface ContextOptions {
   pgSchema?: string;
   /** SQLite file name inside DATA_DIR, or `:memory:`. */
   sqliteFile?: string;
+  /** PostgreSQL commits do not wait for the disk (tests only; see DatabaseOptions). */
+  pgAsyncCommit?: boolean;
   /** Job queue timing (tests poll often and retry fast). */
   queue?: JobQueueSettings;
+  /**
+   * Where new accounts' key pairs come from (default: generated, about 40 ms of CPU for RSA-2048).
+   * Tests hand out pairs generated once per run, each to one account only (test/helpers/test-keys.ts).
+   */
+  actorKeys?: () => Promise<StoredActorKeys>;
 }
 
 /** The composition root: opens the database, runs migrations and wires the adapters. */
@@ -192,6 +202,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     databaseUrl: config.databaseUrl,
     pgSchema: opts.pgSchema,
     sqliteFile: opts.sqliteFile,
+    pgAsyncCommit: opts.pgAsyncCommit,
   });
   await database.migrate();
   const db = database.db;
@@ -296,6 +307,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       windowMs: config.inboxFailureWindowSeconds * 1000,
     }),
     roles: new RoleCache(repos.roles),
+    newActorKeys: opts.actorKeys ?? generateActorKeys,
     guardedFetch: createGuardedFetch(config),
     federation: () => {
       federation ??= import("./federation/federation.ts").then((m) =>

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { isLocalHost } from "../lib/domains.ts";
 import type { GannetLogLevel } from "../lib/logging.ts";
+import type { PasswordHashParams } from "../lib/passwords.ts";
 import { ConfigError, type Env, read } from "./settings.ts";
 
 export { ConfigError, type Env } from "./settings.ts";
@@ -87,6 +88,8 @@ export interface Config {
   /** Public base URL, e.g. `https://example.com` or `http://localhost:3000`. */
   baseUrl: string;
   oauthPasswordGrant: boolean;
+  /** argon2id cost of new password hashes (PASSWORD_HASH_MEMORY_KIB, PASSWORD_HASH_ITERATIONS). */
+  passwordHash: PasswordHashParams;
   rateLimits: RateLimitConfig;
   trustedProxies: string[];
   /**
@@ -207,6 +210,10 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     localHttps,
     baseUrl,
     oauthPasswordGrant: read(env, "OAUTH_PASSWORD_GRANT"),
+    passwordHash: {
+      memoryCost: read(env, "PASSWORD_HASH_MEMORY_KIB"),
+      timeCost: read(env, "PASSWORD_HASH_ITERATIONS"),
+    },
     rateLimits: { enabled: read(env, "RATE_LIMITS") === "on" },
     trustedProxies: [...read(env, "TRUSTED_PROXY_IP")],
     inboxFailureLimit: read(env, "INBOX_FAILURE_LIMIT"),

@@ -167,6 +167,20 @@ export const SETTINGS = {
     description:
       "Allows OAuth's password grant, in which an app is handed the user's password. Off, apps sign in through the browser.",
   }),
+  PASSWORD_HASH_MEMORY_KIB: setting({
+    group: "Accounts",
+    type: int(8, 4_194_304),
+    default: 19_456,
+    description:
+      "Memory (KiB) each argon2id password hash takes. The default is OWASP's recommended minimum: lower values make stolen hashes cheaper to crack, so only tests lower it. Existing hashes keep the parameters they were made with.",
+  }),
+  PASSWORD_HASH_ITERATIONS: setting({
+    group: "Accounts",
+    type: int(1, 100),
+    default: 2,
+    description:
+      "Passes over that memory per argon2id password hash (with the default memory, 2 is OWASP's minimum). As for PASSWORD_HASH_MEMORY_KIB, only tests lower it.",
+  }),
   SINGLE_USER_MODE: setting({
     group: "Accounts",
     type: bool,

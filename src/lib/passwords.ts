@@ -1,8 +1,20 @@
 import { hash, verify } from "@node-rs/argon2";
 
-/** argon2id with the library's defaults (OWASP's recommended parameters). */
+/** argon2id's cost (PASSWORD_HASH_MEMORY_KIB, PASSWORD_HASH_ITERATIONS); parallelism stays 1. */
+export interface PasswordHashParams {
+  /** KiB of memory. */
+  memoryCost: number;
+  /** Passes over it. */
+  timeCost: number;
+}
+
+/** The library's defaults, OWASP's recommended minimum for argon2id (m=19 MiB, t=2, p=1). */
+export const DEFAULT_PASSWORD_HASH: PasswordHashParams = { memoryCost: 19_456, timeCost: 2 };
+
+/** argon2id; a hash records its own parameters, so verifying one made with other parameters works. */
 export const passwords = {
-  hash: (plain: string): Promise<string> => hash(plain),
+  hash: (plain: string, params: PasswordHashParams = DEFAULT_PASSWORD_HASH): Promise<string> =>
+    hash(plain, { memoryCost: params.memoryCost, timeCost: params.timeCost, parallelism: 1 }),
   verify: async (encoded: string, plain: string): Promise<boolean> => {
     try {
       return await verify(encoded, plain);

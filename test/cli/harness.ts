@@ -9,6 +9,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { SETTINGS } from "../../src/config/settings.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 import { freePort } from "../helpers/ports.ts";
+import { testActorKeys } from "../helpers/test-keys.ts";
 
 /**
  * Runs the real `gannet` command and the real server as child processes on a temporary data
@@ -64,14 +65,24 @@ export async function createInstance(extra: Env = {}): Promise<Instance> {
   const dir = await mkdtemp(join(tmpdir(), "gannet-cli-"));
   const dataDir = join(dir, "data");
   const port = await freePort();
-  const env: Env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "info", ...extra };
+  // Cheap password hashes, as test servers make them (server.ts).
+  const env: Env = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: "info",
+    PASSWORD_HASH_MEMORY_KIB: "64",
+    PASSWORD_HASH_ITERATIONS: "1",
+    ...extra,
+  };
   const baseUrl = process.env.DATABASE_URL;
   let schema: string | undefined;
   if (baseUrl) {
     schema = `cli_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
     await withPg(baseUrl, (c) => c.query(`CREATE SCHEMA ${schema}`));
     const sep = baseUrl.includes("?") ? "&" : "?";
-    env.DATABASE_URL = `${baseUrl}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    // As test servers do (server.ts): a test database's commits need not wait for the disk.
+    const options = `-c search_path=${schema} -c synchronous_commit=off`;
+    env.DATABASE_URL = `${baseUrl}${sep}options=${encodeURIComponent(options)}`;
   }
   if (process.env.REDIS_URL) {
     // Exercised when the suite runs with Redis (CI's PostgreSQL pass): commands must still exit promptly.
@@ -83,7 +94,9 @@ export async function createInstance(extra: Env = {}): Promise<Instance> {
     dataDir,
     port,
     env,
-    openContext: () => createContext(loadConfig({ ...env, LOG_LEVEL: "error" }, { cwd: dir })),
+    // Accounts made in-process take pooled keys as test servers' do; the commands make their own.
+    openContext: () =>
+      createContext(loadConfig({ ...env, LOG_LEVEL: "error" }, { cwd: dir }), { actorKeys: testActorKeys }),
     async cleanup() {
       await rm(dir, { recursive: true, force: true });
       if (baseUrl && schema) await withPg(baseUrl, (c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));

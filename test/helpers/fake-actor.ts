@@ -1,6 +1,7 @@
-import { generateKeyPairSync } from "node:crypto";
+import { createPrivateKey } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { signRequest } from "@fedify/fedify";
+import { testRsaPair } from "./test-keys.ts";
 
 /** One request a fake actor's inbox received. */
 export interface ReceivedPost {
@@ -26,8 +27,9 @@ export interface FakeActor {
 }
 
 export async function startFakeActor(): Promise<FakeActor> {
-  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }).toString();
+  const pair = await testRsaPair();
+  const publicKeyPem = pair.publicKey;
+  const privateKey = createPrivateKey(pair.privateKey);
   const signingKey = await crypto.subtle.importKey(
     "pkcs8",
     privateKey.export({ type: "pkcs8", format: "der" }),

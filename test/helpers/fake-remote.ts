@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { generateCryptoKeyPair, type HttpMessageSignaturesSpec, signRequest } from "@fedify/fedify";
+import { type HttpMessageSignaturesSpec, signRequest } from "@fedify/fedify";
 import { Temporal } from "@js-temporal/polyfill";
+import { testRsaCryptoKeyPair } from "./test-keys.ts";
 
 /** The JSON-LD context Mastodon puts on what it sends. */
 export const MASTODON_CONTEXT = [
@@ -117,7 +118,7 @@ export class FakeRemote {
   }
 
   async addActor(name: string, extra: Record<string, unknown> = {}): Promise<FakeActor> {
-    const keys = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+    const keys = await testRsaCryptoKeyPair();
     const id = `${this.origin}/users/${name}`;
     const actor: FakeActor = {
       name,
@@ -137,7 +138,7 @@ export class FakeRemote {
 
   /** Gives the actor a new key pair under the same key id (its document serves the new key). */
   async rotateKey(actor: FakeActor): Promise<void> {
-    actor.keys = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+    actor.keys = await testRsaCryptoKeyPair();
     actor.publicKeyPem = await pem(actor.keys.publicKey);
   }
 

@@ -10,7 +10,9 @@ import type { User } from "../../src/db/repositories/users.ts";
 import { startHttpServer } from "../../src/server.ts";
 import { createLocalAccount } from "../../src/services/accounts/create-local-account.ts";
 import { cliApplication, createApplication, issueToken } from "../../src/services/oauth/tokens.ts";
+import { copySqliteTemplate } from "./db-template.ts";
 import { freePort } from "./ports.ts";
+import { testActorKeys } from "./test-keys.ts";
 
 // A busy read given parameters that are not its query's fails the test (query-shapes.ts).
 process.env.GANNET_STRICT_SHAPES = "1";
@@ -110,6 +112,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: "error",
+    // Cheap password hashes: the suite makes hundreds of accounts (production keeps OWASP's cost).
+    PASSWORD_HASH_MEMORY_KIB: "64",
+    PASSWORD_HASH_ITERATIONS: "1",
     REGISTRATIONS_MODE: "open",
     REDIS_URL: process.env.REDIS_URL,
     REDIS_NAMESPACE: `gannet-test-${process.pid}-${port}`,
@@ -120,7 +125,16 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   let server: Awaited<ReturnType<typeof startHttpServer>>;
   let background: Background;
   try {
-    ctx = await createContext(config, { pgSchema, queue: { pollIntervalMs: 20, backoffBaseMs: 50 } });
+    // On SQLite, a copy of the run's migrated template when there is one (db-template.ts).
+    if (!databaseUrl) await copySqliteTemplate(dataDir);
+    ctx = await createContext(config, {
+      pgSchema,
+      // A test database need not survive a crash: commits skip waiting for the WAL's fsync.
+      pgAsyncCommit: true,
+      queue: { pollIntervalMs: 20, backoffBaseMs: 50 },
+      // Accounts get RSA pairs generated once per machine, each to one account (test-keys.ts).
+      actorKeys: testActorKeys,
+    });
     ctx.guardedFetch = loopbackOnly(ctx.guardedFetch);
     server = await startHttpServer(ctx, port, "127.0.0.1", { overrideGlobalObjects: false });
     // Job workers and the scheduler run too, so features are tested end to end.

@@ -1,7 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { User } from "../../db/repositories/users.ts";
-import { generateActorKeys } from "../../federation/keys.ts";
 import { randomToken, sha256 } from "../../lib/crypto.ts";
 import { isValidEmail } from "../../lib/email.ts";
 import { ApiError } from "../../lib/errors.ts";
@@ -122,14 +121,14 @@ export async function createLocalAccount(ctx: AppContext, input: NewLocalAccount
     roleId = role.id;
   }
   const password = input.password ?? randomToken(18);
-  const encrypted = await passwords.hash(password);
+  const encrypted = await passwords.hash(password, ctx.config.passwordHash);
   const now = new Date().toISOString();
   const accountId = ctx.ids.next();
   const userId = ctx.ids.next();
   const base = ctx.config.baseUrl;
   const confirmationToken = input.confirmed ? undefined : randomToken(24);
   // The actor's key pairs (federation/keys.ts): PEM, RSA in the columns Mastodon names.
-  const keys = await generateActorKeys();
+  const keys = await ctx.newActorKeys();
   await ctx.db.transaction().execute(async (trx) => {
     await ctx.repos.accounts.insert(
       {

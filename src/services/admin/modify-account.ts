@@ -88,7 +88,7 @@ export async function modifyAccount(
   let password: string | undefined;
   if (changes.resetPassword) {
     password = randomToken(18);
-    patch.encrypted_password = await passwords.hash(password);
+    patch.encrypted_password = await passwords.hash(password, ctx.config.passwordHash);
     log("reset_password", `reset the password of ${name}`);
   }
   if (changes.trendsEmails !== undefined) {

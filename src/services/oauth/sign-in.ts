@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { User } from "../../db/repositories/users.ts";
-import { passwords } from "../../lib/passwords.ts";
+import { DEFAULT_PASSWORD_HASH, passwords } from "../../lib/passwords.ts";
 import { userLoginProblem } from "../../policies/accounts.ts";
 
 /** Longer passwords are refused without hashing them, so huge inputs cost nothing. */
@@ -12,11 +12,28 @@ const EMAIL_MAX = 320;
 // for unknown addresses as for known ones and timing does not reveal which e-mails exist.
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$tjThTLBKYQHPoqhpNe9sLw$W0zhdAD6Fg+7c7/xOUUlWWmkIwfZuw6bGf3OWz9TiNw";
 
+// With other hash parameters (PASSWORD_HASH_*), a throwaway hash made once with them, so the
+// dummy check still costs what checking a user's new hash costs.
+const dummyByContext = new WeakMap<AppContext, Promise<string>>();
+
+function dummyHash(ctx: AppContext): Promise<string> | string {
+  const p = ctx.config.passwordHash;
+  if (p.memoryCost === DEFAULT_PASSWORD_HASH.memoryCost && p.timeCost === DEFAULT_PASSWORD_HASH.timeCost) {
+    return DUMMY_HASH;
+  }
+  let dummy = dummyByContext.get(ctx);
+  if (!dummy) {
+    dummy = passwords.hash("throwaway password for unknown e-mails", p);
+    dummyByContext.set(ctx, dummy);
+  }
+  return dummy;
+}
+
 /** The user with this e-mail and password, or undefined (without saying which one was wrong). */
 export async function checkCredentials(ctx: AppContext, email: string, password: string): Promise<User | undefined> {
   if (email.length > EMAIL_MAX || password.length > SIGN_IN_PASSWORD_MAX || password === "") return undefined;
   const user = email.trim() === "" ? undefined : await ctx.repos.users.getByEmail(email.trim());
-  const ok = await passwords.verify(user?.encryptedPassword ?? DUMMY_HASH, password);
+  const ok = await passwords.verify(user?.encryptedPassword ?? (await dummyHash(ctx)), password);
   return ok && user ? user : undefined;
 }
 
