@@ -64,8 +64,9 @@ class RedisTransport implements BusTransport {
   /** Opened on first use: processes that only publish (workers) need no second connection. */
   #sub(): Redis {
     if (this.#subscriber) return this.#subscriber;
-    // ioredis subscribes again to every channel after reconnecting.
-    const sub = this.#commands.duplicate({ maxRetriesPerRequest: null });
+    // ioredis subscribes again to every channel after reconnecting. No CLIENT SETINFO: like the
+    // ready check's INFO, a command other than (un)subscribe fails once the connection subscribes.
+    const sub = this.#commands.duplicate({ maxRetriesPerRequest: null, disableClientInfo: true });
     sub.on("messageBuffer", (channel: Buffer, message: Buffer) => {
       const name = channel.toString("utf8");
       if (!name.startsWith(this.#prefix)) return;
@@ -84,7 +85,22 @@ class RedisTransport implements BusTransport {
   }
 
   async listen(channel: string): Promise<void> {
-    await this.#sub().subscribe(this.#prefix + channel);
+    const sub = this.#sub();
+    // Subscribing before the connection is ready puts it in subscriber mode while ioredis's
+    // ready check (INFO) is still to come: the check fails, the connection is dropped and comes
+    // back subscribed to nothing, and every later message is lost. Wait for it to be ready.
+    if (sub.status !== "ready") {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          sub.off("ready", done);
+          sub.off("end", done);
+          resolve();
+        };
+        sub.on("ready", done);
+        sub.on("end", done);
+      });
+    }
+    await sub.subscribe(this.#prefix + channel);
   }
 
   async unlisten(channel: string): Promise<void> {
