@@ -66,6 +66,7 @@ export interface CredentialUserView {
     sensitive?: boolean;
     language?: string | null;
     quotePolicy?: "public" | "followers" | "nobody";
+    attributionDomains?: string[];
   };
 }
 
@@ -169,7 +170,7 @@ export function serializeCredentialAccount(
       hide_collections: a.hideCollections,
       discoverable: a.discoverable,
       indexable: a.indexable,
-      attribution_domains: [],
+      attribution_domains: s.attributionDomains ?? [],
       quote_policy: s.quotePolicy ?? "public",
     },
     role: serializeRole(view.fullRole),

@@ -160,6 +160,31 @@ describe("update_credentials, profile images and preferences", () => {
     );
   });
 
+  it("keeps the attribution domains (Mastodon 4.4), from JSON and from form arrays", async () => {
+    const r = await patch({ attribution_domains: [" News.Example ", "*.blog.example", "", "news.example"] });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body.source.attribution_domains, ["news.example", "blog.example"]);
+    const form = await s.request("/api/v1/accounts/update_credentials", {
+      method: "PATCH",
+      token: alice.token,
+      form: { "attribution_domains[]": ["press.example", "xn--bcher-kva.example"] },
+    });
+    assert.equal(form.status, 200, JSON.stringify(form.body));
+    assert.deepEqual(form.body.source.attribution_domains, ["press.example", "xn--bcher-kva.example"]);
+    // Left out, they stay; a scalar is dropped as Rails' permit drops it; an empty list clears them.
+    assert.deepEqual((await patch({ note: "hi" })).body.source.attribution_domains, [
+      "press.example",
+      "xn--bcher-kva.example",
+    ]);
+    assert.deepEqual((await patch({ attribution_domains: "press.example" })).body.source.attribution_domains, [
+      "press.example",
+      "xn--bcher-kva.example",
+    ]);
+    assert.deepEqual((await patch({ attribution_domains: [] })).body.source.attribution_domains, []);
+    const verified = await s.request("/api/v1/accounts/verify_credentials", { token: alice.token });
+    assert.deepEqual(verified.body.source.attribution_domains, []);
+  });
+
   it("rejects bad values with 422 and changes nothing", async () => {
     const before = await s.request("/api/v1/accounts/verify_credentials", { token: alice.token });
     const bad: [Record<string, unknown>, string, string][] = [
@@ -180,6 +205,12 @@ describe("update_credentials, profile images and preferences", () => {
       [{ source: { language: "english" } }, "default_language", "ERR_INCLUSION"],
       [{ source: { sensitive: "perhaps" } }, "default_sensitive", "ERR_INVALID"],
       [{ avatar: "https://example.com/a.png" }, "avatar", "ERR_INVALID"],
+      [{ attribution_domains: ["https://news.example/"] }, "attribution_domains", "ERR_INVALID"],
+      [
+        { attribution_domains: Array.from({ length: 11 }, (_, i) => `site${i}.example`) },
+        "attribution_domains",
+        "ERR_TOO_LONG",
+      ],
       // A valid change next to a bad one is not applied either.
       [{ display_name: "Changed", note: "n".repeat(501) }, "note", "ERR_TOO_LONG"],
     ];

@@ -14,6 +14,8 @@ export interface UserSettings {
   notificationEmails?: { trends?: boolean };
   /** Who may quote new posts by default (`source[quote_policy]`); absent: public. */
   quotePolicy?: "public" | "followers" | "nobody";
+  /** Sites allowed to name this account as the author of their articles (`attribution_domains`, Mastodon 4.4). */
+  attributionDomains?: string[];
 }
 
 export interface User {

@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { User, UserSettings } from "../../db/repositories/users.ts";
 import { enqueueDelivery } from "../../federation/deliveries.ts";
+import { normalizeDomain } from "../../lib/domains.ts";
 import { codePointLength, countableLength } from "../../lib/text/length.ts";
 import { enqueueAuthorizeAll } from "../follows/follow.ts";
 import {
@@ -18,6 +19,7 @@ export const DISPLAY_NAME_MAX = 30;
 export const NOTE_MAX = 500;
 export const FIELDS_MAX = 4;
 export const FIELD_TEXT_MAX = 255;
+export const ATTRIBUTION_DOMAINS_MAX = 10;
 
 export type Privacy = "public" | "unlisted" | "private" | "direct";
 
@@ -37,6 +39,8 @@ export interface CredentialsUpdate {
   language?: string | null;
   /** The default quote policy of new posts. */
   quotePolicy?: "public" | "followers" | "nobody";
+  /** Sites that may credit this account as an article's author (Mastodon 4.4). */
+  attributionDomains?: string[];
   avatar?: Uint8Array;
   header?: Uint8Array;
 }
@@ -85,6 +89,27 @@ async function processImages(
 }
 
 /**
+ * The attribution domains as stored: trimmed, lower-cased (punycode), without a leading `*.`
+ * (a domain covers its subdomains anyway), blanks and repeats dropped; at most 10, each a host
+ * name. `undefined` when the request leaves them as they are.
+ */
+function checkAttributionDomains(list: string[] | undefined, errors: FieldErrors): string[] | undefined {
+  if (list === undefined) return undefined;
+  const out: string[] = [];
+  for (const raw of list) {
+    const text = raw.trim().replace(/^\*\./, "");
+    if (text === "") continue;
+    const domain = normalizeDomain(text);
+    if (domain === null) errors.add("attribution_domains", "ERR_INVALID", `${raw.trim()} is not a valid domain`);
+    else if (!out.includes(domain)) out.push(domain);
+  }
+  if (out.length > ATTRIBUTION_DOMAINS_MAX) {
+    errors.add("attribution_domains", "ERR_TOO_LONG", `is too long (maximum is ${ATTRIBUTION_DOMAINS_MAX} domains)`);
+  }
+  return out;
+}
+
+/**
  * `PATCH /api/v1/accounts/update_credentials`: checks everything first (limits, images), then
  * stores the images and updates the account and the user's posting defaults together. A bad
  * request changes nothing; replaced images are deleted afterwards.
@@ -97,6 +122,7 @@ export async function updateCredentials(
 ): Promise<{ account: Account; user: User }> {
   const errors = new FieldErrors();
   const fields = checkLimits(input, errors);
+  const attributionDomains = checkAttributionDomains(input.attributionDomains, errors);
   errors.throwIfAny();
   const images = await processImages(input, errors);
   errors.throwIfAny();
@@ -124,11 +150,13 @@ export async function updateCredentials(
   if (input.sensitive !== undefined) settings.sensitive = input.sensitive;
   if (input.language !== undefined) settings.language = input.language;
   if (input.quotePolicy !== undefined) settings.quotePolicy = input.quotePolicy;
+  if (attributionDomains !== undefined) settings.attributionDomains = attributionDomains;
   const settingsChanged =
     input.privacy !== undefined ||
     input.sensitive !== undefined ||
     input.language !== undefined ||
-    input.quotePolicy !== undefined;
+    input.quotePolicy !== undefined ||
+    attributionDomains !== undefined;
 
   const stored: string[] = [];
   const replaced: (string | null)[] = [];

@@ -30,6 +30,11 @@ const credentials = z.object({
     .array(z.object({ name: z.string(), value: z.string() }))
     .optional()
     .describe("Profile fields, as `fields_attributes[0][name]`"),
+  attribution_domains: z
+    .array(z.string())
+    .max(10)
+    .optional()
+    .describe("Sites that may name this account as an article's author, as `attribution_domains[]`"),
   source: z
     .object({ privacy: str, sensitive: bool, language: str, quote_policy: str })
     .optional()

@@ -96,6 +96,11 @@ export async function parseCredentialsUpdate(p: Params): Promise<CredentialsUpda
   out.indexable = bool("indexable");
   out.hideCollections = bool("hide_collections");
 
+  // A list of texts; anything else is dropped, as Rails' `permit(attribution_domains: [])` does.
+  if (Array.isArray(p.attribution_domains)) {
+    out.attributionDomains = p.attribution_domains.map((d) => scalarText(d) ?? "");
+  }
+
   // A scalar here (masto.js sends `fields_attributes=undefined` for an unset list) leaves the
   // fields as they are, and entries that are not name/value hashes are dropped, as Rails' `permit` does.
   const fields = asHashList(p.fields_attributes);
