@@ -44,7 +44,7 @@ function answerLabel(a: Answer): string {
     case "page":
       return `\`[]\` with a \`Link\` header (limit ${a.def}, max ${a.max})`;
     case "offset":
-      return `\`[]\` (limit ${a.def}, max ${a.max}, \`offset\`${a.link ? "; `Link` header" : ""})`;
+      return `\`[]\` (limit ${a.def}, max ${a.max}, \`offset\`)`;
     case "json":
       return "the entity with empty values";
     case "not-found":

@@ -11,13 +11,7 @@ export const admin = (permission: number, ...scopes: string[]): Guard => ({ auth
 
 export const list = (): Answer => ({ kind: "list" });
 export const page = (def: number, max = def * 2, body?: Body): Answer => ({ kind: "page", def, max, body });
-export const offset = (def: number, max = def * 2, link = false, body?: Body): Answer => ({
-  kind: "offset",
-  def,
-  max,
-  link,
-  body,
-});
+export const offset = (def: number, max = def * 2, body?: Body): Answer => ({ kind: "offset", def, max, body });
 export const json = (body: Body): Answer => ({ kind: "json", body });
 export const none = (): Answer => ({ kind: "not-found" });
 export const unavailable = (): Answer => ({ kind: "unavailable" });

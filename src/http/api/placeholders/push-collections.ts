@@ -9,11 +9,11 @@ export const pushCollectionRows: Placeholder[] = [
   get("/api/v1/collections/:id", opt("read:collections"), none()),
   patch("/api/v1/collections/:id", user("write:collections"), none()),
   del("/api/v1/collections/:id", user("write:collections"), none()),
-  get("/api/v1/accounts/:id/collections", opt("read:collections"), offset(40, 80, false, COLLECTIONS), {
+  get("/api/v1/accounts/:id/collections", opt("read:collections"), offset(40, 80, COLLECTIONS), {
     account: "id",
     note: "`{collections: []}`",
   }),
-  get("/api/v1/accounts/:id/in_collections", user("read:collections"), offset(40, 80, false, COLLECTIONS), {
+  get("/api/v1/accounts/:id/in_collections", user("read:collections"), offset(40, 80, COLLECTIONS), {
     account: "id",
     note: "`{collections: []}`",
   }),

@@ -1,7 +1,7 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { ApiError, notFound } from "../../../lib/errors.ts";
 import { getExistingAccount, getVisibleAccount } from "../../../services/accounts/find-accounts.ts";
-import { pageParams, setLinkHeader, setOffsetLinkHeader } from "../../pagination.ts";
+import { pageParams, setLinkHeader } from "../../pagination.ts";
 import type { HonoEnv } from "../../types.ts";
 import { UNAVAILABLE } from "./entities.ts";
 import { guardMiddleware } from "./guards.ts";
@@ -33,11 +33,9 @@ async function respond(c: Context<HonoEnv>, answer: Answer): Promise<Response> {
       return c.json(body as object);
     }
     case "offset": {
-      const { limit } = pageParams(c, answer.def, answer.max);
-      const off = offsetParam(c);
-      const body = await bodyOf(c, answer.body ?? []);
-      if (answer.link) setOffsetLinkHeader(c, limit, off, 0);
-      return c.json(body as object);
+      pageParams(c, answer.def, answer.max);
+      offsetParam(c);
+      return c.json((await bodyOf(c, answer.body ?? [])) as object);
     }
     case "json":
       return c.json((await bodyOf(c, answer.body)) as object);

@@ -26,7 +26,7 @@ export type Body = unknown | ((c: Context<HonoEnv>) => unknown | Promise<unknown
  * What a placeholder answers once the guard passed:
  * - `list`: `[]`;
  * - `page`: `body` (default `[]`) with a `Link` header; `limit` checked against `def`/`max`;
- * - `offset`: `body` (default `[]`), `limit` and `offset` checked; a `Link` header when `link`;
+ * - `offset`: `body` (default `[]`), `limit` and `offset` checked (no `Link` header);
  * - `json`: a fixed or computed entity (status 200);
  * - `not-found`: 404 "Record not found" (the record cannot exist yet);
  * - `unavailable`: 422 "This feature is not available on this server yet" (a write that cannot work yet);
@@ -35,7 +35,7 @@ export type Body = unknown | ((c: Context<HonoEnv>) => unknown | Promise<unknown
 export type Answer =
   | { kind: "list" }
   | { kind: "page"; def: number; max: number; body?: Body }
-  | { kind: "offset"; def: number; max: number; link: boolean; body?: Body }
+  | { kind: "offset"; def: number; max: number; body?: Body }
   | { kind: "json"; body: Body }
   | { kind: "not-found" }
   | { kind: "unavailable" }
