@@ -54,6 +54,7 @@ class RedisTransport implements BusTransport {
   readonly #prefix: string;
   readonly #receive: (msg: BusMessage) => void;
   #subscriber: Redis | undefined;
+  #readyWait: Promise<void> | undefined;
 
   constructor(commands: Redis, prefix: string, receive: (msg: BusMessage) => void) {
     this.#commands = commands;
@@ -89,18 +90,23 @@ class RedisTransport implements BusTransport {
     // Subscribing before the connection is ready puts it in subscriber mode while ioredis's
     // ready check (INFO) is still to come: the check fails, the connection is dropped and comes
     // back subscribed to nothing, and every later message is lost. Wait for it to be ready.
-    if (sub.status !== "ready") {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          sub.off("ready", done);
-          sub.off("end", done);
-          resolve();
-        };
-        sub.on("ready", done);
-        sub.on("end", done);
-      });
-    }
+    if (sub.status !== "ready") await this.#whenReady(sub);
     await sub.subscribe(this.#prefix + channel);
+  }
+
+  /** One wait shared by every subscription made meanwhile (not a listener each). */
+  #whenReady(sub: Redis): Promise<void> {
+    this.#readyWait ??= new Promise<void>((resolve) => {
+      const done = () => {
+        sub.off("ready", done);
+        sub.off("end", done);
+        this.#readyWait = undefined;
+        resolve();
+      };
+      sub.on("ready", done);
+      sub.on("end", done);
+    });
+    return this.#readyWait;
   }
 
   async unlisten(channel: string): Promise<void> {
