@@ -30,5 +30,9 @@ export interface HonoEnv {
      * Null once the session was ended.
      */
     sessionCsrf?: string | null;
+    /** The browser session, once a page read it (web/session.ts `loadSession`). */
+    webSession?: import("./web/session.ts").WebSession;
+    /** The page locale, once negotiated (web/i18n). */
+    locale?: string;
   };
 }

@@ -209,7 +209,8 @@ describe("browser sign-in", () => {
       const b = new Browser(s);
       await submitSignIn(b, (await b.request(start)).body, kai);
       const consent = await b.request(start);
-      const fields = formFields(consent.body, "/auth/sign_out");
+      // The consent page's own sign-out form (the first is the layout's menu).
+      const fields = formFields(consent.body, "/auth/sign_out", 1);
       assert.equal(fields.return_to, start);
       const forged = await b.request("/auth/sign_out", { method, form: { ...fields, authenticity_token: "x" } });
       assert.equal(forged.status, 422);

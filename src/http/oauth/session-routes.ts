@@ -64,7 +64,7 @@ async function signIn(c: Context<HonoEnv>): Promise<Response> {
       : again(403, "Your login is currently disabled. Contact the server's staff for help.");
   }
   const { user, account } = checked;
-  startSession(c, user, account);
+  await startSession(c, user, account);
   await markSignedIn(ctx, user, clientIpOf(c));
   return c.redirect(returnTo ?? AFTER_SIGN_IN, 302);
 }

@@ -2,7 +2,8 @@ import type { Context, Hono } from "hono";
 import type { Status } from "../../services/statuses/types.ts";
 import { profilePage, statusPage } from "../../services/web/public-pages.ts";
 import type { HonoEnv } from "../types.ts";
-import { html, SafeHtml, sendPage } from "./pages/html.ts";
+import { sendPage } from "./layout.ts";
+import { html, SafeHtml } from "./pages/html.ts";
 
 /** Whether the client asked for ActivityPub JSON rather than a page (Mastodon's two types). */
 export function wantsActivityPub(accept: string | undefined): boolean {

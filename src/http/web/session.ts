@@ -70,10 +70,21 @@ export async function loadSession(c: Context<HonoEnv>): Promise<WebSession | und
   const p = readPayload(c);
   if (!p) return undefined;
   c.set("sessionCsrf", csrfToken(c, { nonce: p.n }));
-  if (!p.u) return { nonce: p.n };
-  const found = await sessionUser(c.env.ctx, p.u);
-  if (!found || p.p !== passwordFingerprint(found.user)) return { nonce: p.n };
-  return { nonce: p.n, user: found.user, account: found.account };
+  let session: WebSession = { nonce: p.n };
+  if (p.u) {
+    const found = await sessionUser(c.env.ctx, p.u);
+    if (found && p.p === passwordFingerprint(found.user))
+      session = { nonce: p.n, user: found.user, account: found.account };
+  }
+  c.set("webSession", session);
+  return session;
+}
+
+/** Whether the request's session cookie names a signed-in user (no database read: for the layout's menu). */
+export function cookieSaysSignedIn(c: Context<HonoEnv>): boolean {
+  const known = c.get("webSession");
+  if (known) return known.user !== undefined;
+  return readPayload(c)?.u !== undefined;
 }
 
 /** The request's session, or a new anonymous one (its cookie is set on the response). */
@@ -86,11 +97,13 @@ export function anonymousSession(c: Context<HonoEnv>): WebSession {
   const nonce = randomToken(16);
   writeCookie(c, { n: nonce, e: Math.floor(Date.now() / 1000) + ANONYMOUS_TTL_S });
   c.set("sessionCsrf", csrfToken(c, { nonce }));
-  return { nonce };
+  const session = { nonce };
+  c.set("webSession", session);
+  return session;
 }
 
 /** Starts a signed-in session for `user` with a fresh nonce. */
-export function startSession(c: Context<HonoEnv>, user: User, account: Account): WebSession {
+export async function startSession(c: Context<HonoEnv>, user: User, account: Account): Promise<WebSession> {
   const nonce = randomToken(16);
   writeCookie(c, {
     n: nonce,
@@ -99,13 +112,16 @@ export function startSession(c: Context<HonoEnv>, user: User, account: Account):
     e: Math.floor(Date.now() / 1000) + SIGNED_IN_TTL_S,
   });
   c.set("sessionCsrf", csrfToken(c, { nonce }));
-  return { nonce, user, account };
+  const session = { nonce, user, account };
+  c.set("webSession", session);
+  return session;
 }
 
 /** Ends the session: the cookie is removed. */
 export function endSession(c: Context<HonoEnv>): void {
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure: c.env.ctx.config.localHttps });
   c.set("sessionCsrf", null);
+  c.set("webSession", undefined);
 }
 
 /** The CSRF token for forms of this session. */

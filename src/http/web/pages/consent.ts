@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import type { Application } from "../../../services/oauth/types.ts";
 import type { HonoEnv } from "../../types.ts";
-import { hiddenFields, html, sendPage } from "./html.ts";
+import { sendPage } from "../layout.ts";
+import { hiddenFields, html } from "./html.ts";
 import { scopeLabel } from "./scope-labels.ts";
 
 export interface ConsentPageInput {

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { formActionSource } from "../../../services/oauth/redirect-uris.ts";
 import type { HonoEnv } from "../../types.ts";
-import { html, sendPage } from "./html.ts";
+import { sendPage } from "../layout.ts";
+import { html } from "./html.ts";
 
 /** An error the browser flow cannot send back to the client (unknown client, bad redirect URI, ...). */
 export function errorPage(c: Context<HonoEnv>, status: number, title: string, description: string): Response {

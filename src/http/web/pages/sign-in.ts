@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { HonoEnv } from "../../types.ts";
-import { html, sendPage } from "./html.ts";
+import { sendPage } from "../layout.ts";
+import { html } from "./html.ts";
 
 export interface SignInPageInput {
   csrf: string;

@@ -1,0 +1,52 @@
+import type { Hono } from "hono";
+import { sha256 } from "../../lib/crypto.ts";
+import type { HonoEnv } from "../types.ts";
+import { baseCss } from "./assets/base-css.ts";
+
+/**
+ * The web side's static files: one stylesheet and a few small scripts, kept in TypeScript modules
+ * (the build copies only .ts files) and served from memory at `/assets/NAME?v=HASH`. A URL with
+ * the current hash is cached for a year; pages always link the current one.
+ */
+interface Asset {
+  type: string;
+  body: string;
+  hash: string;
+}
+
+const CSS_PARTS: string[] = [baseCss];
+/** Scripts by file name; areas add theirs here (each a module under assets/). */
+const SCRIPTS: Record<string, string> = {};
+
+const assets = new Map<string, Asset>();
+function add(name: string, type: string, body: string): void {
+  assets.set(name, { type, body, hash: sha256(body).slice(0, 12) });
+}
+add("gannet.css", "text/css; charset=utf-8", CSS_PARTS.join(""));
+for (const [name, body] of Object.entries(SCRIPTS)) add(name, "text/javascript; charset=utf-8", body);
+
+/** Adds a script served from a file of an installed package (read once, at start). */
+export function addPackageScript(name: string, body: string): void {
+  add(name, "text/javascript; charset=utf-8", body);
+}
+
+/** The URL of an asset, with its content hash so browsers may cache it for long. */
+export function assetUrl(name: string): string {
+  const a = assets.get(name);
+  if (!a) throw new Error(`unknown asset ${name}`);
+  return `/assets/${name}?v=${a.hash}`;
+}
+
+export function assetRoutes(app: Hono<HonoEnv>): void {
+  app.get("/assets/:name", (c) => {
+    const a = assets.get(c.req.param("name"));
+    if (!a) return c.json({ error: "Record not found" }, 404);
+    const current = c.req.query("v") === a.hash;
+    return c.body(a.body, 200, {
+      "Content-Type": a.type,
+      "Cache-Control": current ? "public, max-age=31536000, immutable" : "public, max-age=300",
+      ETag: `"${a.hash}"`,
+      "X-Content-Type-Options": "nosniff",
+    });
+  });
+}

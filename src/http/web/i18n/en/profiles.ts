@@ -1,0 +1,2 @@
+/** English texts of the web side's `profiles` area (keys prefixed `profiles.`). */
+export const profiles = {} as const;

@@ -1,0 +1,2 @@
+/** English texts of the web side's `settings` area (keys prefixed `settings.`). */
+export const settings = {} as const;
