@@ -220,6 +220,11 @@ describe("web: public profiles, posts and hashtag pages", () => {
     assert.equal(reply.status, 200);
     assert.match(textOf(reply.doc, ".ancestors"), /thread root/);
     assert.match(textOf(reply.doc, ".descendants"), /answering bob/);
+    // Remote accounts have no page here: a browser is sent to their own.
+    const zed = await web.get("/@zed@far.example");
+    assert.equal(zed.status, 302);
+    assert.equal(zed.headers.get("location"), "https://far.example/@zed");
+    assert.equal((await web.get("/@nobody@far.example")).status, 404);
     // A reply of the wrong author's URL is not found.
     assert.equal((await web.get(`/@alice/${ids.reply.id}`)).status, 404);
   });

@@ -27,7 +27,7 @@ nav.tabs a{display:block;padding:.5rem .9rem;text-decoration:none;border-bottom:
 nav.tabs a[aria-current=page]{border-bottom-color:var(--accent);font-weight:700;color:var(--fg)}
 .pinned h2{font-size:1rem;color:var(--muted);margin:.5rem 0}
 article.status{border-bottom:1px solid var(--line);padding:1rem 0;overflow-wrap:anywhere}
-.statuses article.status:last-child{border-bottom:0}
+.statuses article.status:last-child,.thread>article.status:last-child,.descendants article.status:last-child{border-bottom:0}
 article.status.focal{font-size:1.1rem}
 .status-prepend{margin:0 0 .4rem}
 .status-head{display:flex;flex-wrap:wrap;align-items:flex-start;gap:.3rem .8rem}
@@ -60,7 +60,7 @@ ul.media audio{width:100%}
 ul.status-actions{list-style:none;padding:0;margin:.4rem 0 0;display:flex;flex-wrap:wrap;gap:.3rem 1.4rem;font-size:.9rem}
 ul.status-actions .count{color:var(--muted)}
 .thread .ancestors article.status{font-size:.95rem}
-.descendants{border-top:1px solid var(--line);margin-top:.5rem}
+.descendants{margin-top:.5rem}
 .descendants h2{font-size:1rem;color:var(--muted)}
 .empty{text-align:center;padding:2rem 0}
 .embed article.status{border:0;padding:0}

@@ -5,7 +5,7 @@ import { sendPage } from "../layout.ts";
 import { html } from "../pages/html.ts";
 import { statusCard } from "./components.ts";
 import { accountTitle, openGraph, shownName, statusDescription, statusImage } from "./components-account.ts";
-import { fullAcct } from "./format.ts";
+import { fullAcct, truncate } from "./format.ts";
 import { alternate } from "./negotiation.ts";
 import { gonePage, notFoundPage, renderContext } from "./shared.ts";
 
@@ -51,7 +51,7 @@ ${descendants.map((s) => statusCard(s, rc))}</section>`
 }
 </div>`;
   return sendPage(c, {
-    title: tr("profiles.status.page_title", { name: shownName(a), text: description }),
+    title: tr("profiles.status.page_title", { name: shownName(a), text: truncate(description, 80) }),
     body,
     head,
     size: "wide",
