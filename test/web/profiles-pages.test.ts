@@ -55,14 +55,28 @@ describe("web: public profiles, posts and hashtag pages", () => {
       },
       { name: "Pronouns :blobcat:", value: "she/her", verified_at: null },
     ]);
+    const now = new Date().toISOString();
+    await s.ctx.repos.customEmojis.insert({
+      id: s.ctx.ids.next(),
+      shortcode: "blobcat",
+      domain: null,
+      image_key: "emoji/blobcat.png",
+      image_content_type: "image/png",
+      created_at: now,
+      updated_at: now,
+    });
     await s.ctx.repos.accounts.update(alice.account.id, {
       display_name: "Alice <Liddell>",
       note: "<p>Down the rabbit hole</p>",
       fields,
+      fields_source: JSON.stringify([
+        { name: "Site", value: "https://alice.example" },
+        { name: "Pronouns :blobcat:", value: "she/her" },
+      ]),
     });
     await s.ctx.repos.accounts.update(bob.account.id, { hide_collections: true });
 
-    ids.first = await post(alice, { status: "first public words" });
+    ids.first = await post(alice, { status: "first public words :blobcat:" });
     ids.pinned = await post(alice, { status: "this one is pinned" });
     assert.equal(
       (await s.request(`/api/v1/statuses/${ids.pinned.id}/pin`, { method: "POST", token: alice.token })).status,
@@ -90,7 +104,6 @@ describe("web: public profiles, posts and hashtag pages", () => {
     ids.own = await post(alice, { status: "answering myself", in_reply_to_id: ids.root.id });
     ids.toBob = await post(alice, { status: "answering bob", in_reply_to_id: ids.reply.id });
     const remoteId = s.ctx.ids.next();
-    const now = new Date().toISOString();
     await s.ctx.repos.accounts.insert({
       id: remoteId,
       username: "zed",
@@ -133,6 +146,9 @@ describe("web: public profiles, posts and hashtag pages", () => {
     assert.match(verified[0].text, /Site/);
     assert.ok(verified[0].querySelector('a[href="https://alice.example"]'));
     assert.equal(page.doc.querySelectorAll("dl.fields .field").length, 2);
+    // Custom emojis as pictures, in field names and in posts.
+    assert.ok(page.doc.querySelector('dl.fields dt img.emoji[alt=":blobcat:"]'));
+    assert.ok(page.doc.querySelector('.status-content img.emoji[alt=":blobcat:"]'));
     assert.match(textOf(page.doc, "ul.counts"), /posts.*following.*followers/);
     const follow = page.doc.querySelector(".profile-actions a")?.getAttribute("href") ?? "";
     const u = new URL(follow, base);
@@ -294,6 +310,15 @@ describe("web: public profiles, posts and hashtag pages", () => {
       "/tags/gannettag.rss",
     );
     assert.equal((await web.get("/tags/neverused")).status, 404);
+
+    // A limited (silenced) account: its profile says so, its posts stay off hashtag pages.
+    const sid = await s.createUser("sid");
+    await post(sid, { status: "silenced words #gannettag" });
+    await s.ctx.repos.accounts.update(sid.account.id, { silenced_at: new Date().toISOString() });
+    assert.doesNotMatch((await web.get("/tags/gannettag")).body, /silenced words/);
+    const profile = await web.get("/@sid");
+    assert.equal(profile.status, 200);
+    assert.match(textOf(profile.doc, ".account-notices"), /limited/);
   });
 
   it("answers suspended accounts with a 410 page, unconfirmed ones with 404, and honours noindex", async () => {
@@ -341,7 +366,7 @@ describe("web: public profiles, posts and hashtag pages", () => {
 
     const status = await web.get(`/@alice/${ids.first.id}`);
     assert.equal(meta(status, "og:type"), "article");
-    assert.equal(meta(status, "og:description"), "first public words");
+    assert.equal(meta(status, "og:description"), "first public words :blobcat:");
     assert.equal(meta(status, "og:url"), ids.first.url);
     assert.ok(meta(status, "og:image"));
     assert.ok(meta(status, "twitter:card"));
