@@ -63,7 +63,8 @@ export interface PageLinks {
 function pageLinks(rows: readonly { id: string }[], window: IdWindow): PageLinks {
   const paged = window.maxId !== undefined || window.minId !== undefined;
   return {
-    older: rows.length >= window.limit ? rows.at(-1)?.id : undefined,
+    // A page read towards newer posts (`min_id`) always has older ones behind it.
+    older: rows.length >= window.limit || (window.minId !== undefined && rows.length > 0) ? rows.at(-1)?.id : undefined,
     newer: paged && rows.length > 0 ? rows[0].id : undefined,
   };
 }

@@ -35,7 +35,8 @@ export function emojifyText(text: string, emojis: readonly WebEmoji[]): SafeHtml
 export function emojifyHtml(sanitised: string, emojis: readonly WebEmoji[]): SafeHtml {
   if (emojis.length === 0 || !sanitised.includes(":")) return new SafeHtml(sanitised);
   const byCode = new Map(emojis.map((e) => [e.shortcode, e]));
-  const parts = sanitised.split(/(<[^>]*>)/);
+  // Tags (quoted attribute values may hold `>`) at odd indexes, text at even ones.
+  const parts = sanitised.split(/(<(?:[^>"']|"[^"]*"|'[^']*')*>)/);
   for (let i = 0; i < parts.length; i += 2) {
     parts[i] = parts[i].replace(SHORTCODE, (whole, code: string) => {
       const e = byCode.get(code);

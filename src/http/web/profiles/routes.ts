@@ -19,6 +19,7 @@ export function profileRoutes(app: Hono<HonoEnv>): void {
   app.get(HANDLE, (c) => {
     const name = username(c.req.param("handle"));
     if (wantsActivityPub(c.req.header("accept"))) return fromFederation(c, `/users/${name}`);
+    c.header("Vary", "Accept");
     return profilePage(c, name, "posts");
   });
   app.get(`${HANDLE}/with_replies`, (c) => profilePage(c, username(c.req.param("handle")), "with_replies"));
@@ -28,6 +29,7 @@ export function profileRoutes(app: Hono<HonoEnv>): void {
     const name = username(c.req.param("handle"));
     const id = c.req.param("id");
     if (wantsActivityPub(c.req.header("accept"))) return fromFederation(c, `/users/${name}/statuses/${id}`);
+    c.header("Vary", "Accept");
     return statusPage(c, name, id);
   });
   app.get(`${HANDLE}/:id{[0-9]{1,20}}/embed`, (c) => embedPage(c, username(c.req.param("handle")), c.req.param("id")));
