@@ -5,7 +5,6 @@ import { authRoutes } from "./auth/routes.ts";
 import { dataRoutes } from "./data/routes.ts";
 import { feedRoutes } from "./feeds/routes.ts";
 import { profileRoutes } from "./profiles/routes.ts";
-import { publicPageRoutes } from "./public-pages.ts";
 import { securityRoutes } from "./security/routes.ts";
 import { settingsRoutes } from "./settings/routes.ts";
 import { severedRelationshipRoutes } from "./severed-relationships.ts";
@@ -17,7 +16,6 @@ export function webRoutes(app: Hono<HonoEnv>): void {
   siteRoutes(app);
   feedRoutes(app);
   profileRoutes(app);
-  publicPageRoutes(app);
   authRoutes(app);
   securityRoutes(app);
   settingsRoutes(app);

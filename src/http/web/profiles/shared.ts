@@ -1,0 +1,57 @@
+import type { Context } from "hono";
+import { isId } from "../../../lib/ids.ts";
+import type { IdWindow } from "../../../lib/pagination.ts";
+import { PAGE_SIZE } from "../../../services/web/public-pages.ts";
+import type { HonoEnv } from "../../types.ts";
+import { t } from "../i18n/index.ts";
+import { sendPage } from "../layout.ts";
+import { html } from "../pages/html.ts";
+import type { RenderContext } from "./components.ts";
+
+/** What the components need, for this request. */
+export function renderContext(c: Context<HonoEnv>, embed = false): RenderContext {
+  return { tr: t(c), localDomain: c.env.ctx.config.localDomain, embed };
+}
+
+/** The page window of `?max_id=` / `?min_id=` (anything that is not an id is ignored, as the API does). */
+export function readWindow(c: Context<HonoEnv>): IdWindow {
+  const maxId = c.req.query("max_id");
+  const minId = c.req.query("min_id");
+  return {
+    maxId: isId(maxId) ? maxId : undefined,
+    minId: isId(minId) && !isId(maxId) ? minId : undefined,
+    limit: PAGE_SIZE,
+  };
+}
+
+/** The 404 page. */
+export function notFoundPage(c: Context<HonoEnv>, opts: { bare?: boolean } = {}): Response {
+  const tr = t(c);
+  return sendPage(c, {
+    title: tr("common.not_found"),
+    body: html`<h1>${tr("common.not_found")}</h1>
+<p>${tr("common.not_found_text")}</p>`,
+    status: 404,
+    size: opts.bare ? "bare" : "narrow",
+    noindex: true,
+  });
+}
+
+/** The 410 page of a suspended or deleted account, or of a deleted post. */
+export function gonePage(c: Context<HonoEnv>, what: "suspended" | "deleted" | "gone", bare = false): Response {
+  const tr = t(c);
+  const [title, text] =
+    what === "suspended"
+      ? [tr("profiles.gone.suspended"), tr("profiles.gone.suspended_text")]
+      : what === "deleted"
+        ? [tr("profiles.gone.deleted"), tr("profiles.gone.deleted_text")]
+        : [tr("profiles.gone.status"), tr("profiles.gone.status_text")];
+  return sendPage(c, {
+    title,
+    body: html`<h1>${title}</h1>
+<p>${text}</p>`,
+    status: 410,
+    size: bare ? "bare" : "narrow",
+    noindex: true,
+  });
+}
