@@ -325,6 +325,11 @@ describe("public site pages", () => {
       assert.equal((await s.request("/api/v1/timelines/public?local=true", { token: alice.token })).status, 200);
       // The remote part is still public: the API serves it to anyone.
       assert.equal((await s.request("/api/v1/timelines/public?remote=true")).status, 200);
+      const instance = await s.request("/api/v2/instance");
+      assert.deepEqual(instance.body.configuration.timelines_access.live_feeds, {
+        local: "authenticated",
+        remote: "public",
+      });
 
       await setting(LIVE_FEED_SETTING.local, "disabled");
       const off = await signedIn.get("/public/local");
