@@ -39,6 +39,8 @@ export interface InstanceView {
   /** The contact account, already in Mastodon's Account shape. */
   contactAccount: Record<string, unknown> | null;
   rules: readonly RuleView[];
+  /** Who may read the local and remote live feeds (the operator's settings). */
+  liveFeeds: { local: "public" | "authenticated" | "disabled"; remote: "public" | "authenticated" | "disabled" };
   /** Whether a translation backend is configured (DeepL or LibreTranslate). */
   translationEnabled: boolean;
   /** Usage numbers; `peers` are the remote domains known here. */
@@ -51,12 +53,14 @@ export interface InstanceView {
   };
 }
 
-/** Every public timeline is open to anyone: Gannet has no timeline access settings yet. */
-const TIMELINES_ACCESS = {
-  live_feeds: { local: "public", remote: "public" },
-  hashtag_feeds: { local: "public", remote: "public" },
-  trending_link_feeds: { local: "public", remote: "public" },
-};
+/** Hashtag and trending link feeds are open to anyone; the live feeds follow the operator's settings. */
+function timelinesAccess(v: InstanceView) {
+  return {
+    live_feeds: { local: v.liveFeeds.local, remote: v.liveFeeds.remote },
+    hashtag_feeds: { local: "public", remote: "public" },
+    trending_link_feeds: { local: "public", remote: "public" },
+  };
+}
 
 /** Mastodon's Instance entity (`GET /api/v2/instance`). */
 export function serializeInstance(v: InstanceView): Record<string, unknown> {
@@ -88,7 +92,7 @@ export function serializeInstance(v: InstanceView): Record<string, unknown> {
       media_attachments: mediaConfiguration(2),
       polls: pollsConfiguration(),
       translation: { enabled: v.translationEnabled },
-      timelines_access: TIMELINES_ACCESS,
+      timelines_access: timelinesAccess(v),
       limited_federation: false,
     },
     registrations: {

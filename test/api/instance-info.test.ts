@@ -116,9 +116,13 @@ describe("instance sub-resources and operator settings", () => {
       json: { lang: "en" },
     });
     assert.deepEqual([tr.status, tr.body], [404, { error: "Not Found" }]);
+    // Moderated servers are published only when show_domain_blocks allows (default: to nobody).
+    assert.equal((await s.request("/api/v1/instance/domain_blocks")).status, 404);
+    await s.ctx.repos.settings.set("show_domain_blocks", "all");
     const d = await s.request("/api/v1/instance/domain_blocks");
     assert.equal(d.status, 200);
     assert.deepEqual(d.body, []);
+    await s.ctx.repos.settings.set("show_domain_blocks", "disabled");
   });
 
   it("lists the languages a post may use, with English names", async () => {

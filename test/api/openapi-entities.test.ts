@@ -489,6 +489,7 @@ describe("OpenAPI entity schemas describe what Gannet answers", () => {
     expectEntity(await get("/api/v1/instance/extended_description"), "ExtendedDescription", "extended description");
     expectEntity(await get("/api/v1/instance/privacy_policy"), "PrivacyPolicy", "privacy policy");
     expectEntity(await get("/api/v1/instance/activity"), ["Activity"], "activity");
+    await s.ctx.repos.settings.set("show_domain_blocks", "all");
     expectEntity(await get("/api/v1/instance/domain_blocks"), ["DomainBlock"], "domain blocks");
     expectEntity(await get("/api/v1/instance/languages"), ["Language"], "languages");
     await publishTermsOfService(s.ctx, { effectiveDate: "2025-01-01", content: "<p>Old terms</p>" });

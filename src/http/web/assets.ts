@@ -3,6 +3,7 @@ import { sha256 } from "../../lib/crypto.ts";
 import type { HonoEnv } from "../types.ts";
 import { baseCss } from "./assets/base-css.ts";
 import { profilesCss } from "./assets/profiles-css.ts";
+import { siteCss } from "./assets/site-css.ts";
 
 /**
  * The web side's static files: one stylesheet and a few small scripts, kept in TypeScript modules
@@ -15,7 +16,7 @@ interface Asset {
   hash: string;
 }
 
-const CSS_PARTS: string[] = [baseCss, profilesCss];
+const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss];
 /** Scripts by file name; areas add theirs here (each a module under assets/). */
 const SCRIPTS: Record<string, string> = {};
 

@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import { instanceVersion } from "../../lib/version.ts";
 import type { InstanceView, RegistrationsView, ThumbnailView } from "../../serializers/instance.ts";
 import { accountJson } from "../accounts/views.ts";
+import { liveFeedAccess } from "../feeds/live-feed-access.ts";
 import { isTranslationConfigured } from "../translation/backend.ts";
 import { BANNER_2X_PATH, BANNER_PATH, type DefaultImages, ICON_SIZES, iconPath } from "./default-images.ts";
 import { loadSiteInfo, type SiteInfo } from "./site-settings.ts";
@@ -62,13 +63,14 @@ export async function loadInstanceView(
   const { config } = ctx;
   const base = config.baseUrl;
   const site = await loadSiteInfo(ctx);
-  const [thumbnail, vapid, contact, rules, terms, stats] = await Promise.all([
+  const [thumbnail, vapid, contact, rules, terms, stats, liveFeeds] = await Promise.all([
     thumbnailOf(ctx, site, deps.images),
     getVapidKeys(ctx),
     contactAccount(ctx, site),
     ctx.repos.settings.rules(),
     getTermsOfService(ctx),
     deps.stats(),
+    liveFeedAccess(ctx),
   ]);
   return {
     domain: config.localDomain,
@@ -89,6 +91,7 @@ export async function loadInstanceView(
     },
     contactAccount: contact,
     rules,
+    liveFeeds,
     translationEnabled: isTranslationConfigured(config.translation),
     stats,
   };

@@ -6,6 +6,7 @@ import {
   serializeRule,
   serializeTermsOfService,
 } from "../../../../serializers/instance-texts.ts";
+import { publicDomainBlockJson, publicDomainBlocks } from "../../../../services/instance/public-domain-blocks.ts";
 import { isEndpointEnabled, SITE_SETTING } from "../../../../services/instance/site-settings.ts";
 import {
   getExtendedDescription,
@@ -13,6 +14,7 @@ import {
   getRules,
   getTermsOfService,
 } from "../../../../services/instance/site-texts.ts";
+import { viewerAccount } from "../../../middleware/auth.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { type InstanceDocuments, jsonText, PUBLIC_CACHE } from "./documents.ts";
 
@@ -60,8 +62,14 @@ export function instanceInfoRoutes(app: Hono<HonoEnv>, docs: (c: Context<HonoEnv
 
   // `/api/v1/instance/translation_languages` is served with translation (api/v1/translation).
 
-  // Server-wide domain blocks arrive with the admin API; until then there are none to show.
-  app.get("/api/v1/instance/domain_blocks", (c) => json(c, []));
+  // The moderated servers, as `show_domain_blocks` allows (Mastodon: 404 to whom they are not shown).
+  app.get("/api/v1/instance/domain_blocks", async (c) => {
+    const shown = await publicDomainBlocks(c.env.ctx, viewerAccount(c) !== undefined);
+    if (!shown) throw notFound();
+    const body = JSON.stringify(shown.blocks.map((b) => publicDomainBlockJson(b, shown.withComments)));
+    // The same for everyone: cached as the other instance documents; else per reader.
+    return jsonText(c, body, shown.sameForEveryone ? PUBLIC_CACHE.instance : "private, no-store");
+  });
 
   app.get("/api/v1/instance/languages", async (c) => jsonText(c, await docs(c).languages.get(), PUBLIC_CACHE.static));
 }

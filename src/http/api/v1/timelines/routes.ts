@@ -1,5 +1,7 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
+import { ApiError, ERR } from "../../../../lib/errors.ts";
+import { liveFeedAccess, liveFeedScope } from "../../../../services/feeds/live-feed-access.ts";
 import {
   homeTimelineText,
   type PublicTimelineOptions,
@@ -55,7 +57,13 @@ export function timelineRoutes(app: Hono<HonoEnv>): void {
     const page = pageParams(c, 20, 40);
     const opts = publicOptions(await readParams(c));
     const viewerId = viewerAccount(c)?.id;
-    return answer(c, page, await publicTimeline(c.env.ctx, viewerId, opts, page), viewerId, "public");
+    // The operator's live feed access: a part open to users only asks for one (Mastodon's
+    // require_user!), a part closed to this reader is left out (nothing when both are).
+    const scope = liveFeedScope(await liveFeedAccess(c.env.ctx), opts, viewerId !== undefined);
+    if (scope === "signIn") throw new ApiError(422, ERR.userRequired);
+    if (scope === "none") return answer(c, page, { rows: [], visible: [] }, viewerId, "public");
+    const result = await publicTimeline(c.env.ctx, viewerId, { ...opts, ...scope }, page);
+    return answer(c, page, result, viewerId, "public");
   });
 
   app.get("/api/v1/timelines/tag/:hashtag", optionalToken("read", "read:statuses"), async (c) => {
