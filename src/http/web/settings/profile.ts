@@ -71,7 +71,10 @@ async function profilePage(
   const rows = Array.from({ length: FIELDS_MAX }, (_, i) => values.fields[i] ?? { name: "", value: "" });
   const image = (kind: "avatar" | "header", has: boolean) => {
     const id = kind;
-    const current = String(json[kind] ?? "");
+    // This server's own files by path: the page may be reached under another name than BASE_URL's.
+    const url = String(json[kind] ?? "");
+    const base = c.env.ctx.config.baseUrl.replace(/\/$/, "");
+    const current = url.startsWith(`${base}/`) ? url.slice(base.length) : url;
     return html`<div class="profile-image">
 <label for="${id}">${tr(`settings.profile.${kind}`)}</label>
 <div class="crop-frame crop-${kind}" id="${id}-frame"><img src="${current}" alt="${tr(`settings.profile.${kind}_current`)}" id="${id}-preview"></div>
@@ -104,10 +107,10 @@ ${fieldError("fields", p.fields)}
 <div class="profile-fields">
 ${rows.map(
   (f, i) => html`<div class="profile-field">
-<label for="field_${i}_name">${tr("settings.profile.field_name", { n: i + 1 })}</label>
-<input type="text" id="field_${i}_name" name="fields_attributes[${i}][name]" value="${f.name}" maxlength="${FIELD_TEXT_MAX}">
-<label for="field_${i}_value">${tr("settings.profile.field_value", { n: i + 1 })}</label>
-<input type="text" id="field_${i}_value" name="fields_attributes[${i}][value]" value="${f.value}" maxlength="${FIELD_TEXT_MAX}">
+<div><label for="field_${i}_name">${tr("settings.profile.field_name", { n: i + 1 })}</label>
+<input type="text" id="field_${i}_name" name="fields_attributes[${i}][name]" value="${f.name}" maxlength="${FIELD_TEXT_MAX}"></div>
+<div><label for="field_${i}_value">${tr("settings.profile.field_value", { n: i + 1 })}</label>
+<input type="text" id="field_${i}_value" name="fields_attributes[${i}][value]" value="${f.value}" maxlength="${FIELD_TEXT_MAX}"></div>
 </div>`,
 )}
 </div>
