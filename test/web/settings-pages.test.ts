@@ -190,6 +190,16 @@ describe("settings pages", () => {
     assert.match(textOf(bad.doc, "#privacy-error"), /not included/);
     assert.match(textOf(bad.doc, "#locale-error"), /not included/);
     assert.equal((await me()).source.privacy, "private");
+
+    // Staff who review trends may turn the review e-mail off.
+    const admin = await s.createUser("adminpref", { role: "Admin" });
+    const adminWeb = await signIn(s, admin);
+    const adminPage = await adminWeb.get("/settings/preferences");
+    assert.equal(adminPage.doc.querySelector("#trends_emails")?.hasAttribute("checked"), true);
+    const off = await adminWeb.submit(adminPage, "/settings/preferences", { trends_emails: [] });
+    assert.equal(off.status, 303);
+    const stored = await s.ctx.repos.users.getById(admin.user.id);
+    assert.equal(stored?.settings.notificationEmails?.trends, false);
   });
 
   it("filters: create, edit, delete; another user's filter is not found", async () => {
