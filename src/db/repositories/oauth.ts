@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import type { Insertable, Kysely, Selectable } from "kysely";
 import type { DB, OAuthAccessGrantsTable, OAuthAccessTokensTable, OAuthApplicationsTable } from "../schema.ts";
 
 export interface Application {
@@ -12,6 +12,10 @@ export interface Application {
   clientSecretHash: string;
   superapp: boolean;
   ownerAccountId: string | null;
+  /** The client secret, encrypted (apps made on the Development settings page only). */
+  clientSecretBox: string | null;
+  /** The owner's access token, encrypted (ditto). */
+  ownerTokenBox: string | null;
   createdAt: string;
 }
 
@@ -50,6 +54,8 @@ export function toApplication(r: Selectable<OAuthApplicationsTable>): Applicatio
     clientSecretHash: r.client_secret,
     superapp: Boolean(r.superapp),
     ownerAccountId: r.owner_account_id === null ? null : String(r.owner_account_id),
+    clientSecretBox: r.client_secret_box ?? null,
+    ownerTokenBox: r.owner_token_box ?? null,
     createdAt: r.created_at,
   };
 }
@@ -87,7 +93,7 @@ export class OAuthRepository {
     this.#db = db;
   }
 
-  async insertApplication(row: OAuthApplicationsTable): Promise<void> {
+  async insertApplication(row: Insertable<OAuthApplicationsTable>): Promise<void> {
     await this.#db.insertInto("oauth_applications").values(row).execute();
   }
 
@@ -177,5 +183,88 @@ export class OAuthRepository {
       .where("user_id", "=", userId)
       .where("revoked_at", "is", null)
       .execute();
+  }
+
+  // Applications a user owns (the Development settings page) and applications a user authorized.
+
+  /** The applications an account owns, oldest first (bounded). */
+  async applicationsOwnedBy(accountId: string, limit = 200): Promise<Application[]> {
+    const rows = await this.#db
+      .selectFrom("oauth_applications")
+      .selectAll()
+      .where("owner_account_id", "=", accountId)
+      .orderBy("id", "asc")
+      .limit(limit)
+      .execute();
+    return rows.map(toApplication);
+  }
+
+  async getApplicationsByIds(ids: readonly string[]): Promise<Application[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#db.selectFrom("oauth_applications").selectAll().where("id", "in", ids).execute();
+    return rows.map(toApplication);
+  }
+
+  async updateApplication(
+    id: string,
+    patch: Partial<Pick<OAuthApplicationsTable, "name" | "website" | "redirect_uris" | "scopes" | "updated_at">> & {
+      client_secret_box?: string | null;
+      owner_token_box?: string | null;
+    },
+  ): Promise<void> {
+    await this.#db.updateTable("oauth_applications").set(patch).where("id", "=", id).execute();
+  }
+
+  /** Deletes an application; its grants and tokens go with it (foreign keys cascade). */
+  async deleteApplication(id: string): Promise<void> {
+    await this.#db.deleteFrom("oauth_access_tokens").where("application_id", "=", id).execute();
+    await this.#db.deleteFrom("oauth_access_grants").where("application_id", "=", id).execute();
+    await this.#db.deleteFrom("oauth_applications").where("id", "=", id).execute();
+  }
+
+  /** A user's live (unrevoked) tokens of any application, newest first (bounded). */
+  async liveTokensOfUser(userId: string, limit = 1000): Promise<AccessToken[]> {
+    const rows = await this.#db
+      .selectFrom("oauth_access_tokens")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("revoked_at", "is", null)
+      .where("application_id", "is not", null)
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute();
+    return rows.map(toAccessToken);
+  }
+
+  /** Ids of the live tokens of an application (of one user, when given); bounded. */
+  async liveTokenIdsOfApplication(applicationId: string, userId?: string, limit = 10_000): Promise<string[]> {
+    let q = this.#db
+      .selectFrom("oauth_access_tokens")
+      .select("id")
+      .where("application_id", "=", applicationId)
+      .where("revoked_at", "is", null);
+    if (userId !== undefined) q = q.where("user_id", "=", userId);
+    const rows = await q.limit(limit).execute();
+    return rows.map((r) => String(r.id));
+  }
+
+  /** Revokes every live token and unused grant one user holds for one application. */
+  async revokeUserAuthorization(applicationId: string, userId: string, at: string): Promise<void> {
+    await this.#db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("oauth_access_tokens")
+        .set({ revoked_at: at })
+        .where("application_id", "=", applicationId)
+        .where("user_id", "=", userId)
+        .where("revoked_at", "is", null)
+        .execute();
+      await trx
+        .updateTable("oauth_access_grants")
+        .set({ revoked_at: at })
+        .where("application_id", "=", applicationId)
+        .where("user_id", "=", userId)
+        .where("revoked_at", "is", null)
+        .execute();
+    });
   }
 }

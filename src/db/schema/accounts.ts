@@ -103,6 +103,10 @@ export interface OAuthApplicationsTable {
   client_secret: string;
   superapp: DbBool;
   owner_account_id: string | null;
+  /** The client secret encrypted with the server's key (apps made on the Development page only). */
+  client_secret_box: Generated<string | null>;
+  /** The owner's access token encrypted likewise ("Your access token" on the Development page). */
+  owner_token_box: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -2,7 +2,9 @@ import type { Hono } from "hono";
 import { sha256 } from "../../lib/crypto.ts";
 import type { HonoEnv } from "../types.ts";
 import { baseCss } from "./assets/base-css.ts";
+import { profileJs } from "./assets/profile-js.ts";
 import { profilesCss } from "./assets/profiles-css.ts";
+import { settingsCss } from "./assets/settings-css.ts";
 import { siteCss } from "./assets/site-css.ts";
 
 /**
@@ -16,9 +18,9 @@ interface Asset {
   hash: string;
 }
 
-const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss];
+const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss, settingsCss];
 /** Scripts by file name; areas add theirs here (each a module under assets/). */
-const SCRIPTS: Record<string, string> = {};
+const SCRIPTS: Record<string, string> = { "profile.js": profileJs };
 
 const assets = new Map<string, Asset>();
 function add(name: string, type: string, body: string): void {

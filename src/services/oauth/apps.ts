@@ -37,56 +37,69 @@ function isHttpUrl(s: string): boolean {
   }
 }
 
+/** One problem of an application's parameters: the field it concerns and Rails' full message. */
+export interface AppProblem {
+  field: "name" | "redirect_uris" | "scopes" | "website";
+  message: string;
+}
+
 /**
- * Checks the parameters of `POST /api/v1/apps`, collecting every problem as Rails' full messages
- * ("Name can't be blank") so the 422 names them all at once, as Mastodon's does.
+ * Checks the parameters of `POST /api/v1/apps` (and of the Development settings page's form),
+ * collecting every problem as Rails' full messages ("Name can't be blank"), each with its field.
  */
-export function validateAppRegistration(p: AppRegistrationParams): ValidApp {
-  const errors: string[] = [];
+export function checkAppRegistration(p: AppRegistrationParams): { app: ValidApp; problems: AppProblem[] } {
+  const problems: AppProblem[] = [];
+  const add = (field: AppProblem["field"], message: string) => problems.push({ field, message });
 
   let name = "";
-  if (p.client_name === undefined || p.client_name === null || p.client_name === "") errors.push("Name can't be blank");
-  else if (typeof p.client_name !== "string") errors.push("Name is invalid");
+  if (p.client_name === undefined || p.client_name === null || p.client_name === "") add("name", "Name can't be blank");
+  else if (typeof p.client_name !== "string") add("name", "Name is invalid");
   else {
     name = p.client_name.trim();
-    if (name === "") errors.push("Name can't be blank");
-    else if (name.length > APP_NAME_MAX) errors.push(`Name is too long (maximum is ${APP_NAME_MAX} characters)`);
+    if (name === "") add("name", "Name can't be blank");
+    else if (name.length > APP_NAME_MAX) add("name", `Name is too long (maximum is ${APP_NAME_MAX} characters)`);
   }
 
   let redirectUris: string[] = [];
   const split = p.redirect_uris === undefined || p.redirect_uris === null ? [] : splitRedirectUris(p.redirect_uris);
-  if (split === null) errors.push("Redirect URI is invalid");
-  else if (split.length === 0) errors.push("Redirect URI can't be blank");
+  if (split === null) add("redirect_uris", "Redirect URI is invalid");
+  else if (split.length === 0) add("redirect_uris", "Redirect URI can't be blank");
   else {
     redirectUris = [...new Set(split)];
-    const problems = new Set(redirectUris.map(redirectUriProblem).filter((x): x is string => x !== null));
-    for (const problem of problems) errors.push(`Redirect URI ${problem}`);
+    const uriProblems = new Set(redirectUris.map(redirectUriProblem).filter((x): x is string => x !== null));
+    for (const problem of uriProblems) add("redirect_uris", `Redirect URI ${problem}`);
     if (redirectUris.length > REDIRECT_URIS_MAX_COUNT || redirectUris.join("\n").length > REDIRECT_URIS_MAX_LENGTH) {
-      errors.push(`Redirect URI is too long (maximum is ${REDIRECT_URIS_MAX_LENGTH} characters)`);
+      add("redirect_uris", `Redirect URI is too long (maximum is ${REDIRECT_URIS_MAX_LENGTH} characters)`);
     }
   }
 
   let scopes = [...DEFAULT_SCOPES];
   if (p.scopes !== undefined && p.scopes !== null && p.scopes !== "") {
-    if (typeof p.scopes !== "string" || p.scopes.length > SCOPES_MAX) errors.push("Scopes is invalid");
+    if (typeof p.scopes !== "string" || p.scopes.length > SCOPES_MAX) add("scopes", "Scopes is invalid");
     else {
       const parsed = parseScopes(p.scopes);
       if (parsed.length > 0) scopes = parsed;
-      if (!parsed.every(isKnownScope)) errors.push("Scopes doesn't match configured on the server.");
+      if (!parsed.every(isKnownScope)) add("scopes", "Scopes doesn't match configured on the server.");
     }
   }
 
   let website: string | null = null;
   if (p.website !== undefined && p.website !== null && p.website !== "") {
-    if (typeof p.website !== "string") errors.push("Website is invalid");
+    if (typeof p.website !== "string") add("website", "Website is invalid");
     else if (p.website.length > APP_WEBSITE_MAX) {
-      errors.push(`Website is too long (maximum is ${APP_WEBSITE_MAX} characters)`);
-    } else if (!isHttpUrl(p.website.trim())) errors.push("Website is invalid");
+      add("website", `Website is too long (maximum is ${APP_WEBSITE_MAX} characters)`);
+    } else if (!isHttpUrl(p.website.trim())) add("website", "Website is invalid");
     else website = p.website.trim();
   }
 
-  if (errors.length > 0) throw new ApiError(422, `Validation failed: ${errors.join(", ")}`);
-  return { name, redirectUris, scopes, website };
+  return { app: { name, redirectUris, scopes, website }, problems };
+}
+
+/** As `checkAppRegistration`, throwing one 422 naming every problem at once, as Mastodon's does. */
+export function validateAppRegistration(p: AppRegistrationParams): ValidApp {
+  const { app, problems } = checkAppRegistration(p);
+  if (problems.length > 0) throw new ApiError(422, `Validation failed: ${problems.map((x) => x.message).join(", ")}`);
+  return app;
 }
 
 /** Registers a client application from the (untrusted) parameters of `POST /api/v1/apps`. */

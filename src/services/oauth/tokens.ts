@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import type { AccessToken, Application } from "../../db/repositories/oauth.ts";
 import { randomToken, safeEqual, sha256 } from "../../lib/crypto.ts";
+import { sealToken } from "../push/token-box.ts";
 
 export interface IssuedToken {
   accessToken: string;
@@ -14,6 +15,8 @@ export interface NewApplication {
   website?: string | null;
   ownerAccountId?: string | null;
   superapp?: boolean;
+  /** Keep the client secret encrypted so its owner can see it again (Development settings page). */
+  revealable?: boolean;
 }
 
 /** Registers an OAuth application; the raw client secret is returned once and stored hashed. */
@@ -34,6 +37,7 @@ export async function createApplication(
     client_secret: sha256(clientSecret),
     superapp: input.superapp ?? false,
     owner_account_id: input.ownerAccountId ?? null,
+    client_secret_box: input.revealable ? sealToken(ctx.config.secretKey, clientSecret) : null,
     created_at: now,
     updated_at: now,
   });
