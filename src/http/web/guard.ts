@@ -22,13 +22,30 @@ function hereForReturn(c: Context<HonoEnv>): string {
 }
 
 /**
+ * The page a form was posted from (its same-origin `Referer`), so signing in again goes back to a
+ * page rather than to a POST-only address; the settings when the browser sent no such header.
+ */
+function formPage(c: Context<HonoEnv>): string {
+  const referer = c.req.header("referer");
+  if (referer) {
+    try {
+      const from = new URL(referer);
+      if (from.origin === new URL(c.req.url).origin) return `${from.pathname}${from.search}`;
+    } catch {
+      // not a URL: fall through
+    }
+  }
+  return "/settings";
+}
+
+/**
  * The signed-in user of a page, or a redirect to the sign-in form that comes back here (a form
- * posted without a session goes back to the page's GET address instead).
+ * posted without a session goes back to the page it was posted from instead).
  */
 export async function requireUser(c: Context<HonoEnv>): Promise<SignedIn | Response> {
   const session = await loadSession(c);
   if (!session?.user || !session.account) {
-    const back = c.req.method === "GET" ? hereForReturn(c) : new URL(c.req.url).pathname;
+    const back = c.req.method === "GET" ? hereForReturn(c) : formPage(c);
     return c.redirect(`/auth/sign_in?return_to=${encodeURIComponent(back)}`, 302);
   }
   const s = session as SignedIn["session"];
