@@ -2,6 +2,8 @@ import type { Hono } from "hono";
 import { sha256 } from "../../lib/crypto.ts";
 import type { HonoEnv } from "../types.ts";
 import { baseCss } from "./assets/base-css.ts";
+import { dataCss } from "./assets/data-css.ts";
+import { dataRefreshJs } from "./assets/data-refresh-js.ts";
 
 /**
  * The web side's static files: one stylesheet and a few small scripts, kept in TypeScript modules
@@ -14,9 +16,11 @@ interface Asset {
   hash: string;
 }
 
-const CSS_PARTS: string[] = [baseCss];
+const CSS_PARTS: string[] = [baseCss, dataCss];
 /** Scripts by file name; areas add theirs here (each a module under assets/). */
-const SCRIPTS: Record<string, string> = {};
+const SCRIPTS: Record<string, string> = {
+  "data-refresh.js": dataRefreshJs,
+};
 
 const assets = new Map<string, Asset>();
 function add(name: string, type: string, body: string): void {
