@@ -11,6 +11,8 @@ import type {
 import { isId } from "../../lib/ids.ts";
 import { exportAcct } from "./exports.ts";
 
+export type { BulkImport, BulkImportType } from "../../db/repositories/bulk-imports.ts";
+
 export const IMPORT_JOB = "data.import";
 
 /** Mastodon's limits (Form::Import): 20 MB and 20,000 rows per file. */

@@ -1,6 +1,7 @@
 import type { Context, Hono } from "hono";
-import type { BulkImport, BulkImportType } from "../../../db/repositories/bulk-imports.ts";
 import {
+  type BulkImport,
+  type BulkImportType,
   cancelImport,
   confirmImport,
   createImport,
