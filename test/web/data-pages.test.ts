@@ -238,6 +238,27 @@ describe("settings: export, archive, import, aliases and moving", () => {
     assert.match(textOf(done.doc, "#import-progress"), /Failures\s*None/);
   });
 
+  it("imports lists in overwrite mode: lists not in the file go, members are followed and listed", async () => {
+    const index = await aliceWeb.get("/settings/imports");
+    const uploaded = await aliceWeb.submit(
+      index,
+      "/settings/imports",
+      { type: "lists", mode: "overwrite" },
+      { files: { data: Object.assign(csv(`Readers,@bob\nReaders,erin@${dom}\n`), { name: "lists.csv" }) } },
+    );
+    const id = (uploaded.headers.get("location") ?? "").split("/").pop() ?? "";
+    await aliceWeb.submit(await aliceWeb.follow(uploaded), `/settings/imports/${id}/confirm`);
+    await s.settle();
+    const lists = await s.ctx.repos.lists.listsOf(alice.account.id);
+    assert.deepEqual(
+      lists.map((l) => l.title),
+      ["Readers"],
+    );
+    const members = await s.ctx.repos.lists.membersPage(lists[0].id, null);
+    assert.deepEqual(members.map((m) => m.accountId).sort(), [bob.account.id, erin.account.id].sort());
+    assert.ok(await s.ctx.repos.follows.getFollow(alice.account.id, erin.account.id), "followed to be listed");
+  });
+
   it("refuses bad files with the error next to the field", async () => {
     const index = await bobWeb.get("/settings/imports");
     const upload = (type: string, text: string) =>
