@@ -1,5 +1,6 @@
 /** Styles of the import, export and moving pages (the data area). */
-export const dataCss = `.data-table{margin:.5rem 0 1rem}
+export const dataCss = `.data-scroll{overflow-x:auto}
+.data-table{margin:.5rem 0 1rem}
 .data-table th,.data-table td{text-align:left;padding:.45rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 .data-table thead th{font-size:.9rem;color:var(--muted)}
 .data-pending{color:var(--muted);font-style:italic}

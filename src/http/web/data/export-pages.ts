@@ -63,7 +63,7 @@ ${CSV_EXPORTS.map(
   const list =
     archives.length === 0
       ? html`<p class="muted">${tr("data.archive.none")}</p>`
-      : html`<table class="data-table"><thead><tr><th scope="col">${tr("data.archive.created")}</th><th scope="col">${tr("data.archive.file")}</th></tr></thead><tbody>
+      : html`<div class="data-scroll"><table class="data-table"><thead><tr><th scope="col">${tr("data.archive.created")}</th><th scope="col">${tr("data.archive.file")}</th></tr></thead><tbody>
 ${archives.map(
   (b) =>
     html`<tr><td>${when(tr, b.createdAt)}</td><td>${
@@ -71,7 +71,7 @@ ${archives.map(
         ? html`<a href="/settings/export/archive/${b.id}">${tr("data.archive.ready", { size: humanSize(tr, b.size ?? 0) })}</a>`
         : html`<span class="data-pending">${tr("data.archive.preparing")}</span>`
     }</td></tr>\n`,
-)}</tbody></table>`;
+)}</tbody></table></div>`;
   const request = canRequest
     ? html`<form method="post" action="${HERE}">${csrfField(me.csrf)}<button type="submit">${tr("data.archive.request")}</button></form>`
     : html`<p class="muted">${tr("data.archive.too_soon", {
@@ -79,9 +79,9 @@ ${archives.map(
       })}</p>`;
   const body = html`<h1>${tr("data.export.title")}</h1>
 <p>${tr("data.export.intro")}</p>
-<table class="data-table"><thead><tr><th scope="col">${tr("data.export.what")}</th><th scope="col">${tr("data.export.count")}</th><th scope="col">${tr("data.export.download")}</th></tr></thead>
+<div class="data-scroll"><table class="data-table"><thead><tr><th scope="col">${tr("data.export.what")}</th><th scope="col">${tr("data.export.count")}</th><th scope="col">${tr("data.export.download")}</th></tr></thead>
 <tbody>
-${rows}</tbody></table>
+${rows}</tbody></table></div>
 <h2>${tr("data.archive.title")}</h2>
 <p class="hint">${tr("data.archive.hint")}</p>
 <div id="archives" aria-live="polite"${preparing ? html` data-refresh="3"` : ""}>

@@ -69,11 +69,11 @@ async function indexPage(c: Context<HonoEnv>, me: SignedIn, form: FormState = {}
   const table =
     imports.length === 0
       ? html`<p class="muted">${tr("data.import.none")}</p>`
-      : html`<table class="data-table"><thead><tr><th scope="col">${tr("data.import.col.type")}</th><th scope="col">${tr("data.import.col.state")}</th><th scope="col">${tr("data.import.col.created")}</th><th scope="col">${tr("data.import.col.progress")}</th><th scope="col">${tr("data.import.col.failures")}</th></tr></thead><tbody>
+      : html`<div class="data-scroll"><table class="data-table"><thead><tr><th scope="col">${tr("data.import.col.type")}</th><th scope="col">${tr("data.import.col.state")}</th><th scope="col">${tr("data.import.col.created")}</th><th scope="col">${tr("data.import.col.progress")}</th><th scope="col">${tr("data.import.col.failures")}</th></tr></thead><tbody>
 ${imports.map(
   (i) =>
     html`<tr><td><a href="${HERE}/${i.id}">${typeLabel(tr, i.type)}</a></td><td>${stateLabel(tr, i)}</td><td>${when(tr, i.createdAt)}</td><td>${progressText(tr, i)}</td><td>${failuresCell(tr, i)}</td></tr>\n`,
-)}</tbody></table>`;
+)}</tbody></table></div>`;
   const body = html`<h1>${tr("data.import.title")}</h1>
 <p>${tr("data.import.intro")}</p>
 <form method="post" action="${HERE}" enctype="multipart/form-data">
