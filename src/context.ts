@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import type { Config } from "./config/index.ts";
 import { createDatabase, type Database, type DialectName } from "./db/database.ts";
 import { AccountCurationRepository } from "./db/repositories/account-curation.ts";
+import { AccountMigrationsRepository } from "./db/repositories/account-migrations.ts";
 import { AccountModerationRepository } from "./db/repositories/account-moderation.ts";
 import { AccountPurgeRepository } from "./db/repositories/account-purge.ts";
 import { AccountWarningsRepository } from "./db/repositories/account-warnings.ts";
@@ -14,9 +15,12 @@ import { AdminMetricsRepository } from "./db/repositories/admin-metrics.ts";
 import { AdminTagsRepository } from "./db/repositories/admin-tags.ts";
 import { AnnouncementsRepository } from "./db/repositories/announcements.ts";
 import { AuthRepository } from "./db/repositories/auth.ts";
+import { BackupsRepository } from "./db/repositories/backups.ts";
+import { BulkImportsRepository } from "./db/repositories/bulk-imports.ts";
 import { ConversationsRepository } from "./db/repositories/conversations.ts";
 import { CryptoRepository } from "./db/repositories/crypto.ts";
 import { CustomEmojisRepository } from "./db/repositories/custom-emojis.ts";
+import { DataExportsRepository } from "./db/repositories/data-exports.ts";
 import { DeliveryRepository } from "./db/repositories/delivery.ts";
 import { DiscoveryRepository } from "./db/repositories/discovery.ts";
 import { DomainBlocksRepository } from "./db/repositories/domain-blocks.ts";
@@ -143,6 +147,11 @@ export interface Repositories {
   accountModeration: AccountModerationRepository;
   /** Quote federation (FEP-044f): quotes by request or stamp, states with counts, quote policies. */
   quoteFederation: QuoteFederationRepository;
+  /** The settings' exports (CSV and archive reads), archives, imports and moves (migration 0048). */
+  dataExports: DataExportsRepository;
+  backups: BackupsRepository;
+  bulkImports: BulkImportsRepository;
+  accountMigrations: AccountMigrationsRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -266,6 +275,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     accountWarnings: new AccountWarningsRepository(db),
     accountModeration: new AccountModerationRepository(db),
     quoteFederation: new QuoteFederationRepository(db, quotes),
+    dataExports: new DataExportsRepository(db),
+    backups: new BackupsRepository(db),
+    bulkImports: new BulkImportsRepository(db),
+    accountMigrations: new AccountMigrationsRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

@@ -16,6 +16,7 @@ import type {
 } from "./schema/announcements.ts";
 import type { PreviewCardsStatusesTable, PreviewCardsTable } from "./schema/cards.ts";
 import type { DevicesTable, EncryptedMessagesTable, OneTimeKeysTable } from "./schema/crypto.ts";
+import type { AccountMigrationsTable, BackupsTable, BulkImportRowsTable, BulkImportsTable } from "./schema/data.ts";
 import type {
   PreviewCardProvidersTable,
   QuotesTable,
@@ -101,6 +102,12 @@ export type {
 export type { PreviewCardsStatusesTable, PreviewCardsTable } from "./schema/cards.ts";
 export type { DbBool, Generated, Nullable, Timestamp } from "./schema/common.ts";
 export type { DevicesTable, EncryptedMessagesTable, OneTimeKeysTable } from "./schema/crypto.ts";
+export type {
+  AccountMigrationsTable,
+  BackupsTable,
+  BulkImportRowsTable,
+  BulkImportsTable,
+} from "./schema/data.ts";
 export type {
   AccountRelationshipSeveranceEventsTable,
   AccountWarningPresetsTable,
@@ -230,6 +237,11 @@ export interface DB {
   devices: DevicesTable;
   one_time_keys: OneTimeKeysTable;
   encrypted_messages: EncryptedMessagesTable;
+  /** Import and export, account moves (migration 0048). */
+  backups: BackupsTable;
+  bulk_imports: BulkImportsTable;
+  bulk_import_rows: BulkImportRowsTable;
+  account_migrations: AccountMigrationsTable;
   /** Changes that may make kept JSON stale, logged by triggers (migration 0024). */
   announcements: AnnouncementsTable;
   announcement_mutes: AnnouncementMutesTable;

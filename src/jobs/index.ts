@@ -11,6 +11,9 @@ import {
   unpublishAnnouncementJob,
 } from "../services/announcements/events.ts";
 import { deliverRemoteMessage, REMOTE_DELIVERY_JOB } from "../services/crypto/messages.ts";
+import { ARCHIVE_JOB, buildArchive, purgeOldArchives } from "../services/data/archive.ts";
+import { purgeOldImports, runImport } from "../services/data/import-job.ts";
+import { IMPORT_ARCHIVE_MS, IMPORT_CONFIRM_MS, IMPORT_JOB } from "../services/data/imports.ts";
 import { MOVE_FOLLOWERS_JOB, moveFollowers } from "../services/federation/move.ts";
 import { PURGE_REMOTE_ACCOUNT_JOB, purgeRemoteAccount } from "../services/federation/remote-deletes.ts";
 import { FAN_OUT_JOB, fanOutStatus } from "../services/feeds/fan-out.ts";
@@ -75,6 +78,8 @@ export function registerJobHandlers(queue: JobQueue): void {
   queue.register(DOMAIN_PURGE_JOB, runDomainPurge);
   queue.register(SEVERED_NOTIFY_JOB, notifySeveredRelationships);
   queue.register(REMOTE_DELIVERY_JOB, deliverRemoteMessage);
+  queue.register(ARCHIVE_JOB, buildArchive);
+  queue.register(IMPORT_JOB, runImport);
   registerResolveJobs(queue);
 }
 
@@ -125,5 +130,11 @@ export function registerPeriodicTasks(scheduler: Scheduler): void {
   // Staff with Manage Taxonomies get one e-mail listing new trend candidates waiting for review.
   scheduler.every(TREND_REVIEW_NOTICE_TASK, 10 * 60_000, async (ctx) => {
     await noticeTrendsForReview(ctx);
+  });
+  // Archives go after a week (Mastodon's BackupCleanupScheduler), imports after a week or, when
+  // never confirmed, ten minutes (its ImportsVacuum).
+  scheduler.every("data.purge-archives-imports", 3600_000, async (ctx) => {
+    await purgeOldArchives(ctx);
+    await purgeOldImports(ctx, IMPORT_ARCHIVE_MS, IMPORT_CONFIRM_MS);
   });
 }

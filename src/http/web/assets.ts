@@ -2,6 +2,8 @@ import type { Hono } from "hono";
 import { sha256 } from "../../lib/crypto.ts";
 import type { HonoEnv } from "../types.ts";
 import { baseCss } from "./assets/base-css.ts";
+import { dataCss } from "./assets/data-css.ts";
+import { dataRefreshJs } from "./assets/data-refresh-js.ts";
 import { profileJs } from "./assets/profile-js.ts";
 import { profilesCss } from "./assets/profiles-css.ts";
 import { settingsCss } from "./assets/settings-css.ts";
@@ -18,9 +20,12 @@ interface Asset {
   hash: string;
 }
 
-const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss, settingsCss];
+const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss, settingsCss, dataCss];
 /** Scripts by file name; areas add theirs here (each a module under assets/). */
-const SCRIPTS: Record<string, string> = { "profile.js": profileJs };
+const SCRIPTS: Record<string, string> = {
+  "profile.js": profileJs,
+  "data-refresh.js": dataRefreshJs,
+};
 
 const assets = new Map<string, Asset>();
 function add(name: string, type: string, body: string): void {
