@@ -154,6 +154,9 @@ describe("settings: export, archive, import, aliases and moving", () => {
     assert.equal(forced.status, 429);
     assert.match(textOf(forced.doc, ".notice"), /ask for a new archive on/);
     assert.equal((await bobWeb.get(href)).status, 404, "another user's archive is not found");
+    const [stored] = await s.ctx.repos.backups.ofUser(alice.user.id, 1);
+    assert.ok(stored.blobKey);
+    assert.equal((await s.request(`/system/${stored.blobKey}`)).status, 404, "archives are not served as public files");
     assert.equal((await aliceWeb.get("/settings/export/archive/12345")).status, 404);
   });
 

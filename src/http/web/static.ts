@@ -13,6 +13,8 @@ export function staticRoutes(app: Hono<HonoEnv>): void {
     } catch {
       return c.json({ error: "Record not found" }, 404);
     }
+    // Account archives are private: only their owner's download route serves them.
+    if (key.startsWith("backups/")) return c.json({ error: "Record not found" }, 404);
     const res = await serveBlob(c.env.ctx.blobs, key, c.req.header("range"));
     if (!res) return c.json({ error: "Record not found" }, 404);
     return c.body(res.body as ReadableStream | Uint8Array<ArrayBuffer>, res.status, res.headers);
