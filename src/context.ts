@@ -47,6 +47,7 @@ import { ReportsRepository } from "./db/repositories/reports.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
 import { SearchRepository } from "./db/repositories/search.ts";
+import { SecurityRepository } from "./db/repositories/security.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { SeveredRelationshipsRepository } from "./db/repositories/severed-relationships.ts";
 import { SignUpBlocksRepository } from "./db/repositories/sign-up-blocks.ts";
@@ -143,6 +144,8 @@ export interface Repositories {
   accountModeration: AccountModerationRepository;
   /** Quote federation (FEP-044f): quotes by request or stamp, states with counts, quote policies. */
   quoteFederation: QuoteFederationRepository;
+  /** Browser sessions, TOTP, recovery codes and security keys (migration 0047). */
+  security: SecurityRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -266,6 +269,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     accountWarnings: new AccountWarningsRepository(db),
     accountModeration: new AccountModerationRepository(db),
     quoteFederation: new QuoteFederationRepository(db, quotes),
+    security: new SecurityRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

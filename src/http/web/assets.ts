@@ -1,7 +1,12 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { Hono } from "hono";
 import { sha256 } from "../../lib/crypto.ts";
 import type { HonoEnv } from "../types.ts";
 import { baseCss } from "./assets/base-css.ts";
+import { securityCss } from "./assets/security-css.ts";
+import { webauthnJs } from "./assets/webauthn-js.ts";
 
 /**
  * The web side's static files: one stylesheet and a few small scripts, kept in TypeScript modules
@@ -14,9 +19,9 @@ interface Asset {
   hash: string;
 }
 
-const CSS_PARTS: string[] = [baseCss];
+const CSS_PARTS: string[] = [baseCss, securityCss];
 /** Scripts by file name; areas add theirs here (each a module under assets/). */
-const SCRIPTS: Record<string, string> = {};
+const SCRIPTS: Record<string, string> = { "webauthn.js": webauthnJs };
 
 const assets = new Map<string, Asset>();
 function add(name: string, type: string, body: string): void {
@@ -29,6 +34,15 @@ for (const [name, body] of Object.entries(SCRIPTS)) add(name, "text/javascript; 
 export function addPackageScript(name: string, body: string): void {
   add(name, "text/javascript; charset=utf-8", body);
 }
+
+// @simplewebauthn/browser's UMD bundle (global SimpleWebAuthnBrowser), for webauthn.js.
+addPackageScript(
+  "simplewebauthn-browser.js",
+  readFileSync(
+    join(dirname(createRequire(import.meta.url).resolve("@simplewebauthn/browser")), "../dist/bundle/index.umd.min.js"),
+    "utf8",
+  ),
+);
 
 /** The URL of an asset, with its content hash so browsers may cache it for long. */
 export function assetUrl(name: string): string {
