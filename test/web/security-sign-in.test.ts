@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { passwords } from "../../src/lib/passwords.ts";
+import { passwordFingerprint } from "../../src/services/security/sessions.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { alertText, type Page, textOf, WebClient } from "../helpers/web.ts";
 
@@ -175,6 +177,20 @@ describe("web sign-in and sessions", () => {
     assert.equal(anonymous.headers.get("location"), "/auth/sign_in?return_to=%2Fsettings%2Fsessions");
   });
 
+  it("ends every session when the password changes; they leave the list", async () => {
+    const jo = await s.createUser("jo");
+    const one = (await signIn(jo, "jo")).b;
+    const two = (await signIn(jo, "jo")).b;
+    assert.equal((await s.ctx.repos.security.sessionsOf(jo.user.id)).length, 2);
+    const hash = await passwords.hash("a brand new password", s.ctx.config.passwordHash);
+    await s.ctx.repos.users.update(jo.user.id, { encrypted_password: hash });
+    assert.equal((await one.get("/settings/sessions")).status, 302);
+    assert.equal((await two.get("/settings/sessions")).status, 302);
+    const three = (await signIn({ ...jo, password: "a brand new password" }, "jo")).b;
+    const page = await three.get("/settings/sessions");
+    assert.equal(page.doc.querySelectorAll("#sessions tbody tr").length, 1);
+  });
+
   it("keeps the newest 50 sessions of a user", async () => {
     const ivy = await s.createUser("ivy");
     const at = new Date(Date.now() - 60_000).toISOString();
@@ -183,6 +199,7 @@ describe("web sign-in and sessions", () => {
         id: s.ctx.ids.next(),
         userId: ivy.user.id,
         sessionHash: `old-${i}`,
+        passwordFingerprint: passwordFingerprint(ivy.user),
         userAgent: "x",
         ip: null,
         at,

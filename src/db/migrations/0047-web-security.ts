@@ -13,6 +13,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("user_id", "bigint", (c) => c.notNull().references("users.id").onDelete("cascade"))
     // SHA-256 of the session's nonce, which the signed cookie carries.
     .addColumn("session_hash", "text", (c) => c.notNull().unique())
+    // Of the password hash when the session started: a password change ends the other sessions.
+    .addColumn("password_fingerprint", "text", (c) => c.notNull())
     .addColumn("user_agent", "text", (c) => c.notNull())
     .addColumn("ip", "text")
     .addColumn("created_at", "text", (c) => c.notNull())

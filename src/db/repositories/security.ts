@@ -85,6 +85,7 @@ export class SecurityRepository {
     id: string;
     userId: string;
     sessionHash: string;
+    passwordFingerprint: string;
     userAgent: string;
     ip: string | null;
     at: string;
@@ -95,6 +96,7 @@ export class SecurityRepository {
         id: row.id,
         user_id: row.userId,
         session_hash: row.sessionHash,
+        password_fingerprint: row.passwordFingerprint,
         user_agent: row.userAgent,
         ip: row.ip,
         created_at: row.at,
@@ -130,6 +132,15 @@ export class SecurityRepository {
 
   async deleteSessionByHash(sessionHash: string): Promise<void> {
     await this.#db.deleteFrom("web_sessions").where("session_hash", "=", sessionHash).execute();
+  }
+
+  /** Deletes the user's sessions started with another password (they no longer work). */
+  async deleteStaleSessions(userId: string, passwordFingerprint: string): Promise<void> {
+    await this.#db
+      .deleteFrom("web_sessions")
+      .where("user_id", "=", userId)
+      .where("password_fingerprint", "!=", passwordFingerprint)
+      .execute();
   }
 
   /** Deletes one session of this user; answers whether there was one. */

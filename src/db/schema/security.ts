@@ -7,6 +7,7 @@ export interface WebSessionsTable {
   id: string;
   user_id: string;
   session_hash: string;
+  password_fingerprint: string;
   user_agent: string;
   ip: string | null;
   created_at: Timestamp;

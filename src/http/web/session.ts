@@ -1,12 +1,13 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { hmac, randomToken, safeEqual, sha256 } from "../../lib/crypto.ts";
+import { hmac, randomToken, safeEqual } from "../../lib/crypto.ts";
 import type { Account, User } from "../../services/accounts/types.ts";
 import { sessionUser } from "../../services/oauth/sign-in.ts";
 import {
   createWebSession,
   endWebSession,
   findWebSession,
+  passwordFingerprint,
   SESSION_LIFETIME_MS,
 } from "../../services/security/sessions.ts";
 import { clientIpOf } from "../middleware/client-ip.ts";
@@ -50,7 +51,6 @@ export interface WebSession {
 }
 
 const sign = (secret: string, data: string): string => hmac(secret, `session:${data}`);
-const passwordFingerprint = (user: User): string => sha256(user.encryptedPassword).slice(0, 16);
 
 function writeCookie(c: Context<HonoEnv>, payload: Payload): void {
   const data = Buffer.from(JSON.stringify(payload)).toString("base64url");
@@ -126,7 +126,7 @@ export function anonymousSession(c: Context<HonoEnv>): WebSession {
 /** Starts a signed-in session for `user` with a fresh nonce (and its `web_sessions` row). */
 export async function startSession(c: Context<HonoEnv>, user: User, account: Account): Promise<WebSession> {
   const nonce = randomToken(16);
-  const id = await createWebSession(c.env.ctx, user.id, nonce, {
+  const id = await createWebSession(c.env.ctx, user, nonce, {
     userAgent: c.req.header("user-agent"),
     ip: clientIpOf(c),
   });
@@ -142,13 +142,16 @@ export async function startSession(c: Context<HonoEnv>, user: User, account: Acc
   return session;
 }
 
-/** Ends the session: its row is deleted and the cookie removed. */
+/**
+ * Ends the session: the cookie is removed (at once, before this function first waits) and the
+ * session's row deleted.
+ */
 export async function endSession(c: Context<HonoEnv>): Promise<void> {
   const p = readPayload(c);
-  if (p?.u) await endWebSession(c.env.ctx, p.n);
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure: c.env.ctx.config.localHttps });
   c.set("sessionCsrf", null);
   c.set("webSession", undefined);
+  if (p?.u) await endWebSession(c.env.ctx, p.n);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { WebSessionRow } from "../../db/repositories/security.ts";
+import type { User } from "../../db/repositories/users.ts";
 import { sha256 } from "../../lib/crypto.ts";
 
 /**
@@ -16,18 +17,31 @@ const USER_AGENT_MAX = 512;
 
 export type { WebSessionRow };
 
+/**
+ * A short fingerprint of the user's password hash, kept in the session cookie and row: once the
+ * password changes, sessions started before no longer match and are anonymous.
+ */
+export function passwordFingerprint(user: Pick<User, "encryptedPassword">): string {
+  return sha256(user.encryptedPassword).slice(0, 16);
+}
+
+/** Records a new signed-in session; older sessions of the user beyond the limit, or of an old password, go. */
 export async function createWebSession(
   ctx: AppContext,
-  userId: string,
+  user: User,
   nonce: string,
   client: { userAgent: string | undefined; ip: string | undefined },
 ): Promise<string> {
   const id = ctx.ids.next();
+  const userId = user.id;
   const now = Date.now();
+  const fingerprint = passwordFingerprint(user);
+  await ctx.repos.security.deleteStaleSessions(userId, fingerprint);
   await ctx.repos.security.insertSession({
     id,
     userId,
     sessionHash: sha256(nonce),
+    passwordFingerprint: fingerprint,
     userAgent: (client.userAgent ?? "").slice(0, USER_AGENT_MAX),
     ip: client.ip ?? null,
     at: new Date(now).toISOString(),
@@ -58,8 +72,10 @@ export async function endWebSession(ctx: AppContext, nonce: string): Promise<voi
   await ctx.repos.security.deleteSessionByHash(sha256(nonce));
 }
 
-export function listWebSessions(ctx: AppContext, userId: string): Promise<WebSessionRow[]> {
-  return ctx.repos.security.sessionsOf(userId);
+/** The user's live sessions, most recently used first (those of an older password are deleted first). */
+export async function listWebSessions(ctx: AppContext, user: User): Promise<WebSessionRow[]> {
+  await ctx.repos.security.deleteStaleSessions(user.id, passwordFingerprint(user));
+  return ctx.repos.security.sessionsOf(user.id);
 }
 
 /** Revokes one of the user's sessions (no other user's): answers whether it existed. */

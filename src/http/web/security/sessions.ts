@@ -21,7 +21,7 @@ function when(iso: string): string {
 
 async function sessionsPage(c: C, me: SignedIn, opts: { status?: number; notice?: string; error?: string } = {}) {
   const tr = t(c);
-  const rows = await listWebSessions(c.env.ctx, me.user.id);
+  const rows = await listWebSessions(c.env.ctx, me.user);
   const others = rows.filter((r) => r.id !== me.session.id).length;
   const body = html`<h1>${tr("security.sessions.heading")}</h1>
 <p>${tr("security.sessions.intro")}</p>
