@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Secret, TOTP } from "otpauth";
+import { parseCommand } from "../../src/cli/parse-command.ts";
+import { modifyAccount } from "../../src/services/admin/modify-account.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { alertText, findForm, formValues, type Page, textOf, WebClient } from "../helpers/web.ts";
 
@@ -281,6 +283,25 @@ describe("web two-factor authentication", () => {
     await enableTotp(b, gus);
     const again = await b.get("/settings/two_factor_authentication_methods");
     assert.equal((await b.submit(again, off, { otp_attempt: gus.password })).status, 303);
+  });
+
+  it("lets the operator turn it off (gannet accounts modify --disable-2fa)", async () => {
+    const ike = await s.createUser("ike");
+    await enableTotp(await signedIn(ike), ike);
+    const command = parseCommand(["accounts", "modify", "ike", "--disable-2fa"]);
+    assert.deepEqual(command, { kind: "accounts-modify", username: "ike", changes: { disableTwoFactor: true } });
+    await modifyAccount(s.ctx, { user: ike.user, account: ike.account }, { disableTwoFactor: true });
+    assert.equal(await s.ctx.repos.security.countRecoveryCodes(ike.user.id), 0);
+    await signedIn(ike);
+    const logs = await s.ctx.db
+      .selectFrom("admin_action_logs")
+      .select("action")
+      .where("target_id", "=", ike.user.id)
+      .execute();
+    assert.deepEqual(
+      logs.map((l) => l.action),
+      ["disable_2fa_user"],
+    );
   });
 
   it("offers security keys only once an app is set up; their options name this server", async () => {
