@@ -191,6 +191,19 @@ describe("web sign-in and sessions", () => {
     assert.equal(page.doc.querySelectorAll("#sessions tbody tr").length, 1);
   });
 
+  it("ends the signed-in session when an app asks for force_login", async () => {
+    const kim = await s.createUser("kim");
+    const { b } = await signIn(kim, "kim");
+    const app = await s.request("/api/v1/apps", {
+      json: { client_name: "Switcher", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read" },
+    });
+    const page = await b.get(
+      `/oauth/authorize?response_type=code&client_id=${app.body.client_id}&redirect_uri=urn%3Aietf%3Awg%3Aoauth%3A2.0%3Aoob&force_login=true`,
+    );
+    assert.ok(page.doc.querySelector("#password"), "the sign-in form");
+    assert.equal((await s.ctx.repos.security.sessionsOf(kim.user.id)).length, 0);
+  });
+
   it("keeps the newest 50 sessions of a user", async () => {
     const ivy = await s.createUser("ivy");
     const at = new Date(Date.now() - 60_000).toISOString();

@@ -332,6 +332,37 @@ describe("web two-factor authentication", () => {
     const noName = await b.submit(page, "/settings/security_keys", { nickname: " ", password: hu.password });
     assert.equal(noName.status, 422);
     assert.ok(noName.doc.querySelector("#nickname-error"));
+    // A key (stored directly: the Chromium suite registers real ones) is listed and deleted by its owner only.
+    const keyId = s.ctx.ids.next();
+    await s.ctx.repos.security.insertCredential({
+      id: keyId,
+      userId: hu.user.id,
+      externalId: "test-credential",
+      publicKey: "AAAA",
+      nickname: "Blue key",
+      signCount: 0,
+      transports: ["usb"],
+      at: new Date().toISOString(),
+    });
+    const listed = await b.get("/settings/security_keys");
+    assert.match(textOf(listed.doc, "#security-key-list"), /Blue key/);
+    const taken = await b.submit(listed, "/settings/security_keys", { nickname: "Blue key", password: hu.password });
+    assert.equal(taken.status, 422);
+    assert.match(textOf(taken.doc, "#nickname-error"), /already/);
+    const other = await s.createUser("hu2");
+    const otherBrowser = await signedIn(other);
+    const otherPage = await otherBrowser.get("/settings/sessions");
+    const csrf = otherPage.doc.querySelector('meta[name="csrf-token"]')?.getAttribute("content") ?? "";
+    const stolen = await otherBrowser.request(`/settings/security_keys/${keyId}/delete`, {
+      method: "POST",
+      form: { authenticity_token: csrf },
+    });
+    assert.equal(stolen.status, 404);
+    const deleted = await b.submit(listed, `/settings/security_keys/${keyId}/delete`);
+    assert.equal(deleted.status, 303);
+    const afterDelete = await b.follow(deleted);
+    assert.equal(afterDelete.doc.querySelector('[role="status"]')?.text, "The security key was deleted.");
+    assert.equal((await s.ctx.repos.security.credentialsOf(hu.user.id)).length, 0);
     // Anonymous visitors get no options.
     assert.equal((await new WebClient(s).get("/settings/security_keys/options")).status, 401);
     assert.equal((await new WebClient(s).get("/auth/sign_in/security_key_options")).status, 401);

@@ -123,6 +123,14 @@ export function anonymousSession(c: Context<HonoEnv>): WebSession {
   return session;
 }
 
+/** A new anonymous session replacing the request's; a signed-in one ends (its row goes). For `force_login`. */
+export async function restartSession(c: Context<HonoEnv>): Promise<WebSession> {
+  const p = readPayload(c);
+  const session = anonymousSession(c);
+  if (p?.u) await endWebSession(c.env.ctx, p.n);
+  return session;
+}
+
 /** Starts a signed-in session for `user` with a fresh nonce (and its `web_sessions` row). */
 export async function startSession(c: Context<HonoEnv>, user: User, account: Account): Promise<WebSession> {
   const nonce = randomToken(16);
