@@ -51,6 +51,7 @@ import { ReportsRepository } from "./db/repositories/reports.ts";
 import { RolesRepository } from "./db/repositories/roles.ts";
 import { ScheduledStatusesRepository } from "./db/repositories/scheduled-statuses.ts";
 import { SearchRepository } from "./db/repositories/search.ts";
+import { SecurityRepository } from "./db/repositories/security.ts";
 import { SettingsRepository } from "./db/repositories/settings.ts";
 import { SeveredRelationshipsRepository } from "./db/repositories/severed-relationships.ts";
 import { SignUpBlocksRepository } from "./db/repositories/sign-up-blocks.ts";
@@ -152,6 +153,8 @@ export interface Repositories {
   backups: BackupsRepository;
   bulkImports: BulkImportsRepository;
   accountMigrations: AccountMigrationsRepository;
+  /** Browser sessions, TOTP, recovery codes and security keys (migration 0047). */
+  security: SecurityRepository;
 }
 
 /** Everything a request, job or command needs; built once per process (or per test server). */
@@ -279,6 +282,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     backups: new BackupsRepository(db),
     bulkImports: new BulkImportsRepository(db),
     accountMigrations: new AccountMigrationsRepository(db),
+    security: new SecurityRepository(db),
   };
   // ioredis is loaded only when Redis is configured.
   let redis: Redis | undefined;

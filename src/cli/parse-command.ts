@@ -233,6 +233,7 @@ function parseAccountsModify(args: string[], usage: string): Command {
       disable: { type: "boolean" },
       enable: { type: "boolean" },
       "reset-password": { type: "boolean" },
+      "disable-2fa": { type: "boolean" },
       "trends-emails": { type: "string" },
     },
     usage,
@@ -257,6 +258,7 @@ function parseAccountsModify(args: string[], usage: string): Command {
   if (values.disable) changes.disabled = true;
   if (values.enable) changes.disabled = false;
   if (values["reset-password"]) changes.resetPassword = true;
+  if (values["disable-2fa"]) changes.disableTwoFactor = true;
   if (trendsEmails !== undefined) changes.trendsEmails = trendsEmails === "on";
   return { kind: "accounts-modify", username, changes };
 }

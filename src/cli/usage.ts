@@ -31,7 +31,7 @@ Creates a local account and prints OK and its new password (unless --password wa
 
 export const ACCOUNTS_MODIFY_USAGE = `Usage: gannet accounts modify USERNAME [--role ROLE | --remove-role] [--email EMAIL] [--confirm]
                                [--approve] [--disable | --enable] [--reset-password]
-                               [--trends-emails on|off]
+                               [--disable-2fa] [--trends-emails on|off]
 
 Changes a local account and prints OK (and the new password with --reset-password).
   --role ROLE       give the account this role
@@ -42,6 +42,7 @@ Changes a local account and prints OK (and the new password with --reset-passwor
   --disable         stop the account from signing in or using its tokens
   --enable          undo --disable
   --reset-password  replace the password with a generated one
+  --disable-2fa     turn two-factor sign-in off (authenticator app, recovery codes, security keys)
   --trends-emails on|off
                     whether this staff member gets the e-mail listing new trends that wait
                     for review (on by default)

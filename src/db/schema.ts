@@ -47,6 +47,12 @@ import type {
   NotificationsTable,
 } from "./schema/notifications.ts";
 import type { WebPushSubscriptionsTable } from "./schema/push.ts";
+import type {
+  RecoveryCodesTable,
+  UserSecondFactorsTable,
+  WebauthnCredentialsTable,
+  WebSessionsTable,
+} from "./schema/security.ts";
 import type { JobsTable, KvStoreTable, RulesTable, SchedulerLeasesTable, SiteSettingsTable } from "./schema/site.ts";
 import type {
   AccountDomainBlocksTable,
@@ -132,6 +138,12 @@ export type {
   NotificationsTable,
 } from "./schema/notifications.ts";
 export type { WebPushSubscriptionsTable } from "./schema/push.ts";
+export type {
+  RecoveryCodesTable,
+  UserSecondFactorsTable,
+  WebauthnCredentialsTable,
+  WebSessionsTable,
+} from "./schema/security.ts";
 export type { JobsTable, KvStoreTable, RulesTable, SchedulerLeasesTable, SiteSettingsTable } from "./schema/site.ts";
 export type {
   AccountDomainBlocksTable,
@@ -242,6 +254,11 @@ export interface DB {
   bulk_imports: BulkImportsTable;
   bulk_import_rows: BulkImportRowsTable;
   account_migrations: AccountMigrationsTable;
+  /** Browser sessions and second factors (migration 0047). */
+  web_sessions: WebSessionsTable;
+  user_second_factors: UserSecondFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  webauthn_credentials: WebauthnCredentialsTable;
   /** Changes that may make kept JSON stale, logged by triggers (migration 0024). */
   announcements: AnnouncementsTable;
   announcement_mutes: AnnouncementMutesTable;

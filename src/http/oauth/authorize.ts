@@ -7,7 +7,7 @@ import type { HonoEnv } from "../types.ts";
 import { consentPage } from "../web/pages/consent.ts";
 import { accountProblemPage, codePage, errorPage, formPostPage } from "../web/pages/notices.ts";
 import { signInPage } from "../web/pages/sign-in.ts";
-import { anonymousSession, checkCsrf, csrfToken, ensureSession, loadSession, type WebSession } from "../web/session.ts";
+import { checkCsrf, csrfToken, ensureSession, loadSession, restartSession, type WebSession } from "../web/session.ts";
 import {
   type AuthorizationRequest,
   authorizeUrl,
@@ -115,8 +115,8 @@ export function authorizeRoutes(app: Hono<HonoEnv>): void {
     if (params instanceof Response) return params;
     const checked = await checkAuthorizationRequest(c.env.ctx, params);
     if (checked.kind !== "valid") return refuse(c, checked);
-    // force_login: start over as nobody, so the user can pick another account.
-    const session = truthy(params.force_login) ? anonymousSession(c) : await ensureSession(c);
+    // force_login: start over as nobody (the signed-in session ends), so the user can pick another account.
+    const session = truthy(params.force_login) ? await restartSession(c) : await ensureSession(c);
     return showAuthorization(c, checked, session);
   });
 

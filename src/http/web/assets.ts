@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { Hono } from "hono";
 import { sha256 } from "../../lib/crypto.ts";
 import type { HonoEnv } from "../types.ts";
@@ -6,8 +9,10 @@ import { dataCss } from "./assets/data-css.ts";
 import { dataRefreshJs } from "./assets/data-refresh-js.ts";
 import { profileJs } from "./assets/profile-js.ts";
 import { profilesCss } from "./assets/profiles-css.ts";
+import { securityCss } from "./assets/security-css.ts";
 import { settingsCss } from "./assets/settings-css.ts";
 import { siteCss } from "./assets/site-css.ts";
+import { webauthnJs } from "./assets/webauthn-js.ts";
 
 /**
  * The web side's static files: one stylesheet and a few small scripts, kept in TypeScript modules
@@ -20,11 +25,12 @@ interface Asset {
   hash: string;
 }
 
-const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss, settingsCss, dataCss];
+const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss, settingsCss, dataCss, securityCss];
 /** Scripts by file name; areas add theirs here (each a module under assets/). */
 const SCRIPTS: Record<string, string> = {
   "profile.js": profileJs,
   "data-refresh.js": dataRefreshJs,
+  "webauthn.js": webauthnJs,
 };
 
 const assets = new Map<string, Asset>();
@@ -38,6 +44,15 @@ for (const [name, body] of Object.entries(SCRIPTS)) add(name, "text/javascript; 
 export function addPackageScript(name: string, body: string): void {
   add(name, "text/javascript; charset=utf-8", body);
 }
+
+// @simplewebauthn/browser's UMD bundle (global SimpleWebAuthnBrowser), for webauthn.js.
+addPackageScript(
+  "simplewebauthn-browser.js",
+  readFileSync(
+    join(dirname(createRequire(import.meta.url).resolve("@simplewebauthn/browser")), "../dist/bundle/index.umd.min.js"),
+    "utf8",
+  ),
+);
 
 /** The URL of an asset, with its content hash so browsers may cache it for long. */
 export function assetUrl(name: string): string {

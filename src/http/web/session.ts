@@ -1,18 +1,29 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { hmac, randomToken, safeEqual, sha256 } from "../../lib/crypto.ts";
+import { hmac, randomToken, safeEqual } from "../../lib/crypto.ts";
 import type { Account, User } from "../../services/accounts/types.ts";
 import { sessionUser } from "../../services/oauth/sign-in.ts";
+import {
+  createWebSession,
+  endWebSession,
+  findWebSession,
+  passwordFingerprint,
+  SESSION_LIFETIME_MS,
+} from "../../services/security/sessions.ts";
+import { clientIpOf } from "../middleware/client-ip.ts";
 import type { HonoEnv } from "../types.ts";
 
 /**
- * Browser sessions for the sign-in and consent pages: a cookie holding a small payload signed
- * with HMAC (SECRET_KEY), so no session table is needed. Anonymous visitors get a session too,
- * because the CSRF token of the sign-in form is bound to the session's nonce.
+ * Browser sessions: a cookie holding a small payload signed with HMAC (SECRET_KEY). Anonymous
+ * visitors get a session too, because the CSRF token of the sign-in form is bound to the
+ * session's nonce. A signed-in session also has a row in `web_sessions` (named by the nonce's
+ * hash): the user can list and revoke sessions, and a revoked one is anonymous at once.
  */
 export const SESSION_COOKIE = "gannet_session";
-const SIGNED_IN_TTL_S = 7 * 24 * 60 * 60;
+const SIGNED_IN_TTL_S = SESSION_LIFETIME_MS / 1000;
 const ANONYMOUS_TTL_S = 2 * 60 * 60;
+/** How long the second step of a sign-in may take after the password was right. */
+const SECOND_FACTOR_TTL_S = 5 * 60;
 
 interface Payload {
   /** Random per session; rotated on sign-in and sign-out (no session fixation). */
@@ -23,16 +34,23 @@ interface Payload {
   p?: string;
   /** Expiry, unix seconds. */
   e: number;
+  /** A sign-in waiting for its second factor: the user (not signed in yet) ... */
+  a?: string;
+  /** ... their password fingerprint then ... */
+  ap?: string;
+  /** ... and until when (unix seconds). */
+  ae?: number;
 }
 
 export interface WebSession {
   nonce: string;
   user?: User;
   account?: Account;
+  /** The `web_sessions` row of a signed-in session. */
+  id?: string;
 }
 
 const sign = (secret: string, data: string): string => hmac(secret, `session:${data}`);
-const passwordFingerprint = (user: User): string => sha256(user.encryptedPassword).slice(0, 16);
 
 function writeCookie(c: Context<HonoEnv>, payload: Payload): void {
   const data = Buffer.from(JSON.stringify(payload)).toString("base64url");
@@ -72,9 +90,12 @@ export async function loadSession(c: Context<HonoEnv>): Promise<WebSession | und
   c.set("sessionCsrf", csrfToken(c, { nonce: p.n }));
   let session: WebSession = { nonce: p.n };
   if (p.u) {
-    const found = await sessionUser(c.env.ctx, p.u);
-    if (found && p.p === passwordFingerprint(found.user))
-      session = { nonce: p.n, user: found.user, account: found.account };
+    const [found, row] = await Promise.all([
+      sessionUser(c.env.ctx, p.u),
+      findWebSession(c.env.ctx, p.n, p.u, clientIpOf(c)),
+    ]);
+    if (found && row && p.p === passwordFingerprint(found.user))
+      session = { nonce: p.n, user: found.user, account: found.account, id: row.id };
   }
   c.set("webSession", session);
   return session;
@@ -102,9 +123,21 @@ export function anonymousSession(c: Context<HonoEnv>): WebSession {
   return session;
 }
 
-/** Starts a signed-in session for `user` with a fresh nonce. */
+/** A new anonymous session replacing the request's; a signed-in one ends (its row goes). For `force_login`. */
+export async function restartSession(c: Context<HonoEnv>): Promise<WebSession> {
+  const p = readPayload(c);
+  const session = anonymousSession(c);
+  if (p?.u) await endWebSession(c.env.ctx, p.n);
+  return session;
+}
+
+/** Starts a signed-in session for `user` with a fresh nonce (and its `web_sessions` row). */
 export async function startSession(c: Context<HonoEnv>, user: User, account: Account): Promise<WebSession> {
   const nonce = randomToken(16);
+  const id = await createWebSession(c.env.ctx, user, nonce, {
+    userAgent: c.req.header("user-agent"),
+    ip: clientIpOf(c),
+  });
   writeCookie(c, {
     n: nonce,
     u: user.id,
@@ -112,16 +145,57 @@ export async function startSession(c: Context<HonoEnv>, user: User, account: Acc
     e: Math.floor(Date.now() / 1000) + SIGNED_IN_TTL_S,
   });
   c.set("sessionCsrf", csrfToken(c, { nonce }));
-  const session = { nonce, user, account };
+  const session = { nonce, user, account, id };
   c.set("webSession", session);
   return session;
 }
 
-/** Ends the session: the cookie is removed. */
-export function endSession(c: Context<HonoEnv>): void {
+/**
+ * Ends the session: the cookie is removed (at once, before this function first waits) and the
+ * session's row deleted.
+ */
+export async function endSession(c: Context<HonoEnv>): Promise<void> {
+  const p = readPayload(c);
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure: c.env.ctx.config.localHttps });
   c.set("sessionCsrf", null);
   c.set("webSession", undefined);
+  if (p?.u) await endWebSession(c.env.ctx, p.n);
+}
+
+/**
+ * After a right password, for a user with a second factor: a new anonymous session (fresh nonce)
+ * that remembers, for five minutes, whose second factor the next step checks.
+ */
+export function startSecondFactor(c: Context<HonoEnv>, user: User): WebSession {
+  const nonce = randomToken(16);
+  const now = Math.floor(Date.now() / 1000);
+  writeCookie(c, {
+    n: nonce,
+    e: now + ANONYMOUS_TTL_S,
+    a: user.id,
+    ap: passwordFingerprint(user),
+    ae: now + SECOND_FACTOR_TTL_S,
+  });
+  c.set("sessionCsrf", csrfToken(c, { nonce }));
+  const session = { nonce };
+  c.set("webSession", session);
+  return session;
+}
+
+/** The user whose second factor this anonymous session waits for (not expired), if any. */
+export async function pendingSecondFactor(c: Context<HonoEnv>): Promise<{ user: User; account: Account } | undefined> {
+  const p = readPayload(c);
+  if (!p?.a || p.u || !p.ae || p.ae <= Date.now() / 1000) return undefined;
+  const found = await sessionUser(c.env.ctx, p.a);
+  if (!found || passwordFingerprint(found.user) !== p.ap) return undefined;
+  return found;
+}
+
+/** Forgets a pending second step (the visitor went back to the sign-in form); keeps the nonce. */
+export function abandonSecondFactor(c: Context<HonoEnv>): void {
+  const p = readPayload(c);
+  if (!p?.a) return;
+  writeCookie(c, { n: p.n, e: p.e });
 }
 
 /** The CSRF token for forms of this session. */

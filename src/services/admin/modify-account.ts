@@ -7,6 +7,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { passwords } from "../../lib/passwords.ts";
 import { type ActionRecord, COMMAND_LINE, logAction, type Moderator } from "../moderation/action-log.ts";
 import { enqueueAdminSignUp } from "../notifications/admin-sign-up.ts";
+import { disableSecondFactor, secondFactorEnabled } from "../security/totp.ts";
 import type { LocalUser } from "./local-user.ts";
 
 /** What an administrator may change on a local user; absent fields stay as they are. */
@@ -22,6 +23,8 @@ export interface AccountChanges {
   disabled?: boolean;
   /** Replaces the password with a random one, returned once. */
   resetPassword?: boolean;
+  /** Turns two-factor sign-in off (app, recovery codes, security keys), as tootctl's `--disable-2fa`. */
+  disableTwoFactor?: boolean;
   /** The user's own choice of the trends review e-mail (Mastodon's `notification_emails.trends`); not logged. */
   trendsEmails?: boolean;
 }
@@ -95,10 +98,16 @@ export async function modifyAccount(
     const emails = { ...target.user.settings.notificationEmails, trends: changes.trendsEmails };
     patch.settings = JSON.stringify({ ...target.user.settings, notificationEmails: emails });
   }
-  if (Object.keys(patch).length > 0) {
-    patch.updated_at = now;
+  if (changes.disableTwoFactor && (await secondFactorEnabled(ctx, target.user.id))) {
+    await disableSecondFactor(ctx, target.user.id);
+    log("disable_2fa_user", `turned off two-factor authentication of ${name}`);
+  }
+  if (Object.keys(patch).length > 0 || logged.length > 0) {
     await ctx.db.transaction().execute(async (trx) => {
-      await ctx.repos.users.update(target.user.id, patch, trx);
+      if (Object.keys(patch).length > 0) {
+        patch.updated_at = now;
+        await ctx.repos.users.update(target.user.id, patch, trx);
+      }
       for (const record of logged) await logAction(ctx, by, record, trx);
     });
   }

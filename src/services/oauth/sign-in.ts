@@ -29,28 +29,59 @@ function dummyHash(ctx: AppContext): Promise<string> | string {
   return dummy;
 }
 
-/** The user with this e-mail and password, or undefined (without saying which one was wrong). */
-export async function checkCredentials(ctx: AppContext, email: string, password: string): Promise<User | undefined> {
-  if (email.length > EMAIL_MAX || password.length > SIGN_IN_PASSWORD_MAX || password === "") return undefined;
-  const user = email.trim() === "" ? undefined : await ctx.repos.users.getByEmail(email.trim());
+/**
+ * The user a sign-in names: by e-mail address, or (when `byUsername`) by local username, with or
+ * without a leading `@`. Anything with an `@` inside is an e-mail address.
+ */
+async function findSignInUser(ctx: AppContext, login: string, byUsername: boolean): Promise<User | undefined> {
+  const trimmed = login.trim();
+  if (trimmed === "") return undefined;
+  const name = trimmed.startsWith("@") ? trimmed.slice(1) : trimmed;
+  if (byUsername && !name.includes("@")) {
+    if (!/^[A-Za-z0-9_]{1,30}$/.test(name)) return undefined;
+    const account = await ctx.repos.accounts.getByUsername(name, null);
+    return account ? ctx.repos.users.getByAccountId(account.id) : undefined;
+  }
+  return ctx.repos.users.getByEmail(trimmed);
+}
+
+/**
+ * The user with this e-mail address (or, with `byUsername`, username) and password, or undefined
+ * (without saying which one was wrong).
+ */
+export async function checkCredentials(
+  ctx: AppContext,
+  login: string,
+  password: string,
+  opts: { byUsername?: boolean } = {},
+): Promise<User | undefined> {
+  if (login.length > EMAIL_MAX || password.length > SIGN_IN_PASSWORD_MAX || password === "") return undefined;
+  const user = await findSignInUser(ctx, login, opts.byUsername ?? false);
   const ok = await passwords.verify(user?.encryptedPassword ?? (await dummyHash(ctx)), password);
   return ok && user ? user : undefined;
 }
 
 /**
- * Checks the sign-in form: the credentials, then that the login is not disabled. One answer for an
- * unknown e-mail and a wrong password, so the form does not reveal who has an account.
+ * Checks the sign-in form (e-mail address or username, and password), then that the login is not
+ * disabled. One answer for an unknown account and a wrong password, so the form does not reveal
+ * who has an account.
  */
 export async function checkPasswordSignIn(
   ctx: AppContext,
-  email: string,
+  login: string,
   password: string,
 ): Promise<{ user: User; account: Account } | { problem: "invalid" | "disabled" }> {
-  const user = await checkCredentials(ctx, email, password);
+  const user = await checkCredentials(ctx, login, password, { byUsername: true });
   if (!user) return { problem: "invalid" };
   const account = await ctx.repos.accounts.getById(user.accountId);
   if (!account || userLoginProblem(user, account) === "disabled") return { problem: "disabled" };
   return { user, account };
+}
+
+/** Whether `password` is the user's (for confirming sensitive settings). */
+export function checkPassword(user: User, password: string): Promise<boolean> {
+  if (password === "" || password.length > SIGN_IN_PASSWORD_MAX) return Promise.resolve(false);
+  return passwords.verify(user.encryptedPassword, password);
 }
 
 /** The user and account a browser session names, while that login may be used (not disabled or suspended). */

@@ -3,6 +3,7 @@ import type { Application } from "../../db/repositories/oauth.ts";
 import { sha256 } from "../../lib/crypto.ts";
 import { OAuthError } from "../../lib/errors.ts";
 import { userLoginProblem } from "../../policies/accounts.ts";
+import { secondFactorEnabled } from "../security/totp.ts";
 import { accessTokenChannel, publishAll } from "../streaming/channels.ts";
 import { pkceMatches, requestedScopes } from "./grants.ts";
 import { checkCredentials, markSignedIn } from "./sign-in.ts";
@@ -101,6 +102,8 @@ export async function tokenFromPassword(
   const account = user && (await ctx.repos.accounts.getById(user.accountId));
   // Unconfirmed and pending users get a token, as in Mastodon: the API then tells them why it refuses.
   if (!user || !account || userLoginProblem(user, account) === "disabled") throw invalidGrant();
+  // As Mastodon: a user with two-factor sign-in cannot get a token with the password alone.
+  if (await secondFactorEnabled(ctx, user.id)) throw invalidGrant();
   const issued = await issueToken(ctx, { applicationId: app.id, userId: user.id, scopes });
   await markSignedIn(ctx, user, p.ip);
   return issued;

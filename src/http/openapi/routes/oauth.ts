@@ -36,8 +36,10 @@ const token = z.object({
 });
 const revoke = z.object({ token: z.string(), client_id: z.string(), client_secret: z.string() });
 const signIn = z.object({
-  email: z.string(),
-  password: z.string(),
+  email: z.string().optional().describe("The e-mail address or the username (first step)"),
+  password: z.string().optional().describe("First step"),
+  otp_attempt: z.string().optional().describe("Second step: a code from the app, or a recovery code"),
+  credential: z.string().optional().describe("Second step: a security key's assertion (WebAuthn JSON)"),
   authenticity_token: z.string(),
   return_to: z.string().optional(),
 });
@@ -92,10 +94,17 @@ export const oauthDocs: DocArea = {
     }),
     "POST /auth/sign_in": d("Sign in (starts a browser session)", null, {
       status: 302,
+      description:
+        "The password step answers the second-factor page (200) for users with two-factor sign-in; the second step (`otp_attempt` or `credential`) then signs in. 401/403/422: the form again, with the error.",
       body: signIn,
-      answers: { 200: html, 429: "Error" },
+      answers: { 200: html, 401: html, 403: html, 422: html, 429: "Error" },
       ...page,
     }),
+    "GET /auth/sign_in/security_key_options": d(
+      "WebAuthn options for the pending second step",
+      { schema: { type: "object" }, type: "application/json", description: "PublicKeyCredentialRequestOptionsJSON" },
+      { description: "For the sign-in page's script; 401 without a pending second step.", errors: [401], ...page },
+    ),
     "POST /auth/sign_out": d("Sign out of the browser session", null, { status: 302, ...page }),
     "DELETE /auth/sign_out": d("Sign out of the browser session", null, { status: 302, ...page }),
     "POST /oauth/token": d("Get a token", "Token", {
