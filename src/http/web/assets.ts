@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { sha256 } from "../../lib/crypto.ts";
 import type { HonoEnv } from "../types.ts";
+import { authCss } from "./assets/auth-css.ts";
 import { baseCss } from "./assets/base-css.ts";
 
 /**
@@ -14,7 +15,7 @@ interface Asset {
   hash: string;
 }
 
-const CSS_PARTS: string[] = [baseCss];
+const CSS_PARTS: string[] = [baseCss, authCss];
 /** Scripts by file name; areas add theirs here (each a module under assets/). */
 const SCRIPTS: Record<string, string> = {};
 
