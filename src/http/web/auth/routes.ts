@@ -15,13 +15,11 @@ export function authRoutes(app: Hono<HonoEnv>): void {
 
   app.get("/auth/confirmation", confirm);
   app.get("/auth/confirmation/new", showResend);
-  // Devise's forms post to the collection; the form's own address takes the post too.
+  // Devise's forms post to the collection, as here.
   app.post("/auth/confirmation", submitResend);
-  app.post("/auth/confirmation/new", submitResend);
 
   app.get("/auth/password/new", showPasswordRequest);
   app.post("/auth/password", submitPasswordRequest);
-  app.post("/auth/password/new", submitPasswordRequest);
   app.get("/auth/password/edit", showPasswordEdit);
   app.post("/auth/password/edit", submitPasswordEdit);
   // RFC 8615's well-known address for password managers' "change password" buttons.
