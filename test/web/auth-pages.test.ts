@@ -241,6 +241,15 @@ describe("web accounts: sign-up, confirmation, password reset, account page, del
       assert.equal(confirmed.headers.get("location"), "/auth/setup");
       const setup = await web.follow(confirmed);
       assert.equal(textOf(setup.doc, "h1"), "Your account is awaiting approval");
+
+      // The API's sign-up goes through the same rules (Mastodon 4.4's `date_of_birth`).
+      const api = await s.request("/api/v1/accounts", {
+        token: await s.appToken("write"),
+        json: { username: "apiyoung", email: "apiyoung@example.com", password: PASSWORD, agreement: true },
+      });
+      assert.equal(api.status, 422);
+      assert.equal(api.body.details.date_of_birth[0].error, "ERR_BLANK");
+      assert.equal(api.body.details.reason[0].error, "ERR_BLANK");
     } finally {
       s.ctx.config.registrationsMode = "open";
       await s.ctx.repos.settings.set("require_invite_text", false);

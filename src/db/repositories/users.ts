@@ -148,6 +148,17 @@ export class UsersRepository {
     return r && { user: toUser(r), sentAt: r.reset_password_sent_at };
   }
 
+  /** Spends a password reset token: true for the one caller that cleared it (a link works once). */
+  async spendResetPasswordToken(id: string, tokenHash: string): Promise<boolean> {
+    const r = await this.#db
+      .updateTable("users")
+      .set({ reset_password_token: null, reset_password_sent_at: null })
+      .where("id", "=", id)
+      .where("reset_password_token", "=", tokenHash)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
   /** Whether another user already uses `email` (case-insensitive), as address or pending new address. */
   async emailTaken(email: string, exceptUserId?: string): Promise<boolean> {
     let q = this.#db

@@ -86,6 +86,8 @@ export async function resetPassword(
   const errors = new FieldErrors();
   checkNewPassword(errors, input.password, input.confirmation);
   errors.throwIfAny();
+  // Two submissions of one link: only the first sets a password.
+  if (!(await ctx.repos.users.spendResetPasswordToken(user.id, sha256(rawToken)))) return undefined;
   const updated = await storePassword(ctx, user, input.password);
   await revokeAccess(ctx, updated);
   sendPasswordChangedNotice(ctx, updated);
