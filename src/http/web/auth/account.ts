@@ -32,7 +32,7 @@ function accountPage(c: Context<HonoEnv>, me: SignedIn, state: AccountPageState 
   const ee = state.emailErrors ?? {};
   const pe = state.passwordErrors ?? {};
   const body = html`<h1>${tr("auth.edit.title")}</h1>
-<section aria-labelledby="email-heading">
+<section class="account" aria-labelledby="email-heading">
 <h2 id="email-heading">${tr("auth.edit.email_title")}</h2>
 <p>${tr.html("auth.edit.current_email", { email: html`<strong>${user.email}</strong>` })}</p>
 ${user.unconfirmedEmail ? html`<p class="notice">${tr.html("auth.edit.pending_email", { email: html`<strong>${user.unconfirmedEmail}</strong>` })}</p>` : ""}
@@ -43,7 +43,7 @@ ${inputField({ name: "current_password", id: "email_current_password", type: "pa
 <button type="submit">${tr("auth.edit.email_submit")}</button>
 </form>
 </section>
-<section aria-labelledby="password-heading">
+<section class="account" aria-labelledby="password-heading">
 <h2 id="password-heading">${tr("auth.edit.password_title")}</h2>
 <form method="post" action="/auth/edit/password" novalidate>
 ${csrfField(me.csrf)}
@@ -54,14 +54,14 @@ ${inputField({ name: "password_confirmation", type: "password", label: tr("auth.
 <button type="submit">${tr("auth.edit.password_submit")}</button>
 </form>
 </section>
-<section aria-labelledby="security-heading">
+<section class="account" aria-labelledby="security-heading">
 <h2 id="security-heading">${tr("auth.edit.security_title")}</h2>
 <ul>
 <li><a href="/settings/two_factor_authentication_methods">${tr("common.menu.two_factor")}</a></li>
 <li><a href="/settings/sessions">${tr("common.menu.sessions")}</a></li>
 </ul>
 </section>
-<section aria-labelledby="delete-heading">
+<section class="account" aria-labelledby="delete-heading">
 <h2 id="delete-heading">${tr("common.menu.delete")}</h2>
 <p><a href="/settings/delete">${tr("auth.edit.delete_link")}</a></p>
 </section>`;
