@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from "kysely";
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from "kysely";
 import type { DB, UsersTable } from "../schema.ts";
 import { selectShaped } from "./query-shapes.ts";
 
@@ -68,7 +68,7 @@ export function toUser(r: Selectable<UsersTable>): User {
   };
 }
 
-export type UserUpdate = Partial<Omit<UsersTable, "id" | "created_at">>;
+export type UserUpdate = Omit<Updateable<UsersTable>, "id" | "created_at">;
 
 /** All SQL on `users`. */
 export class UsersRepository {
@@ -77,7 +77,7 @@ export class UsersRepository {
     this.#db = db;
   }
 
-  async insert(row: UsersTable, db: Kysely<DB> = this.#db): Promise<void> {
+  async insert(row: Insertable<UsersTable>, db: Kysely<DB> = this.#db): Promise<void> {
     await db.insertInto("users").values(row).execute();
   }
 
@@ -126,6 +126,37 @@ export class UsersRepository {
       .where("confirmation_token", "=", tokenHash)
       .executeTakeFirst();
     return r && toUser(r);
+  }
+
+  /** The user whose new address `email` waits for confirmation (case-insensitive). */
+  async getByUnconfirmedEmail(email: string): Promise<User | undefined> {
+    const r = await this.#db
+      .selectFrom("users")
+      .selectAll()
+      .where(sql<string>`lower(unconfirmed_email)`, "=", email.toLowerCase())
+      .executeTakeFirst();
+    return r && toUser(r);
+  }
+
+  /** The user a password reset link names (by the token's hash), with when the link was sent. */
+  async getByResetPasswordToken(tokenHash: string): Promise<{ user: User; sentAt: string | null } | undefined> {
+    const r = await this.#db
+      .selectFrom("users")
+      .selectAll()
+      .where("reset_password_token", "=", tokenHash)
+      .executeTakeFirst();
+    return r && { user: toUser(r), sentAt: r.reset_password_sent_at };
+  }
+
+  /** Spends a password reset token: true for the one caller that cleared it (a link works once). */
+  async spendResetPasswordToken(id: string, tokenHash: string): Promise<boolean> {
+    const r = await this.#db
+      .updateTable("users")
+      .set({ reset_password_token: null, reset_password_sent_at: null })
+      .where("id", "=", id)
+      .where("reset_password_token", "=", tokenHash)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
   /** Whether another user already uses `email` (case-insensitive), as address or pending new address. */

@@ -74,6 +74,9 @@ export interface UsersTable {
   sign_up_ip: string | null;
   current_sign_in_at: Timestamp | null;
   last_sign_in_at: Timestamp | null;
+  /** SHA-256 of the password reset link's token (migration 0046). */
+  reset_password_token: ColumnType<string | null, string | null | undefined, string | null>;
+  reset_password_sent_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** JSON: privacy, sensitive, language, expand_media, expand_spoilers, ... */
   settings: string;
   created_at: Timestamp;

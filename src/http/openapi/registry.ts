@@ -17,6 +17,7 @@ import { statusDocs } from "./routes/statuses.ts";
 import { timelineDocs } from "./routes/timelines.ts";
 import { translationDocs } from "./routes/translation.ts";
 import { trendDocs } from "./routes/trends.ts";
+import { webAuthDocs } from "./routes/web-auth.ts";
 import { webSecurityDocs } from "./routes/web-security.ts";
 import type { DocArea, RouteDoc } from "./types.ts";
 
@@ -42,6 +43,7 @@ export const AREAS: readonly DocArea[] = [
   adminRoleDocs,
   adminTrendDocs,
   webSecurityDocs,
+  webAuthDocs,
 ];
 
 /** The descriptions keyed by `"METHOD /hono/path"`, each with its area's tag unless it names its own. */

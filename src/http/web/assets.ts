@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import type { Hono } from "hono";
 import { sha256 } from "../../lib/crypto.ts";
 import type { HonoEnv } from "../types.ts";
+import { authCss } from "./assets/auth-css.ts";
 import { baseCss } from "./assets/base-css.ts";
 import { dataCss } from "./assets/data-css.ts";
 import { dataRefreshJs } from "./assets/data-refresh-js.ts";
@@ -25,7 +26,7 @@ interface Asset {
   hash: string;
 }
 
-const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss, settingsCss, dataCss, securityCss];
+const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss, settingsCss, dataCss, securityCss, authCss];
 /** Scripts by file name; areas add theirs here (each a module under assets/). */
 const SCRIPTS: Record<string, string> = {
   "profile.js": profileJs,

@@ -30,23 +30,41 @@ export function confirmationUrl(ctx: AppContext, rawToken: string, app?: Applica
 }
 
 /**
- * Mails the confirmation link. The mail is sent in the background: the sign-up must not wait for
- * (or fail with) the mail server; failures are logged.
+ * Mails the confirmation link: of a sign-up, or (`change`) of a new address for a confirmed
+ * account (Mastodon's reconfirmation mail). The mail is sent in the background: the sign-up must
+ * not wait for (or fail with) the mail server; failures are logged.
  */
-export function sendConfirmationInstructions(ctx: AppContext, to: string, rawToken: string, app?: Application): void {
+export function sendConfirmationInstructions(
+  ctx: AppContext,
+  to: string,
+  rawToken: string,
+  app?: Application,
+  change = false,
+): void {
   const { siteTitle, localDomain } = ctx.config;
   const url = confirmationUrl(ctx, rawToken, app);
-  ctx.mailer
-    .send({
-      to,
-      subject: `${siteTitle}: Confirmation instructions for ${localDomain}`,
-      text: [
+  const text = change
+    ? [
+        `Please confirm the new e-mail address of your account on ${localDomain}.`,
+        "",
+        `Open this link to confirm it: ${url}`,
+        "",
+        "The address changes once you confirm it. If you did not ask for this change, ignore this mail.",
+      ]
+    : [
         `Please confirm your e-mail address for your account on ${localDomain}.`,
         "",
         `Open this link to confirm it: ${url}`,
         "",
         "If you did not sign up, you can ignore this mail.",
-      ].join("\n"),
+      ];
+  ctx.mailer
+    .send({
+      to,
+      subject: change
+        ? `${siteTitle}: Confirm your new e-mail address on ${localDomain}`
+        : `${siteTitle}: Confirmation instructions for ${localDomain}`,
+      text: text.join("\n"),
     })
     .catch((error: unknown) => logger.error("Could not send a confirmation mail to {to}: {error}", { to, error }));
 }
@@ -136,5 +154,11 @@ export async function resendConfirmation(ctx: AppContext, user: User, email?: st
   const app = user.createdByApplicationId
     ? await ctx.repos.oauth.getApplicationById(user.createdByApplicationId)
     : undefined;
-  sendConfirmationInstructions(ctx, pending ?? user.email, rawToken, app);
+  sendConfirmationInstructions(
+    ctx,
+    pending ?? user.email,
+    rawToken,
+    app,
+    pending !== null && user.confirmedAt !== null,
+  );
 }

@@ -1,8 +1,10 @@
 import type { AppContext } from "../../context.ts";
+import type { Application } from "../../db/repositories/oauth.ts";
 import { isValidEmail } from "../../lib/email.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isLocale } from "../../lib/text/languages.ts";
 import { codePointLength } from "../../lib/text/length.ts";
+import { loadSiteInfo } from "../instance/site-settings.ts";
 import { ipSignUpSeverity } from "../moderation/ip-blocks.ts";
 import { EMAIL_BLOCKED, EMAIL_TAKEN, emailVerdict } from "../moderation/sign-up-blocks.ts";
 import { enqueueAdminSignUp } from "../notifications/admin-sign-up.ts";
@@ -14,16 +16,24 @@ import { FieldErrors } from "./field-errors.ts";
 /** The sign-up reason (Mastodon's invite request text) limit. */
 export const REASON_MAX = 420;
 
-export interface RegistrationInput {
-  /** The OAuth application registering the account; the new token belongs to it. */
-  applicationId: string;
+/** A sign-up, from the API or the web's sign-up form. */
+export interface SignUpInput {
   ip: string | null;
   username?: string;
   email?: string;
   password?: string;
+  /** The form's repeated password (the web form); must match when given. */
+  passwordConfirmation?: string;
   agreement: boolean;
   locale?: string;
   reason?: string;
+  /** `YYYY-MM-DD`; required when the server has a minimum age (Mastodon 4.4's `date_of_birth`). */
+  dateOfBirth?: string;
+}
+
+export interface RegistrationInput extends SignUpInput {
+  /** The OAuth application registering the account; the new token belongs to it. */
+  applicationId: string;
 }
 
 export interface Registration {
@@ -40,15 +50,27 @@ export function registrationsOpen(ctx: AppContext): boolean {
  * Every problem with a sign-up, in Mastodon's registration 422 format; stores nothing but the
  * attempt an e-mail domain block caught. Answers whether the e-mail blocks send it to approval.
  */
-async function checkRegistration(ctx: AppContext, input: RegistrationInput): Promise<{ requiresApproval: boolean }> {
+async function checkRegistration(ctx: AppContext, input: SignUpInput): Promise<{ requiresApproval: boolean }> {
   const errors = new FieldErrors();
   if (input.password === undefined || input.password === "") errors.add("password", "ERR_BLANK", "can't be blank");
+  else if (input.passwordConfirmation !== undefined && input.passwordConfirmation !== input.password) {
+    errors.add("password_confirmation", "ERR_INVALID", "doesn't match Password");
+  }
   if (!input.agreement) errors.add("agreement", "ERR_ACCEPTED", "must be accepted");
   if (input.locale !== undefined && !isLocale(input.locale)) {
     errors.add("locale", "ERR_INCLUSION", "is not included in the list");
   }
   if (input.reason !== undefined && codePointLength(input.reason) > REASON_MAX) {
     errors.add("reason", "ERR_TOO_LONG", `is too long (maximum is ${REASON_MAX} characters)`);
+  }
+  const site = await loadSiteInfo(ctx);
+  // Mastodon's `invite_text_required?`: the operator asks approval-mode sign-ups for a reason.
+  if (site.requireInviteText && ctx.config.registrationsMode !== "open" && !input.reason?.trim()) {
+    errors.add("reason", "ERR_BLANK", "can't be blank");
+  }
+  if (site.minAge !== null) {
+    const problem = dateOfBirthProblem(input.dateOfBirth, site.minAge);
+    if (problem) errors.add("date_of_birth", problem.error, problem.description);
   }
   try {
     await checkNewAccount(ctx, {
@@ -77,6 +99,24 @@ async function checkRegistration(ctx: AppContext, input: RegistrationInput): Pro
   return { requiresApproval };
 }
 
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** What is wrong with a date of birth given a minimum age (Mastodon's ERR_BELOW_LIMIT), if anything. */
+function dateOfBirthProblem(value: string | undefined, minAge: number): { error: string; description: string } | null {
+  if (value === undefined || value.trim() === "") return { error: "ERR_BLANK", description: "can't be blank" };
+  const m = DATE_RE.exec(value.trim());
+  const [y, mo, d] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0];
+  const born = new Date(Date.UTC(y, mo - 1, d));
+  if (!m || born.getUTCMonth() !== mo - 1 || born.getUTCDate() !== d || born.getTime() > Date.now()) {
+    return { error: "ERR_INVALID", description: "is invalid" };
+  }
+  const now = new Date();
+  const birthday = new Date(Date.UTC(now.getUTCFullYear() - minAge, now.getUTCMonth(), now.getUTCDate()));
+  return born.getTime() > birthday.getTime()
+    ? { error: "ERR_BELOW_LIMIT", description: "is below the age limit" }
+    : null;
+}
+
 /**
  * Signs up a local user through an application (Mastodon's AppSignUpService): the user is
  * approved at once in `open` mode and waits for a moderator in `approved` mode; the e-mail must be
@@ -86,6 +126,19 @@ export async function registerAccount(ctx: AppContext, input: RegistrationInput)
   if (!registrationsOpen(ctx)) throw new ApiError(403, "This action is not allowed");
   const app = await ctx.repos.oauth.getApplicationById(input.applicationId);
   if (!app) throw new ApiError(401, "The access token is invalid");
+  const created = await signUp(ctx, input, app);
+  const token = await issueToken(ctx, { applicationId: app.id, userId: created.user.id, scopes: app.scopes });
+  return { created, token };
+}
+
+/**
+ * Signs up a local user, through an application (`app`, the API) or the web's sign-up form (no
+ * app): registration mode, IP and e-mail blocks, the account rules; then the confirmation mail.
+ * Throws 403 while sign-ups are closed (or the address is blocked from signing up), the
+ * registration 422 for a bad form.
+ */
+export async function signUp(ctx: AppContext, input: SignUpInput, app?: Application): Promise<CreatedLocalAccount> {
+  if (!registrationsOpen(ctx)) throw new ApiError(403, "This action is not allowed");
   // IP blocks: `sign_up_block` refuses as closed registrations do (Mastodon's RegistrationHelper);
   // `sign_up_requires_approval` sends the user to the approval queue, as do some e-mail blocks.
   const ipSeverity = await ipSignUpSeverity(ctx, input.ip);
@@ -101,7 +154,7 @@ export async function registerAccount(ctx: AppContext, input: RegistrationInput)
     approved: ctx.config.registrationsMode === "open" && !needsApproval,
     locale: input.locale ?? "en",
     reason: input.reason?.trim() || null,
-    applicationId: app.id,
+    applicationId: app?.id ?? null,
     signUpIp: input.ip,
   };
   let created: CreatedLocalAccount;
@@ -112,9 +165,8 @@ export async function registerAccount(ctx: AppContext, input: RegistrationInput)
     if (!(e instanceof ApiError)) await checkNewAccount(ctx, account);
     throw e;
   }
-  const token = await issueToken(ctx, { applicationId: app.id, userId: created.user.id, scopes: app.scopes });
   // Staff hear of the account once it is usable (Mastodon); else at confirmation or approval.
   if (created.user.confirmedAt !== null && created.user.approved) await enqueueAdminSignUp(ctx, created.account.id);
   if (created.confirmationToken) sendConfirmationInstructions(ctx, created.user.email, created.confirmationToken, app);
-  return { created, token };
+  return created;
 }

@@ -14,6 +14,7 @@ const registration = z.object({
   agreement: z.boolean().describe("Agreement to the server's rules and terms"),
   locale: z.string().describe("The user's language"),
   reason: z.string().optional().describe("Why they want to join, when sign-ups need approval"),
+  date_of_birth: z.string().optional().describe("YYYY-MM-DD; required when the server has a minimum age"),
 });
 const file = z.string().meta({ contentMediaType: "image/*" });
 const credentials = z.object({

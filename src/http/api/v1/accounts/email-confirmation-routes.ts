@@ -1,16 +1,11 @@
 import type { Context, Hono } from "hono";
 import { ApiError, ERR } from "../../../../lib/errors.ts";
 import { grantsAny } from "../../../../lib/scopes.ts";
-import {
-  awaitingConfirmation,
-  confirmEmail,
-  resendConfirmation,
-} from "../../../../services/accounts/email-confirmation.ts";
+import { awaitingConfirmation, resendConfirmation } from "../../../../services/accounts/email-confirmation.ts";
 import type { User } from "../../../../services/accounts/types.ts";
 import { throttle } from "../../../middleware/rate-limit.ts";
 import { readParams } from "../../../params.ts";
 import type { HonoEnv } from "../../../types.ts";
-import { confirmationPage } from "./confirmation-page.ts";
 import { scalarText } from "./schemas.ts";
 
 const FIVE_MINUTES = 5 * 60 * 1000;
@@ -55,15 +50,5 @@ export function emailConfirmationRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/v1/emails/check_confirmation", async (c) => {
     const user = tokenUser(c, ["read", "read:accounts"]);
     return c.json(user.confirmedAt !== null);
-  });
-
-  // The link in the confirmation mail: an HTML page for a person, not an API endpoint.
-  app.get("/auth/confirmation", async (c) => {
-    const ctx = c.env.ctx;
-    const confirmed = await confirmEmail(ctx, c.req.query("confirmation_token") ?? "");
-    c.header("Cache-Control", "no-store");
-    if (!confirmed) return c.html(confirmationPage(ctx, "invalid"), 404);
-    if (confirmed.redirectUri && c.req.query("redirect_to_app") === "true") return c.redirect(confirmed.redirectUri);
-    return c.html(confirmationPage(ctx, "confirmed"));
   });
 }

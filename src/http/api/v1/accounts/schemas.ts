@@ -21,6 +21,8 @@ export interface RegistrationParams {
   agreement: boolean;
   locale?: string;
   reason?: string;
+  /** Mastodon 4.4: required when the server has a minimum age. */
+  dateOfBirth?: string;
 }
 
 /** `POST /api/v1/accounts` parameters. Their rules are checked by the registration service. */
@@ -34,6 +36,7 @@ export function parseRegistration(p: Params): RegistrationParams {
     agreement: agreement.success && agreement.data,
     locale: locale === "" ? undefined : locale,
     reason: scalarText(p.reason),
+    dateOfBirth: scalarText(p.date_of_birth),
   };
 }
 
