@@ -17,6 +17,7 @@ import { statusDocs } from "./routes/statuses.ts";
 import { timelineDocs } from "./routes/timelines.ts";
 import { translationDocs } from "./routes/translation.ts";
 import { trendDocs } from "./routes/trends.ts";
+import { webFeedDocs } from "./routes/web-feeds.ts";
 import type { DocArea, RouteDoc } from "./types.ts";
 
 /** Every area of route descriptions (src/http/openapi/routes/<area>.ts). */
@@ -40,6 +41,7 @@ export const AREAS: readonly DocArea[] = [
   adminDashboardDocs,
   adminRoleDocs,
   adminTrendDocs,
+  webFeedDocs,
 ];
 
 /** The descriptions keyed by `"METHOD /hono/path"`, each with its area's tag unless it names its own. */

@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { sha256 } from "../../lib/crypto.ts";
 import type { HonoEnv } from "../types.ts";
 import { baseCss } from "./assets/base-css.ts";
+import { feedsCss } from "./assets/feeds-css.ts";
 
 /**
  * The web side's static files: one stylesheet and a few small scripts, kept in TypeScript modules
@@ -14,7 +15,7 @@ interface Asset {
   hash: string;
 }
 
-const CSS_PARTS: string[] = [baseCss];
+const CSS_PARTS: string[] = [baseCss, feedsCss];
 /** Scripts by file name; areas add theirs here (each a module under assets/). */
 const SCRIPTS: Record<string, string> = {};
 
