@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
+import { FakeRemote } from "../helpers/fake-remote.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { alertText, findForm, type Page, textOf, WebClient } from "../helpers/web.ts";
 
@@ -388,6 +389,43 @@ describe("web feeds: RSS, oEmbed and remote interaction", () => {
     const domain = s.ctx.config.localDomain;
     for (const uri of [`${s.ctx.config.baseUrl}/@alice/99999999`, `acct:nobody@${domain}`, `acct:carol@${domain}`]) {
       assert.equal((await web.get(`/authorize_interaction?uri=${encodeURIComponent(uri)}`)).status, 404, uri);
+    }
+  });
+
+  it("resolves a remote account by acct: URI and follows it from /authorize_interaction", async () => {
+    const remote = await FakeRemote.start();
+    try {
+      const dana = await remote.addActor("dana");
+      const web = await signIn(s, alice);
+      const uri = `acct:dana@${remote.domain}`;
+      const page = await web.get(`/authorize_interaction?uri=${encodeURIComponent(uri)}`);
+      assert.equal(page.status, 200, page.body);
+      assert.match(textOf(page.doc, "h1"), /Follow dana \(remote\)/);
+      assert.match(textOf(page.doc, ".interaction-object"), new RegExp(`@dana@${remote.domain}`));
+      const done = await web.submit(page, "/authorize_interaction", {}, { index: intentForm(page, "follow") });
+      assert.equal(done.status, 303);
+      const after = await web.follow(done);
+      assert.match(textOf(after.doc, "main"), /waiting for approval/);
+      intentForm(after, "unfollow");
+      await s.settle({ delayed: false });
+      const follow = remote.receivedOfType("Follow").at(-1);
+      assert.equal(follow?.body.object, dana.id);
+      assert.equal(follow?.signed, true);
+
+      // A remote post by its URI: fetched, stored, shown; it then joins the hashtag's feed.
+      const note = remote.note(dana, "1", {
+        content: '<p>From afar <a href="https://x.example/tags/feedtest" rel="tag">#<span>feedtest</span></a></p>',
+        tag: [{ type: "Hashtag", name: "#feedtest", href: "https://x.example/tags/feedtest" }],
+      });
+      remote.serve(note);
+      const postPage = await web.get(`/authorize_interaction?uri=${encodeURIComponent(note.id)}`);
+      assert.equal(postPage.status, 200, postPage.body);
+      assert.match(textOf(postPage.doc, ".interaction-content"), /From afar/);
+      intentForm(postPage, "favourite");
+      const feed = parseXml((await s.request<string>("/tags/feedtest.rss")).body);
+      assert.equal(child(children(child(feed, "channel") as El, "item")[0], "link")?.text, note.url);
+    } finally {
+      await remote.close();
     }
   });
 
