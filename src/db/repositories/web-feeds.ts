@@ -77,10 +77,14 @@ export class WebFeedsRepository {
    * (status-pages.ts `publicTimelinePage` with tags). Never unlisted, private or direct posts.
    */
   async publicTagStatusIds(tagId: string, opts: { local: boolean }, limit: number): Promise<string[]> {
+    // CROSS JOIN keeps SQLite walking the tag's index newest first (and stopping at `limit`):
+    // with an inner join it would rather walk every public status and sort (some 30 ms on the
+    // benchmark's seed against 0.2). PostgreSQL plans both alike.
     let q = this.#db
       .selectFrom("statuses_tags")
-      .innerJoin("statuses", "statuses.id", "statuses_tags.status_id")
+      .crossJoin("statuses")
       .select("statuses.id")
+      .whereRef("statuses.id", "=", "statuses_tags.status_id")
       .where("statuses_tags.tag_id", "=", tagId)
       .where("statuses.visibility", "=", "public")
       .where("statuses.deleted_at", "is", null)
