@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import type { Account } from "../../../db/repositories/accounts.ts";
 import { acctOf } from "../../../serializers/account.ts";
+import type { Account } from "../../../services/accounts/types.ts";
 import type { InteractionObject } from "../../../services/web/remote-interaction.ts";
 import type { HonoEnv } from "../../types.ts";
 import { t } from "../i18n/index.ts";
