@@ -6,7 +6,9 @@
 // reader's 20 keyword filters are created through the API and its home timeline is measured
 // again, beside the unfiltered one. The trends lists are among the reads, and the trends scoring
 // job is timed in the server before the filters, while the home timeline is read at a steady
-// rate (bench/lib/trends.ts).
+// rate (bench/lib/trends.ts). The web side's pages are read too: the author's profile and one of its
+// posts (closed loop beside the bare server with the same body, and open loop at 500 req/s for the
+// p99) and the RSS feed of the busiest hashtag (bench/lib/web-pages.ts).
 //   --quick                 a short smoke run (1 s warm-up, one 3 s run per workload)
 //   --postgres[=URL]        on PostgreSQL (also when DATABASE_URL is set): a fresh database is
 //                           created on that server for the run and dropped afterwards
@@ -17,7 +19,8 @@
 //   BENCH_TRENDS_RATE=500   home timeline requests/s while the trends are scored
 //   BENCH_TRENDS_RUNS=3     trends scoring runs measured
 //   BENCH_ONLY=home,post    only the workloads whose name contains one of these words (also
-//                           relationships, /followers, filters, trends, scoring, delivery; the
+//                           relationships, /followers, filters, trends, scoring, page, rss,
+//                           delivery; the
 //                           filtered home timeline brings the unfiltered one along, for its target)
 // Last, each on a server of its own: bench/delivery.ts measures federation delivery,
 // bench/inbox.ts inbox ingestion, bench/inbox-abuse.ts the cost of refusing bad inbox requests,
@@ -68,6 +71,7 @@ import {
   type WorkloadResult,
 } from "./lib/report.ts";
 import { measureScoring, prepareTrends, type ScoringResult, trendsTargets } from "./lib/trends.ts";
+import { prepareWebPages, webPageTargets } from "./lib/web-pages.ts";
 
 /**
  * The server is started the way `npm start` starts it: the same Node flags and entry point,
@@ -97,6 +101,7 @@ interface Seeded {
   authorId: string;
   authorToken: string;
   relationshipIds: string[];
+  tag: string;
   ms: number;
   counts: string;
 }
@@ -143,6 +148,7 @@ async function seedData(env: NodeJS.ProcessEnv): Promise<Seeded> {
     authorId: value("SEED_AUTHOR_ID"),
     authorToken: value("SEED_AUTHOR_TOKEN"),
     relationshipIds: value("SEED_RELATIONSHIP_IDS").split(","),
+    tag: value("SEED_TAG"),
     counts: value("SEED_COUNTS"),
     ms: performance.now() - t0,
   };
@@ -278,11 +284,17 @@ async function main(): Promise<void> {
   // The trends lists as the server that is measured scores them now (it ran once at its start).
   const trendsPrep = await prepareTrends(origin, reader, database, wanted, probes, notes, log);
   const trends: Target[] = trendsPrep.targets;
-  const pages = [{ name: BARE_PAGE, body: homeProbe.body }, ...trendsPrep.pages];
+  // The author's pages and the busiest hashtag's feed, as an anonymous browser or reader asks them.
+  const webPrep = await prepareWebPages(origin, seeded, wanted, probes, notes, log);
+  const pages = [{ name: BARE_PAGE, body: homeProbe.body }, ...trendsPrep.pages, ...webPrep.pages];
   const bareChild = await startBaseline(dir, baseline, pages);
   servers[1] = bareChild.child;
   const bare = bareChild.targets.filter(
-    (t) => t.name === BARE || t.name === BARE_PAGE || trends.some((x) => x.baseline === t.name),
+    (t) =>
+      t.name === BARE ||
+      t.name === BARE_PAGE ||
+      trends.some((x) => x.baseline === t.name) ||
+      webPrep.targets.some((x) => x.baseline === t.name),
   );
   notes.push(
     `The bare server's second body is the home timeline page (${homeProbe.body.length} bytes); the other ` +
@@ -296,7 +308,7 @@ async function main(): Promise<void> {
       `${JSON.parse(followersProbe.body.toString("utf8")).length} accounts (the query leaves out those the reader blocks, mutes or is blocked by).`,
   );
   // The trends lists join the reads before the home timeline (the reader's filters come after it).
-  const reads = [...gannet.slice(0, -1), ...trends, ...gannet.slice(-1)];
+  const reads = [...gannet.slice(0, -1), ...trends, ...webPrep.targets, ...gannet.slice(-1)];
   const workloads = await runWorkloads(
     reads.filter((t) => wanted(t.name)).map((t) => ({ ...t, pid: server.pid })),
     opts,
@@ -420,7 +432,11 @@ async function main(): Promise<void> {
     seed: { ms: seeded.ms, counts: seeded.counts },
     workloads,
     fanOut,
-    targets: [...evaluateTargets(workloads, startupMs, mem, fanOut), ...trendsTargets(workloads, scoring)],
+    targets: [
+      ...evaluateTargets(workloads, startupMs, mem, fanOut),
+      ...trendsTargets(workloads, scoring),
+      ...webPageTargets(workloads),
+    ],
     scoring,
     notes,
   };

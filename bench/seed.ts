@@ -55,6 +55,8 @@ export interface SeedResult {
   authorUsername: string;
   /** 40 account ids for the relationships workload. */
   relationshipIds: string[];
+  /** The hashtag on the most posts, for the hashtag feed workload. */
+  tag: string;
   counts: Record<string, number>;
   generateMs: number;
   writeMs: number;
@@ -68,6 +70,15 @@ function usernameOf(i: number): string {
   if (i === READER) return "reader";
   if (i === AUTHOR) return "author";
   return `${WORDS[i % WORDS.length]}_${i}`;
+}
+
+/** The name of the hashtag on the most statuses (the power law shuffles the names). */
+function busiestTag(data: SeedData): string {
+  const uses = new Int32Array(data.tagNames.length);
+  for (const list of data.statuses.tags.values()) for (const t of list) uses[t]++;
+  let best = 0;
+  for (let t = 1; t < uses.length; t++) if (uses[t] > uses[best]) best = t;
+  return data.tagNames[best];
 }
 
 /** Writes a generated instance; the database must be migrated and hold no accounts. */
@@ -480,6 +491,7 @@ export async function writeSeed(ctx: AppContext, data: SeedData): Promise<SeedRe
     readerUsername: usernameOf(READER),
     authorUsername: usernameOf(AUTHOR),
     relationshipIds: curation.relationshipIds,
+    tag: busiestTag(data),
     counts,
     generateMs: 0,
     writeMs: performance.now() - t0,
@@ -527,6 +539,7 @@ export function formatResult(r: SeedResult): string {
     `SEED_AUTHOR_ID=${r.authorId}`,
     `SEED_AUTHOR_TOKEN=${r.authorToken}`,
     `SEED_RELATIONSHIP_IDS=${r.relationshipIds.join(",")}`,
+    `SEED_TAG=${r.tag}`,
     `SEED_GENERATE_MS=${Math.round(r.generateMs)}`,
     `SEED_WRITE_MS=${Math.round(r.writeMs)}`,
     `SEED_CURATE_MS=${Math.round(r.curateMs)}`,

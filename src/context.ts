@@ -63,6 +63,7 @@ import { TagCurationRepository } from "./db/repositories/tag-curation.ts";
 import { TrendReviewRepository } from "./db/repositories/trend-review.ts";
 import { TrendsRepository } from "./db/repositories/trends.ts";
 import { UsersRepository } from "./db/repositories/users.ts";
+import { WebFeedsRepository } from "./db/repositories/web-feeds.ts";
 import type { DB } from "./db/schema.ts";
 import { FailureThrottle } from "./federation/inbox/failure-throttle.ts";
 import { generateActorKeys } from "./federation/keys.ts";
@@ -93,6 +94,7 @@ export interface Repositories {
   statuses: StatusesRepository;
   quotes: QuotesRepository;
   statusPages: StatusPagesRepository;
+  webFeeds: WebFeedsRepository;
   statusInteractions: StatusInteractionsRepository;
   follows: FollowsRepository;
   followPages: FollowPagesRepository;
@@ -233,6 +235,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     statuses: new StatusesRepository(db),
     quotes,
     statusPages: new StatusPagesRepository(db),
+    webFeeds: new WebFeedsRepository(db),
     statusInteractions: new StatusInteractionsRepository(db),
     follows: new FollowsRepository(db, database.dialect),
     followPages: new FollowPagesRepository(db),

@@ -143,7 +143,7 @@ describe("GET /api/openapi.json", () => {
     const flows = doc.components.securitySchemes.OAuth2.flows;
     assert.deepEqual(Object.keys(flows.authorizationCode.scopes), [...ALL_SCOPES]);
     assert.deepEqual(Object.keys(flows.clientCredentials.scopes), [...ALL_SCOPES]);
-    assert.equal(doc.paths["/api/oembed"].get["x-gannet-placeholder"], true);
+    assert.equal(doc.paths["/invite/{invite_code}"].get["x-gannet-placeholder"], true);
     assert.equal(doc.paths["/api/v1/statuses"].post["x-gannet-placeholder"], undefined);
   });
 

@@ -18,6 +18,7 @@ import { timelineDocs } from "./routes/timelines.ts";
 import { translationDocs } from "./routes/translation.ts";
 import { trendDocs } from "./routes/trends.ts";
 import { webAuthDocs } from "./routes/web-auth.ts";
+import { webFeedDocs } from "./routes/web-feeds.ts";
 import { webSecurityDocs } from "./routes/web-security.ts";
 import type { DocArea, RouteDoc } from "./types.ts";
 
@@ -44,6 +45,7 @@ export const AREAS: readonly DocArea[] = [
   adminTrendDocs,
   webSecurityDocs,
   webAuthDocs,
+  webFeedDocs,
 ];
 
 /** The descriptions keyed by `"METHOD /hono/path"`, each with its area's tag unless it names its own. */

@@ -8,6 +8,7 @@ import { authCss } from "./assets/auth-css.ts";
 import { baseCss } from "./assets/base-css.ts";
 import { dataCss } from "./assets/data-css.ts";
 import { dataRefreshJs } from "./assets/data-refresh-js.ts";
+import { feedsCss } from "./assets/feeds-css.ts";
 import { profileJs } from "./assets/profile-js.ts";
 import { profilesCss } from "./assets/profiles-css.ts";
 import { securityCss } from "./assets/security-css.ts";
@@ -26,7 +27,7 @@ interface Asset {
   hash: string;
 }
 
-const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss, settingsCss, dataCss, securityCss, authCss];
+const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss, feedsCss, settingsCss, dataCss, securityCss, authCss];
 /** Scripts by file name; areas add theirs here (each a module under assets/). */
 const SCRIPTS: Record<string, string> = {
   "profile.js": profileJs,

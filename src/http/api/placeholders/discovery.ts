@@ -5,6 +5,5 @@ import type { Placeholder } from "./types.ts";
 export const discoveryRows: Placeholder[] = [
   get("/api/v1/peers/search", pub(), list(), { note: "`[]` (no known peer yet)" }),
 
-  get("/api/oembed", pub(), none(), { note: "404 (no status to embed exists)" }),
   get("/invite/:invite_code", pub(), none(), { note: "404 (no invite exists)" }),
 ];

@@ -421,6 +421,11 @@ export const BUILT_ELSEWHERE: readonly OtherEndpoint[] = [
   { method: "POST", path: "/api/v1/filters", note: "a one-keyword filter; `irreversible` is `hide`" },
   { method: "PUT", path: "/api/v1/filters/:id", note: "edit (422 for a filter of several keywords)" },
   { method: "DELETE", path: "/api/v1/filters/:id", note: "remove the keyword (and its filter when empty)" },
+  {
+    method: "GET",
+    path: "/api/oembed",
+    note: "oEmbed (`rich`, an iframe of `/@user/:id/embed`) for a public or unlisted local post",
+  },
 ];
 
 /** Census endpoints that get no placeholder on purpose. */
