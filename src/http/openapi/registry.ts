@@ -19,6 +19,7 @@ import { translationDocs } from "./routes/translation.ts";
 import { trendDocs } from "./routes/trends.ts";
 import { webAuthDocs } from "./routes/web-auth.ts";
 import { webFeedDocs } from "./routes/web-feeds.ts";
+import { webPageDocs } from "./routes/web-pages.ts";
 import { webSecurityDocs } from "./routes/web-security.ts";
 import type { DocArea, RouteDoc } from "./types.ts";
 
@@ -46,6 +47,7 @@ export const AREAS: readonly DocArea[] = [
   webSecurityDocs,
   webAuthDocs,
   webFeedDocs,
+  webPageDocs,
 ];
 
 /** The descriptions keyed by `"METHOD /hono/path"`, each with its area's tag unless it names its own. */

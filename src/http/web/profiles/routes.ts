@@ -35,8 +35,8 @@ export function profileRoutes(app: Hono<HonoEnv>): void {
   app.get(`${HANDLE}/:id{[0-9]{1,20}}/embed`, (c) => embedPage(c, username(c.req.param("handle")), c.req.param("id")));
 
   // Remote accounts have no page here: a browser goes to the account's own page.
-  app.get("/:handle{@[A-Za-z0-9_]+@[A-Za-z0-9.-]+[A-Za-z0-9]}", async (c) => {
-    const [name, domain] = username(c.req.param("handle")).split("@");
+  app.get("/:acct{@[A-Za-z0-9_]+@[A-Za-z0-9.-]+[A-Za-z0-9]}", async (c) => {
+    const [name, domain] = username(c.req.param("acct")).split("@");
     const url = await remoteProfileUrl(c.env.ctx, name, domain.toLowerCase());
     return url ? c.redirect(url, 302) : notFoundPage(c);
   });
