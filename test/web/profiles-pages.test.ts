@@ -420,4 +420,52 @@ describe("web: public profiles, posts and hashtag pages", () => {
     // Cursors that are not ids are ignored.
     assert.equal(cards(await web.get("/@paula?max_id=abc")).length, 20);
   });
+
+  it("keeps rendered pages only while nothing they show changed (posts, edits, deletions, pins, profile, replies, suspension)", async () => {
+    const kim = await s.createUser("kim");
+    const first = await post(kim, { status: "kept one" });
+    const one = await web.get("/@kim");
+    assert.match(cards(one).join("|"), /kept one/);
+    assert.equal((await web.get("/@kim")).body.length, one.body.length, "asked again, the same page");
+
+    // A new post, an edit, a pin and a new display name each show at once.
+    await post(kim, { status: "kept two" });
+    assert.match(cards(await web.get("/@kim"))[0], /kept two/);
+    const edited = await s.request(`/api/v1/statuses/${first.id}`, {
+      method: "PUT",
+      token: kim.token,
+      json: { status: "kept one, edited" },
+    });
+    assert.equal(edited.status, 200);
+    assert.match(cards(await web.get("/@kim")).join("|"), /kept one, edited/);
+    assert.equal(
+      (await s.request(`/api/v1/statuses/${first.id}/pin`, { method: "POST", token: kim.token })).status,
+      200,
+    );
+    assert.ok((await web.get("/@kim")).doc.querySelector("section.pinned"), "the pinned post shows");
+    const renamed = await s.request("/api/v1/accounts/update_credentials", {
+      method: "PATCH",
+      token: kim.token,
+      json: { display_name: "Kim Renamed" },
+    });
+    assert.equal(renamed.status, 200);
+    assert.match(textOf((await web.get("/@kim")).doc, "h1"), /Kim Renamed/);
+
+    // A post's page shows a new reply and its deletion.
+    const page = `/@kim/${first.id}`;
+    assert.doesNotMatch((await web.get(page)).body, /a kept reply/);
+    const reply = await post(bob, { status: "@kim a kept reply", in_reply_to_id: first.id });
+    assert.match((await web.get(page)).body, /a kept reply/);
+    assert.equal((await s.request(`/api/v1/statuses/${reply.id}`, { method: "DELETE", token: bob.token })).status, 200);
+    assert.doesNotMatch((await web.get(page)).body, /a kept reply/);
+    assert.equal((await s.request(`/api/v1/statuses/${first.id}`, { method: "DELETE", token: kim.token })).status, 200);
+    assert.equal((await web.get(page)).status, 410);
+    assert.doesNotMatch((await web.get("/@kim")).body, /kept one/);
+
+    await s.ctx.repos.accounts.update(kim.account.id, {
+      suspended_at: new Date().toISOString(),
+      suspension_origin: "local",
+    });
+    assert.equal((await web.get("/@kim")).status, 410);
+  });
 });

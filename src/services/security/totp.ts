@@ -1,5 +1,4 @@
 import { Secret, TOTP } from "otpauth";
-import QRCode from "qrcode";
 import type { AppContext } from "../../context.ts";
 import type { User } from "../../db/repositories/users.ts";
 import { regenerateRecoveryCodes, useRecoveryCode } from "./recovery-codes.ts";
@@ -60,6 +59,7 @@ export async function beginOtpSetup(ctx: AppContext, user: User, label: string):
     );
   }
   const uri = totpOf(ctx, label, secret).toString();
+  const { default: QRCode } = await import("qrcode");
   const svg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return { secret, uri, qrDataUrl: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
 }

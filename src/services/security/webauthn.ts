@@ -1,17 +1,19 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import type { AppContext } from "../../context.ts";
 import type { WebauthnCredentialRow } from "../../db/repositories/security.ts";
 import type { User } from "../../db/repositories/users.ts";
 import { hmac, sha256 } from "../../lib/crypto.ts";
+
+// @simplewebauthn/server (and its CBOR and ASN.1 parsers) costs about 27 MiB and a third of a
+// second to load: it is loaded the first time a security key is used, not at start-up.
+let library: Promise<typeof import("@simplewebauthn/server")> | undefined;
+const webauthn = () => (library ??= import("@simplewebauthn/server"));
 
 /**
  * Security keys and passkeys (WebAuthn) as a second factor, with @simplewebauthn/server. The
@@ -61,7 +63,7 @@ export async function registrationOptions(
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const rp = relyingParty(ctx);
   const existing = await ctx.repos.security.credentialsOf(user.id);
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userName: username,
@@ -87,7 +89,7 @@ export async function finishRegistration(
   const rp = relyingParty(ctx);
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
-    verified = await verifyRegistrationResponse({
+    verified = await (await webauthn()).verifyRegistrationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
@@ -121,7 +123,7 @@ export async function authenticationOptions(
 ): Promise<PublicKeyCredentialRequestOptionsJSON | undefined> {
   const creds = await ctx.repos.security.credentialsOf(userId);
   if (creds.length === 0) return undefined;
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: relyingParty(ctx).id,
     allowCredentials: creds.map((c) => ({ id: c.externalId, transports: c.transports })),
     userVerification: "discouraged",
@@ -144,7 +146,7 @@ export async function finishAuthentication(
   if (!challenge) return false;
   const rp = relyingParty(ctx);
   try {
-    const result = await verifyAuthenticationResponse({
+    const result = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,

@@ -1,12 +1,15 @@
 import type { Context } from "hono";
+import type { AppContext } from "../../../context.ts";
 import { isId } from "../../../lib/ids.ts";
 import type { IdWindow } from "../../../lib/pagination.ts";
+import { loadSiteInfo } from "../../../services/instance/site-settings.ts";
 import { PAGE_SIZE } from "../../../services/web/public-pages.ts";
 import type { HonoEnv } from "../../types.ts";
 import { t } from "../i18n/index.ts";
-import { sendPage } from "../layout.ts";
+import { type PageOptions, sendPage } from "../layout.ts";
 import { html } from "../pages/html.ts";
 import type { RenderContext } from "./components.ts";
+import { alternate } from "./negotiation.ts";
 
 /** What the components need, for this request. */
 export function renderContext(c: Context<HonoEnv>, embed = false): RenderContext {
@@ -55,3 +58,19 @@ export function gonePage(c: Context<HonoEnv>, what: "suspended" | "deleted" | "g
     noindex: true,
   });
 }
+
+/** What a public page renders to: the page with its ActivityPub twin, or a 404 or 410 outcome. */
+export type PageOutcome =
+  | { page: PageOptions; uri: string }
+  | { missing: true }
+  | { gone: "suspended" | "deleted" | "gone" };
+
+/** Answers an outcome (the page's `alternate` headers set again, for a kept page). */
+export function sendOutcome(c: Context<HonoEnv>, out: PageOutcome): Response {
+  if ("missing" in out) return notFoundPage(c);
+  if ("gone" in out) return gonePage(c, out.gone);
+  alternate(c, out.uri);
+  return sendPage(c, out.page);
+}
+
+export const siteTitleOf = async (ctx: AppContext): Promise<string> => (await loadSiteInfo(ctx)).title;

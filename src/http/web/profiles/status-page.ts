@@ -1,13 +1,14 @@
 import type { Context } from "hono";
+import { keptPage, type PageDeps, statusDeps } from "../../../services/web/page-cache.ts";
 import { embedView, statusPageView } from "../../../services/web/public-pages.ts";
 import type { HonoEnv } from "../../types.ts";
-import { sendPage } from "../layout.ts";
+import { type PageOptions, sendPage } from "../layout.ts";
 import { html } from "../pages/html.ts";
-import { statusCard } from "./components.ts";
+import { type RenderContext, statusCard } from "./components.ts";
 import { accountTitle, openGraph, shownName, statusDescription, statusImage } from "./components-account.ts";
 import { fullAcct, truncate } from "./format.ts";
 import { alternate } from "./negotiation.ts";
-import { gonePage, notFoundPage, renderContext } from "./shared.ts";
+import { gonePage, notFoundPage, type PageOutcome, renderContext, sendOutcome, siteTitleOf } from "./shared.ts";
 
 /**
  * A post's page, `/@user/:id`: the post with the thread an anonymous reader may see (ancestors
@@ -15,11 +16,30 @@ import { gonePage, notFoundPage, renderContext } from "./shared.ts";
  */
 export async function statusPage(c: Context<HonoEnv>, username: string, id: string): Promise<Response> {
   const ctx = c.env.ctx;
-  const found = await statusPageView(ctx, username, id);
-  if (found.state === "missing") return notFoundPage(c);
-  if (found.state !== "ok") return gonePage(c, found.state);
-  const { status, ancestors, descendants, siteTitle } = found.view;
   const rc = renderContext(c);
+  const key = `status:${rc.tr.locale}:${username.toLowerCase()}:${id}`;
+  const out = await keptPage<PageOutcome>(
+    ctx,
+    key,
+    () => siteTitleOf(ctx),
+    () => renderStatus(c, rc, username, id),
+  );
+  return sendOutcome(c, out);
+}
+
+async function renderStatus(
+  c: Context<HonoEnv>,
+  rc: RenderContext,
+  username: string,
+  id: string,
+): Promise<{ value: PageOutcome; deps?: PageDeps }> {
+  const ctx = c.env.ctx;
+  const found = await statusPageView(ctx, username, id);
+  if (found.state === "missing") return { value: { missing: true } };
+  if (found.state !== "ok") return { value: { gone: found.state } };
+  const { status, ancestors, descendants, siteTitle } = found.view;
+  const deps: PageDeps = { keys: [`a${status.account.id}`], hasPoll: false, siteTitle };
+  statusDeps([...ancestors, status, ...descendants], deps);
   const { tr } = rc;
   const a = status.account;
   const pageUrl = status.url ?? `${ctx.config.baseUrl}/@${a.username}/${status.id}`;
@@ -50,7 +70,7 @@ ${descendants.map((s) => statusCard(s, rc))}</section>`
     : ""
 }
 </div>`;
-  return sendPage(c, {
+  const page: PageOptions = {
     title: tr("profiles.status.page_title", { name: shownName(a), text: truncate(description, 80) }),
     body,
     head,
@@ -58,7 +78,8 @@ ${descendants.map((s) => statusCard(s, rc))}</section>`
     description,
     noindex: a.noindex === true,
     siteTitle,
-  });
+  };
+  return { value: { page, uri: status.uri }, deps };
 }
 
 /**
