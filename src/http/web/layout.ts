@@ -62,24 +62,42 @@ function footer(c: Context<HonoEnv>): SafeHtml {
 </ul></nav></footer>`;
 }
 
+/** A page as sent: status, headers and the HTML. */
+export interface RenderedPage {
+  status: number;
+  headers: Record<string, string>;
+  html: string;
+}
+
 /**
  * A complete HTML page in the one layout, with a strict Content-Security-Policy: styles and
- * scripts only from this server's `/assets/` or carrying this response's nonce (no inline
- * handlers), images and media from this server or https, and forms posting only here (plus the
- * client redirect targets the caller names).
+ * scripts only from this server's `/assets/` (an inline script only with this response's nonce;
+ * no inline handlers), images and media from this server or https, and forms posting only here
+ * (plus the client redirect targets the caller names).
  */
 export function sendPage(c: Context<HonoEnv>, opts: PageOptions): Response {
-  const nonce = randomToken(16);
+  const page = renderPage(c, opts);
+  return c.body(page.html, page.status as 200, page.headers);
+}
+
+/**
+ * The page `sendPage` sends. Without an inline script it holds no nonce, so for a visitor without
+ * a session (no menu, no CSRF token) the same options always give the same bytes.
+ */
+export function renderPage(c: Context<HonoEnv>, opts: PageOptions): RenderedPage {
+  const nonce = opts.script ? randomToken(16) : "";
   const siteTitle = opts.siteTitle ?? c.env.ctx.config.siteTitle;
   const locale = t(c).locale;
   const formAction = ["'self'", ...(opts.formAction ?? [])].join(" ");
   const scripts = opts.scripts ?? [];
   const csp = [
     "default-src 'none'",
-    `style-src 'self' 'nonce-${nonce}'`,
-    opts.script || scripts.length > 0
+    "style-src 'self'",
+    opts.script
       ? `script-src ${scripts.length > 0 ? "'self' " : ""}'nonce-${nonce}'`
-      : "script-src 'none'",
+      : scripts.length > 0
+        ? "script-src 'self'"
+        : "script-src 'none'",
     "connect-src 'self'",
     "img-src 'self' https: data: blob:",
     "media-src 'self' https:",
@@ -127,5 +145,5 @@ ${opts.script ? html`<script nonce="${nonce}">${new SafeHtml(opts.script)}</scri
     "Content-Language": locale,
   };
   if (!opts.frameable) headers["X-Frame-Options"] = "DENY";
-  return c.body(page.value, (opts.status ?? 200) as 200, headers);
+  return { status: opts.status ?? 200, headers, html: page.value };
 }

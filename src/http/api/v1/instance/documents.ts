@@ -11,7 +11,7 @@ import { type TtlCached, ttlCached } from "../../../../services/instance/ttl-cac
 import type { HonoEnv } from "../../../types.ts";
 
 /** How long a serialised instance document is reused: short, so settings changes show quickly. */
-const DOCUMENT_TTL_MS = 5000;
+export const DOCUMENT_TTL_MS = 5000;
 
 /**
  * The instance documents of one app, serialised and kept briefly: these endpoints are polled by
