@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { extname } from "node:path";
 import { getLogger } from "@logtape/logtape";
-import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
+import type * as Fflate from "fflate";
 import type { AppContext } from "../../context.ts";
 import type { Backup } from "../../db/repositories/backups.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
@@ -66,13 +66,16 @@ export async function archiveDownload(
 /** A ZIP being written: files are added one after the other, the output kept in memory. */
 class ZipWriter {
   readonly #chunks: Uint8Array[] = [];
-  readonly #zip: Zip;
+  readonly #fflate: typeof Fflate;
+  readonly #zip: Fflate.Zip;
   #error: Error | null = null;
   #done = false;
   readonly #encoder = new TextEncoder();
 
-  constructor() {
-    this.#zip = new Zip((err, data, final) => {
+  /** `fflate`, loaded when the first archive is made rather than at start-up. */
+  constructor(fflate: typeof Fflate) {
+    this.#fflate = fflate;
+    this.#zip = new fflate.Zip((err, data, final) => {
       if (err) this.#error = err;
       else this.#chunks.push(data);
       if (final) this.#done = true;
@@ -81,7 +84,7 @@ class ZipWriter {
 
   /** A file written in pieces (JSON, deflated). */
   open(name: string): { write(text: string): void; close(): void } {
-    const file = new ZipDeflate(name, { level: 6 });
+    const file = new this.#fflate.ZipDeflate(name, { level: 6 });
     this.#zip.add(file);
     let pending: string[] = [];
     let size = 0;
@@ -102,7 +105,7 @@ class ZipWriter {
 
   /** A file added as is (media are compressed already). */
   addStored(name: string, data: Uint8Array): void {
-    const file = new ZipPassThrough(name);
+    const file = new this.#fflate.ZipPassThrough(name);
     this.#zip.add(file);
     file.push(data, true);
   }
@@ -182,7 +185,7 @@ export async function buildArchive(ctx: AppContext, payload: { backupId: string 
     import("../../federation/outbox/actor.ts"),
   ]);
   const fctx = federation.createContext(new URL(ctx.config.baseUrl), ctx);
-  const zip = new ZipWriter();
+  const zip = new ZipWriter(await import("fflate"));
   const mediaKeys: string[] = [];
 
   const outbox = zip.open("outbox.json");

@@ -1,4 +1,3 @@
-import { stringify } from "csv-stringify/sync";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { ExportCounts, ExportedAccount } from "../../db/repositories/data-exports.ts";
@@ -149,6 +148,8 @@ export function csvExportStream(ctx: AppContext, account: Account, kind: CsvExpo
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        // csv-stringify loads on first use, not at start-up.
+        const { stringify } = await import("csv-stringify/sync");
         if (!started) {
           started = true;
           if (header) {

@@ -1,5 +1,3 @@
-import { parse } from "csv-parse/sync";
-import { stringify } from "csv-stringify/sync";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type {
@@ -137,12 +135,14 @@ function guessType(headers: readonly string[], filename: string): BulkImportType
  * is a known header (else the type's default columns), values converted per column, blank lines
  * skipped, at most `IMPORT_ROWS_LIMIT` rows; the file must have the type's columns.
  */
-export function parseImportFile(
+export async function parseImportFile(
   type: BulkImportType,
   bytes: Uint8Array,
   filename: string,
-): { rows: BulkImportRowData[]; likelyMismatched: boolean } | ImportProblem {
+): Promise<{ rows: BulkImportRowData[]; likelyMismatched: boolean } | ImportProblem> {
   if (bytes.length > IMPORT_FILE_SIZE_LIMIT) return { code: "too_large" };
+  // The CSV libraries load on first use, not at start-up.
+  const { parse } = await import("csv-parse/sync");
   let records: string[][];
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -182,7 +182,7 @@ export async function createImport(
   account: Account,
   input: { type: BulkImportType; overwrite: boolean; filename: string; bytes: Uint8Array },
 ): Promise<BulkImport | ImportProblem> {
-  const parsed = parseImportFile(input.type, input.bytes, input.filename);
+  const parsed = await parseImportFile(input.type, input.bytes, input.filename);
   if ("code" in parsed) return parsed;
   const now = new Date();
   const imp = {
@@ -260,6 +260,7 @@ function failureRow(type: BulkImportType, d: BulkImportRowData): unknown[] {
 /** The rows of a finished import that failed, as a CSV file in the import's own format. */
 export async function failuresCsv(ctx: AppContext, imp: BulkImport): Promise<{ filename: string; text: string }> {
   const { filename, header } = FAILURES[imp.type];
+  const { stringify } = await import("csv-stringify/sync");
   const options = { cast: { boolean: (v: boolean) => (v ? "true" : "false") } };
   const parts: string[] = header ? [stringify([header], options)] : [];
   let after: string | undefined;
