@@ -48,6 +48,9 @@ describe("masto.js reads the instance", () => {
     const description = await client.v1.instance.extendedDescription.fetch();
     assert.equal(typeof description.content, "string");
     assert.deepEqual(await client.v1.instance.translationLanguages.list(), {});
+    // Moderated servers are listed only when the operator publishes them (Mastodon's show_domain_blocks).
+    await assert.rejects(client.v1.instance.domainBlocks.fetch(), (e: { statusCode?: number }) => e.statusCode === 404);
+    await s.ctx.repos.settings.set("show_domain_blocks", "all");
     assert.deepEqual(await client.v1.instance.domainBlocks.fetch(), []);
   });
 });

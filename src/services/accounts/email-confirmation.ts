@@ -162,3 +162,14 @@ export async function resendConfirmation(ctx: AppContext, user: User, email?: st
     pending !== null && user.confirmedAt !== null,
   );
 }
+
+/**
+ * Mails a new confirmation link to the user with this address (confirmed or waiting to become
+ * theirs) while one awaits confirmation; answers that user, if any, so the caller can tell a
+ * signed-in owner apart (the visitor is told the same either way).
+ */
+export async function resendConfirmationTo(ctx: AppContext, email: string): Promise<User | undefined> {
+  const user = (await ctx.repos.users.getByEmail(email)) ?? (await ctx.repos.users.getByUnconfirmedEmail(email));
+  if (user && awaitingConfirmation(user)) await resendConfirmation(ctx, user);
+  return user;
+}

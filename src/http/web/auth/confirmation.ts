@@ -5,6 +5,7 @@ import {
   confirmEmail,
   normalizeEmail,
   resendConfirmation,
+  resendConfirmationTo,
 } from "../../../services/accounts/email-confirmation.ts";
 import type { User } from "../../../services/accounts/types.ts";
 import type { HonoEnv } from "../../types.ts";
@@ -158,8 +159,7 @@ ${resendForm(c, csrfToken(c, session!), email, tr("auth.error.email.ERR_INVALID"
   }
   const byEmail = await limitExceeded(c, "email_confirmations", 5, THIRTY_MIN, `email:${email}`);
   if (byEmail) return byEmail;
-  const user = (await ctx.repos.users.getByEmail(email)) ?? (await ctx.repos.users.getByUnconfirmedEmail(email));
-  if (user && awaitingConfirmation(user)) await resendConfirmation(ctx, user);
+  const user = await resendConfirmationTo(ctx, email);
   if (session?.user && session.user.id === user?.id) return c.redirect("/auth/setup?resent=1", 302);
   return messagePage(c, { title: tr("auth.confirmation.sent_title"), text: tr("auth.confirmation.sent_text") });
 }

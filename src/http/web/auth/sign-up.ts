@@ -4,6 +4,7 @@ import { sanitizeRemoteHtml } from "../../../lib/text/remote-html.ts";
 import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX } from "../../../services/accounts/create-local-account.ts";
 import { REASON_MAX, registrationsOpen, signUp } from "../../../services/accounts/register-account.ts";
 import { loadSiteInfo, type SiteInfo } from "../../../services/instance/site-settings.ts";
+import { getRules } from "../../../services/instance/site-texts.ts";
 import { markSignedIn } from "../../../services/oauth/sign-in.ts";
 import { clientIpOf } from "../../middleware/client-ip.ts";
 import type { HonoEnv } from "../../types.ts";
@@ -154,7 +155,7 @@ ${fieldError("agreement", errors.agreement)}
 }
 
 async function loadRules(c: Context<HonoEnv>): Promise<Rule[]> {
-  return (await c.env.ctx.repos.settings.rules()).map((r) => ({ text: r.text, hint: r.hint }));
+  return (await getRules(c.env.ctx)).map((r) => ({ text: r.text, hint: r.hint }));
 }
 
 /** `GET /auth/sign_up`: the form, or the closed page; a signed-in visitor goes on to the setup page. */

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import type { Account } from "../../../db/repositories/accounts.ts";
-import type { Status } from "../../../db/repositories/statuses.ts";
+import type { Account } from "../../../services/accounts/types.ts";
+import type { Status } from "../../../services/statuses/types.ts";
 import type { HonoEnv } from "../../types.ts";
 import { t } from "../i18n/index.ts";
 import { html, SafeHtml } from "../pages/html.ts";
