@@ -1,7 +1,6 @@
 import type { Context } from "hono";
 import { isValidEmail } from "../../../lib/email.ts";
 import {
-  awaitingConfirmation,
   confirmEmail,
   normalizeEmail,
   resendConfirmation,
@@ -14,19 +13,22 @@ import { t } from "../i18n/index.ts";
 import { sendPage } from "../layout.ts";
 import { html, type SafeHtml } from "../pages/html.ts";
 import { csrfToken, ensureSession, loadSession } from "../session.ts";
-import { csrfField, type FormErrors, formErrorsOf, inputField, limitExceeded, messagePage } from "./forms.ts";
+import {
+  csrfField,
+  emailForm,
+  type FormErrors,
+  formErrorsOf,
+  inputField,
+  limitExceeded,
+  messagePage,
+} from "./forms.ts";
 
 const FIVE_MIN = 5 * 60 * 1000;
 const THIRTY_MIN = 30 * 60 * 1000;
 
 /** The form asking for a new confirmation link (by e-mail address). */
 function resendForm(c: Context<HonoEnv>, csrf: string, email = "", error?: string): SafeHtml {
-  const tr = t(c);
-  return html`<form method="post" action="/auth/confirmation">
-${csrfField(csrf)}
-${inputField({ name: "email", type: "email", label: tr("auth.field.email"), value: email, error, autocomplete: "email", required: true })}
-<button type="submit">${tr("auth.confirmation.resend")}</button>
-</form>`;
+  return emailForm(c, "/auth/confirmation", t(c)("auth.confirmation.resend"), csrf, email, error);
 }
 
 /** The setup page's content for a user who still has to confirm an address or wait for approval. */

@@ -121,3 +121,20 @@ export function messagePage(
 ${opts.extra ?? ""}`;
   return sendPage(c, { title: opts.title, body, status: opts.status, noindex: true });
 }
+
+/** A form asking only for an e-mail address (new confirmation link, password reset link). */
+export function emailForm(
+  c: Context<HonoEnv>,
+  action: string,
+  button: string,
+  csrf: string,
+  email = "",
+  error?: string,
+): SafeHtml {
+  const tr = t(c);
+  return html`<form method="post" action="${action}">
+${csrfField(csrf)}
+${inputField({ name: "email", type: "email", label: tr("auth.field.email"), value: email, error, autocomplete: "email", required: true })}
+<button type="submit">${button}</button>
+</form>`;
+}

@@ -9,18 +9,21 @@ import { t } from "../i18n/index.ts";
 import { sendPage } from "../layout.ts";
 import { html, type SafeHtml } from "../pages/html.ts";
 import { csrfToken, endSession, ensureSession, loadSession } from "../session.ts";
-import { csrfField, type FormErrors, formErrorsOf, inputField, limitExceeded, messagePage } from "./forms.ts";
+import {
+  csrfField,
+  emailForm,
+  type FormErrors,
+  formErrorsOf,
+  inputField,
+  limitExceeded,
+  messagePage,
+} from "./forms.ts";
 
 const FIVE_MIN = 5 * 60 * 1000;
 const THIRTY_MIN = 30 * 60 * 1000;
 
 function requestForm(c: Context<HonoEnv>, csrf: string, email = "", error?: string): SafeHtml {
-  const tr = t(c);
-  return html`<form method="post" action="/auth/password">
-${csrfField(csrf)}
-${inputField({ name: "email", type: "email", label: tr("auth.field.email"), value: email, error, autocomplete: "email", required: true })}
-<button type="submit">${tr("auth.password.send")}</button>
-</form>`;
+  return emailForm(c, "/auth/password", t(c)("auth.password.send"), csrf, email, error);
 }
 
 function requestPage(

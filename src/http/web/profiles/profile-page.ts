@@ -3,7 +3,7 @@ import type { IdWindow } from "../../../lib/pagination.ts";
 import { keptPage, type PageDeps, statusDeps } from "../../../services/web/page-cache.ts";
 import { findProfileAccount, type ProfileTab, profileView } from "../../../services/web/public-pages.ts";
 import type { HonoEnv } from "../../types.ts";
-import { type PageOptions, sendPage } from "../layout.ts";
+import type { PageOptions } from "../layout.ts";
 import { html } from "../pages/html.ts";
 import type { RenderContext } from "./components.ts";
 import { pagination, statusCard, statusList } from "./components.ts";
