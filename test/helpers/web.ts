@@ -157,3 +157,16 @@ export function linkIn(s: TestServer, text: string, pathPrefix: string): string 
   }
   assert.fail(`no ${pathPrefix} link (server ${base.host}) in mail:\n${text}`);
 }
+
+/** A browser session signed in as `u` through the sign-in form (e-mail and password). */
+export async function signIn(s: TestServer, u: { user: { email: string }; password: string }): Promise<WebClient> {
+  const web = new WebClient(s);
+  const page = await web.get("/auth/sign_in");
+  const form = findForm(page.doc, "/auth/sign_in");
+  const login = form.querySelector("input[type=email], input[autocomplete=username]")?.getAttribute("name");
+  const password = form.querySelector("input[type=password]")?.getAttribute("name");
+  if (!login || !password) throw new Error("sign-in form fields not found");
+  const r = await web.submit(page, "/auth/sign_in", { [login]: u.user.email, [password]: u.password });
+  if (r.status < 300 || r.status >= 400) throw new Error(`sign-in failed: ${r.status}`);
+  return web;
+}

@@ -144,6 +144,17 @@ export class OAuthRepository {
     await this.#db.insertInto("oauth_access_tokens").values(row).execute();
   }
 
+  /** Ids of the tokens issued for these browser sessions (the web client's, migration 0050). */
+  async tokenIdsOfWebSessions(sessionIds: readonly string[]): Promise<string[]> {
+    if (sessionIds.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom("oauth_access_tokens")
+      .select("id")
+      .where("web_session_id", "in", sessionIds)
+      .execute();
+    return rows.map((r) => String(r.id));
+  }
+
   async getTokenByHash(tokenHash: string): Promise<AccessToken | undefined> {
     const r = await this.#db
       .selectFrom("oauth_access_tokens")

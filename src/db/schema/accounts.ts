@@ -140,4 +140,6 @@ export interface OAuthAccessTokensTable {
   revoked_at: Timestamp | null;
   last_used_at: Timestamp | null;
   created_at: Timestamp;
+  /** The browser session a web client token was issued for (deleted with it); null otherwise. */
+  web_session_id?: string | null;
 }

@@ -17,7 +17,15 @@ import { statusDocs } from "./routes/statuses.ts";
 import { timelineDocs } from "./routes/timelines.ts";
 import { translationDocs } from "./routes/translation.ts";
 import { trendDocs } from "./routes/trends.ts";
+import { webAdminAccountDocs } from "./routes/web-admin-accounts.ts";
+import { webAdminDashboardDocs } from "./routes/web-admin-dashboard.ts";
+import { webAdminFederationDocs } from "./routes/web-admin-federation.ts";
+import { webAdminReportDocs } from "./routes/web-admin-reports.ts";
+import { webAdminServerDocs } from "./routes/web-admin-server.ts";
 import { webAuthDocs } from "./routes/web-auth.ts";
+import { webClientComposeDocs } from "./routes/web-client-compose.ts";
+import { webClientPageDocs } from "./routes/web-client-pages.ts";
+import { webClientTimelineDocs } from "./routes/web-client-timelines.ts";
 import { webFeedDocs } from "./routes/web-feeds.ts";
 import { webPageDocs } from "./routes/web-pages.ts";
 import { webSecurityDocs } from "./routes/web-security.ts";
@@ -48,6 +56,14 @@ export const AREAS: readonly DocArea[] = [
   webAuthDocs,
   webFeedDocs,
   webPageDocs,
+  webAdminDashboardDocs,
+  webAdminReportDocs,
+  webAdminAccountDocs,
+  webAdminFederationDocs,
+  webAdminServerDocs,
+  webClientTimelineDocs,
+  webClientPageDocs,
+  webClientComposeDocs,
 ];
 
 /** The descriptions keyed by `"METHOD /hono/path"`, each with its area's tag unless it names its own. */

@@ -4,8 +4,23 @@ import { dirname, join } from "node:path";
 import type { Hono } from "hono";
 import { sha256 } from "../../lib/crypto.ts";
 import type { HonoEnv } from "../types.ts";
+import { adminAccountsCss } from "./assets/admin-accounts-css.ts";
+import { adminCss } from "./assets/admin-css.ts";
+import { adminDashboardCss } from "./assets/admin-dashboard-css.ts";
+import { adminFederationCss } from "./assets/admin-federation-css.ts";
+import { adminReportsCss } from "./assets/admin-reports-css.ts";
+import { adminServerCss } from "./assets/admin-server-css.ts";
 import { authCss } from "./assets/auth-css.ts";
 import { baseCss } from "./assets/base-css.ts";
+import { clientComposeCss } from "./assets/client-compose-css.ts";
+import { clientComposeJs } from "./assets/client-compose-js.ts";
+import { clientCoreJs } from "./assets/client-core-js.ts";
+import { clientCss } from "./assets/client-css.ts";
+import { clientPagesCss } from "./assets/client-pages-css.ts";
+import { clientPagesJs } from "./assets/client-pages-js.ts";
+import { clientRenderJs } from "./assets/client-render-js.ts";
+import { clientTimelinesCss } from "./assets/client-timelines-css.ts";
+import { clientTimelinesJs } from "./assets/client-timelines-js.ts";
 import { dataCss } from "./assets/data-css.ts";
 import { dataRefreshJs } from "./assets/data-refresh-js.ts";
 import { feedsCss } from "./assets/feeds-css.ts";
@@ -27,12 +42,36 @@ interface Asset {
   hash: string;
 }
 
-const CSS_PARTS: string[] = [baseCss, siteCss, profilesCss, feedsCss, settingsCss, dataCss, securityCss, authCss];
+const CSS_PARTS: string[] = [
+  baseCss,
+  siteCss,
+  profilesCss,
+  feedsCss,
+  settingsCss,
+  dataCss,
+  securityCss,
+  authCss,
+  adminCss,
+  adminDashboardCss,
+  adminReportsCss,
+  adminAccountsCss,
+  adminFederationCss,
+  adminServerCss,
+  clientCss,
+  clientTimelinesCss,
+  clientPagesCss,
+  clientComposeCss,
+];
 /** Scripts by file name; areas add theirs here (each a module under assets/). */
 const SCRIPTS: Record<string, string> = {
   "profile.js": profileJs,
   "data-refresh.js": dataRefreshJs,
   "webauthn.js": webauthnJs,
+  "client-render.js": clientRenderJs,
+  "client-core.js": clientCoreJs,
+  "client-timelines.js": clientTimelinesJs,
+  "client-pages.js": clientPagesJs,
+  "client-compose.js": clientComposeJs,
 };
 
 const assets = new Map<string, Asset>();

@@ -1,7 +1,9 @@
 import type { Hono } from "hono";
 import type { HonoEnv } from "../types.ts";
+import { adminPages } from "./admin/routes.ts";
 import { assetRoutes } from "./assets.ts";
 import { authRoutes } from "./auth/routes.ts";
+import { clientRoutes } from "./client/routes.ts";
 import { dataRoutes } from "./data/routes.ts";
 import { feedRoutes } from "./feeds/routes.ts";
 import { profileRoutes } from "./profiles/routes.ts";
@@ -21,4 +23,6 @@ export function webRoutes(app: Hono<HonoEnv>): void {
   settingsRoutes(app);
   dataRoutes(app);
   severedRelationshipRoutes(app);
+  adminPages(app);
+  clientRoutes(app);
 }

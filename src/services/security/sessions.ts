@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import type { WebSessionRow } from "../../db/repositories/security.ts";
 import type { User } from "../../db/repositories/users.ts";
 import { sha256 } from "../../lib/crypto.ts";
+import { accessTokenChannel, publishAll } from "../streaming/channels.ts";
 
 /**
  * Signed-in browser sessions, one row each (Mastodon's session activations): the signed cookie
@@ -69,7 +70,19 @@ export async function findWebSession(
 }
 
 export async function endWebSession(ctx: AppContext, nonce: string): Promise<void> {
-  await ctx.repos.security.deleteSessionByHash(sha256(nonce));
+  const row = await ctx.repos.security.sessionByHash(sha256(nonce));
+  await closingClientStreams(ctx, row ? [row.id] : [], () => ctx.repos.security.deleteSessionByHash(sha256(nonce)));
+}
+
+/**
+ * Runs `remove` (which deletes these sessions, and with them their web client tokens, migration
+ * 0050), then closes the streaming connections those tokens held.
+ */
+async function closingClientStreams<T>(ctx: AppContext, sessionIds: string[], remove: () => Promise<T>): Promise<T> {
+  const tokenIds = await ctx.repos.oauth.tokenIdsOfWebSessions(sessionIds);
+  const result = await remove();
+  if (tokenIds.length > 0) await publishAll(ctx, tokenIds.map(accessTokenChannel), "kill", null);
+  return result;
 }
 
 /** The user's live sessions, most recently used first (those of an older password are deleted first). */
@@ -80,12 +93,17 @@ export async function listWebSessions(ctx: AppContext, user: User): Promise<WebS
 
 /** Revokes one of the user's sessions (no other user's): answers whether it existed. */
 export function revokeWebSession(ctx: AppContext, userId: string, id: string): Promise<boolean> {
-  return ctx.repos.security.deleteSession(userId, id);
+  return closingClientStreams(ctx, [id], () => ctx.repos.security.deleteSession(userId, id));
 }
 
 /** Revokes every session of the user but `keepId`; answers how many went. */
-export function revokeOtherWebSessions(ctx: AppContext, userId: string, keepId: string | undefined): Promise<number> {
-  return ctx.repos.security.deleteSessionsOf(userId, keepId);
+export async function revokeOtherWebSessions(
+  ctx: AppContext,
+  userId: string,
+  keepId: string | undefined,
+): Promise<number> {
+  const ids = (await ctx.repos.security.sessionsOf(userId)).map((r) => r.id).filter((id) => id !== keepId);
+  return closingClientStreams(ctx, ids, () => ctx.repos.security.deleteSessionsOf(userId, keepId));
 }
 
 /** A person's name for the browser and system a User-Agent string names (best effort). */

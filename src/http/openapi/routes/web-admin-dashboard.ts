@@ -1,0 +1,8 @@
+import type { DocArea } from "../types.ts";
+
+/** The web side's admin-dashboard pages (src/http/web/admin/...). */
+export const webAdminDashboardDocs: DocArea = {
+  tag: "Web: moderation panel",
+  description: "The moderation panel's pages (docs/web-admin.md)",
+  routes: {},
+};

@@ -1,0 +1,2 @@
+/** The moderation panel's dashboard pages' part of the stylesheet. */
+export const adminDashboardCss = ``;

@@ -1,0 +1,2 @@
+/** The moderation panel's federation pages' part of the stylesheet. */
+export const adminFederationCss = ``;

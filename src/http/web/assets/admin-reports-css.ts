@@ -1,0 +1,2 @@
+/** The moderation panel's reports pages' part of the stylesheet. */
+export const adminReportsCss = ``;

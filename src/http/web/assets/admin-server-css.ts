@@ -1,0 +1,2 @@
+/** The moderation panel's server pages' part of the stylesheet. */
+export const adminServerCss = ``;

@@ -1,0 +1,2 @@
+/** The web client's compose' part of the stylesheet. */
+export const clientComposeCss = ``;

@@ -1,0 +1,2 @@
+/** The web client's pages' part of the stylesheet. */
+export const clientPagesCss = ``;

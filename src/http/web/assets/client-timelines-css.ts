@@ -1,0 +1,2 @@
+/** The web client's timelines' part of the stylesheet. */
+export const clientTimelinesCss = ``;

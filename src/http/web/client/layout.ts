@@ -1,0 +1,133 @@
+import type { Context } from "hono";
+import { Permission } from "../../../lib/roles.ts";
+import { webClientToken } from "../../../services/web/client-token.ts";
+import type { HonoEnv } from "../../types.ts";
+import { requireUser, type SignedIn } from "../guard.ts";
+import { en } from "../i18n/en/index.ts";
+import { type MessageKey, t } from "../i18n/index.ts";
+import { sendPage } from "../layout.ts";
+import { html, SafeHtml } from "../pages/html.ts";
+import { composeBox } from "./compose.ts";
+import type { ClientView } from "./render.ts";
+
+/** A signed-in user of the web client, with the session's API token. */
+export interface ClientUser extends SignedIn {
+  /** The session's access token of the first-party app (services/web/client-token.ts). */
+  token: string;
+}
+
+/** The client's menu: href, label key. */
+export const CLIENT_MENU: ReadonlyArray<readonly [string, MessageKey]> = [
+  ["/home", "client.home"],
+  ["/notifications", "client.notifications"],
+  ["/web/public/local", "client.local"],
+  ["/web/public", "client.federated"],
+  ["/search", "client.search"],
+  ["/conversations", "client.conversations"],
+  ["/favourites", "client.favourites"],
+  ["/bookmarks", "client.bookmarks"],
+  ["/lists", "client.lists"],
+];
+
+/**
+ * The signed-in user of a client page with the session's token; the sign-in redirect without a
+ * session, a notice page when the session's token was revoked.
+ */
+export async function requireClient(c: Context<HonoEnv>): Promise<ClientUser | Response> {
+  const me = await requireUser(c);
+  if (me instanceof Response) return me;
+  const session = me.session;
+  const token = session.id
+    ? await webClientToken(c.env.ctx, { nonce: session.nonce, id: session.id, userId: me.user.id })
+    : undefined;
+  if (!token) {
+    const tr = t(c);
+    return sendPage(c, {
+      title: tr("client.home"),
+      body: html`<p class="error" role="alert">${tr("client.token_revoked")}</p>`,
+      status: 403,
+    });
+  }
+  return { ...me, token };
+}
+
+const labelsByLocale = new Map<string, Record<string, string>>();
+
+/** The `client.*` texts of the page's locale, for the renderer (on the server and in the browser). */
+function clientLabels(c: Context<HonoEnv>): Record<string, string> {
+  const tr = t(c);
+  const known = labelsByLocale.get(tr.locale);
+  if (known) return known;
+  const labels: Record<string, string> = {};
+  for (const key of Object.keys(en)) if (key.startsWith("client.")) labels[key] = tr(key as MessageKey);
+  labelsByLocale.set(tr.locale, labels);
+  return labels;
+}
+
+/** What the renderer needs for this page and viewer; `context` is the filter context of its list. */
+export function clientView(c: Context<HonoEnv>, me: ClientUser, context?: string): ClientView {
+  return { l: clientLabels(c), me: me.account.id, context };
+}
+
+export interface ClientPageOptions {
+  title: string;
+  body: SafeHtml;
+  /** The menu entry to mark as the current page (its href). */
+  current?: string;
+  /** The filter context of the page's list (`home`, `public`, `notifications`, `thread`, `account`). */
+  context?: string;
+  status?: number;
+  /** Extra data for the page's scripts (`Gannet.page` in the browser). */
+  page?: Record<string, unknown>;
+}
+
+/** JSON for a `<script type="application/json">` block (no `<` that could close it). */
+function jsonBlock(value: unknown): SafeHtml {
+  return new SafeHtml(JSON.stringify(value).replace(/</g, "\\u003c"));
+}
+
+/** The client's scripts, in load order (each runs only where its elements are). */
+export const CLIENT_SCRIPTS = [
+  "client-render.js",
+  "client-core.js",
+  "client-timelines.js",
+  "client-pages.js",
+  "client-compose.js",
+];
+
+/**
+ * A web client page: the menu, the page's column, the compose box, and the state its scripts
+ * read (the view's labels, the viewer, the token in `<meta name="gannet-token">`).
+ */
+export async function sendClientPage(c: Context<HonoEnv>, me: ClientUser, opts: ClientPageOptions): Promise<Response> {
+  const tr = t(c);
+  const staff = await c.env.ctx.roles.can(me.user.roleId, Permission.manageReports);
+  const links = CLIENT_MENU.map(
+    ([href, key]) =>
+      html`<li><a href="${href}"${href === opts.current ? html` aria-current="page"` : ""}>${tr(key)}${href === "/notifications" ? html` <span class="unread" hidden></span>` : ""}</a></li>\n`,
+  );
+  const nav = html`<nav class="client-nav" aria-label="${tr("client.navigation")}"><ul>
+${links}<li><a href="/web/accounts/${me.account.id}">${tr("client.profile")}</a></li>
+<li><a href="/settings/preferences">${tr("client.settings")}</a></li>
+${staff ? html`<li><a href="/admin">${tr("client.moderation")}</a></li>` : ""}
+</ul></nav>`;
+  const state = { view: clientView(c, me, opts.context), page: opts.page ?? {}, streaming: "/api/v1/streaming" };
+  const body = html`<div class="client">
+${nav}
+<section class="client-main" aria-labelledby="client-title"><h1 id="client-title">${opts.title}</h1>
+<noscript><p class="notice">${tr("client.needs_script")}</p></noscript>
+${opts.body}
+</section>
+<aside class="client-side">${composeBox(c, me)}</aside>
+</div>
+<script type="application/json" id="client-state">${jsonBlock(state)}</script>`;
+  return sendPage(c, {
+    title: opts.title,
+    body,
+    size: "bare",
+    status: opts.status,
+    scripts: CLIENT_SCRIPTS,
+    noindex: true,
+    head: html`<meta name="gannet-token" content="${me.token}">\n`,
+  });
+}
