@@ -143,4 +143,42 @@ describe("streaming: the WebSocket endpoint", () => {
     const m = await c.event("delete", (p) => p === status.id, "delete");
     assert.deepEqual(m, { stream: ["public"], event: "delete", payload: status.id });
   });
+
+  it("public streams follow the live feed access settings; staff who may view feeds keep them", async () => {
+    // The status of the first error on a socket subscribed to `stream`: 403 when that stream was
+    // refused; else the 400 of the unknown stream subscribed after it (handled in turn).
+    const refusedWith = async (token: string, stream: string) => {
+      const c = await socket({ token, query: { stream } });
+      c.send({ type: "subscribe", stream: "no-such-stream" });
+      const m = await c.inbox.next((x) => x.error !== undefined, "an error");
+      await c.close();
+      return m.status;
+    };
+    const admin = await s.createUser("feeds_admin", { role: "Admin" });
+    try {
+      await s.ctx.repos.settings.set("local_live_feed_access", "disabled");
+      assert.equal(await refusedWith(alice.token, "public:local"), 403);
+      assert.equal(await refusedWith(alice.token, "public:local:media"), 403);
+      // The remote part is still open, so `public` narrows to it rather than refusing.
+      assert.equal(await refusedWith(alice.token, "public"), 400);
+      // The API agrees: nothing local for a user, the local part for an admin (View feeds).
+      const none = await s.request("/api/v1/timelines/public?local=true", { token: alice.token });
+      assert.deepEqual([none.status, none.body], [200, []]);
+      await post(bob, { status: "local and public" });
+      const staff = await s.request("/api/v1/timelines/public?local=true", { token: admin.token });
+      assert.equal(staff.status, 200);
+      assert.ok(staff.body.length > 0, "staff with View feeds read a disabled feed");
+      const c = await socket({ token: admin.token, query: { stream: "public:local" } });
+      const status = await post(bob, { status: "seen by staff live" });
+      await c.event("update", (p) => JSON.parse(p ?? "{}").id === status.id, "update");
+
+      await s.ctx.repos.settings.set("remote_live_feed_access", "disabled");
+      assert.equal(await refusedWith(alice.token, "public"), 403);
+      assert.equal(await refusedWith(alice.token, "public:remote"), 403);
+    } finally {
+      await s.ctx.repos.settings.set("local_live_feed_access", "public");
+      await s.ctx.repos.settings.set("remote_live_feed_access", "public");
+    }
+    assert.equal(await refusedWith(alice.token, "public:local"), 400);
+  });
 });

@@ -72,7 +72,7 @@ describe("web client session token and shared renderer", () => {
     const posted = await s.request("/api/v1/statuses", {
       method: "POST",
       token: bob.token,
-      body: { status: "Hello <b>there</b> :)", spoiler_text: "a warning" },
+      json: { status: "Hello <b>there</b> :)", spoiler_text: "a warning" },
     });
     assert.equal(posted.status, 200);
     const web = await signIn(s, ann);

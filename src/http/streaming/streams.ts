@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import { isId } from "../../lib/ids.ts";
 import { grantsAny } from "../../lib/scopes.ts";
 import { ANNOUNCEMENTS_CHANNEL } from "../../services/announcements/events.ts";
+import { liveFeedAccessFor, liveFeedScope } from "../../services/feeds/live-feed-access.ts";
 import {
   directChannel,
   encryptedMessagesChannel,
@@ -16,6 +17,8 @@ import { listOwner, streamingTokenOwner } from "../../services/streaming/subscri
 /** Who is streaming: a user token's account and scopes. */
 export interface StreamingAuth {
   accountId: string;
+  /** The user's role (for the live feed access settings' staff exception). */
+  roleId?: string;
   scopes: readonly string[];
   tokenId: string;
 }
@@ -58,14 +61,34 @@ export interface ResolvedStream {
   channels: string[];
 }
 
-const PUBLIC = new Map<string, string>([
-  ["public", publicChannel("all", false)],
-  ["public:media", publicChannel("all", true)],
-  ["public:local", publicChannel("local", false)],
-  ["public:local:media", publicChannel("local", true)],
-  ["public:remote", publicChannel("remote", false)],
-  ["public:remote:media", publicChannel("remote", true)],
+/** The public streams: which parts of the live feeds each carries, and whether only media. */
+const PUBLIC = new Map<string, { local: boolean; remote: boolean; media: boolean }>([
+  ["public", { local: false, remote: false, media: false }],
+  ["public:media", { local: false, remote: false, media: true }],
+  ["public:local", { local: true, remote: false, media: false }],
+  ["public:local:media", { local: true, remote: false, media: true }],
+  ["public:remote", { local: false, remote: true, media: false }],
+  ["public:remote:media", { local: false, remote: true, media: true }],
 ]);
+
+export const LIVE_FEED_DISABLED = "This stream is not available: the server's live feeds are turned off";
+
+/**
+ * The channel of a public stream as the operator's live feed access settings allow it to this
+ * user (as the public timeline API): a part that is `disabled` is left out of `public`, and a
+ * stream with nothing left is refused with 403.
+ */
+async function publicStream(
+  ctx: AppContext,
+  auth: StreamingAuth,
+  name: string,
+  wanted: { local: boolean; remote: boolean; media: boolean },
+): Promise<ResolvedStream> {
+  const scope = liveFeedScope(await liveFeedAccessFor(ctx, auth.roleId), wanted, true);
+  if (scope === "none" || scope === "signIn") throw new StreamError(403, LIVE_FEED_DISABLED);
+  const part = scope.local === scope.remote ? "all" : scope.local ? "local" : "remote";
+  return { stream: [name], channels: [publicChannel(part, wanted.media)] };
+}
 
 /** Mastodon's checkScopes: public and hashtag streams need no scope; the others `read:statuses`, notifications `read:notifications`. */
 function checkScopes(auth: StreamingAuth, name: string): void {
@@ -80,8 +103,8 @@ function checkScopes(auth: StreamingAuth, name: string): void {
  */
 export async function resolveStream(ctx: AppContext, auth: StreamingAuth, req: StreamRequest): Promise<ResolvedStream> {
   const name = req.stream;
-  const publicChannelName = PUBLIC.get(name);
-  if (publicChannelName !== undefined) return { stream: [name], channels: [publicChannelName] };
+  const publicParts = PUBLIC.get(name);
+  if (publicParts !== undefined) return publicStream(ctx, auth, name, publicParts);
   switch (name) {
     case "hashtag":
     case "hashtag:local": {

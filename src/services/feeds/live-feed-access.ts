@@ -1,4 +1,5 @@
 import type { AppContext } from "../../context.ts";
+import { Permission } from "../../lib/roles.ts";
 
 /**
  * Who may read the live feeds (the public timeline's local and remote parts), as Mastodon 4.4's
@@ -31,6 +32,18 @@ export async function liveFeedAccess(ctx: AppContext): Promise<LiveFeedAccess> {
     local: accessOf(s[LIVE_FEED_SETTING.local]) ?? fallback,
     remote: accessOf(s[LIVE_FEED_SETTING.remote]) ?? fallback,
   };
+}
+
+/**
+ * The access settings as they apply to one reader: staff whose role grants View live and topic
+ * feeds (Mastodon 4.4's `view_feeds`) read a `disabled` feed as signed-in users do.
+ */
+export async function liveFeedAccessFor(ctx: AppContext, roleId: string | undefined): Promise<LiveFeedAccess> {
+  const access = await liveFeedAccess(ctx);
+  if (access.local !== "disabled" && access.remote !== "disabled") return access;
+  if (roleId === undefined || !(await ctx.roles.can(roleId, Permission.viewFeeds))) return access;
+  const open = (a: FeedAccess): FeedAccess => (a === "disabled" ? "authenticated" : a);
+  return { local: open(access.local), remote: open(access.remote) };
 }
 
 /** Whether a reader (signed in or not) may read a feed with this access. */

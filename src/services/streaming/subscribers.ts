@@ -10,11 +10,16 @@ import { notificationsJson } from "../notifications/views.ts";
 export async function streamingTokenOwner(
   ctx: AppContext,
   raw: string,
-): Promise<{ accountId: string; scopes: readonly string[]; tokenId: string } | undefined> {
+): Promise<{ accountId: string; roleId: string; scopes: readonly string[]; tokenId: string } | undefined> {
   const owner = await ctx.repos.auth.getTokenOwner(sha256(raw));
   if (!owner || owner.token.revokedAt !== null || !owner.user || !owner.account) return undefined;
   if (userLoginProblem(owner.user, owner.account) !== null) return undefined;
-  return { accountId: owner.account.id, scopes: owner.token.scopes, tokenId: owner.token.id };
+  return {
+    accountId: owner.account.id,
+    roleId: owner.user.roleId,
+    scopes: owner.token.scopes,
+    tokenId: owner.token.id,
+  };
 }
 
 /** The account a list belongs to (only its owner may stream it). */

@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { ApiError, ERR } from "../../../../lib/errors.ts";
-import { liveFeedAccess, liveFeedScope } from "../../../../services/feeds/live-feed-access.ts";
+import { liveFeedAccessFor, liveFeedScope } from "../../../../services/feeds/live-feed-access.ts";
 import {
   homeTimelineText,
   type PublicTimelineOptions,
@@ -59,7 +59,8 @@ export function timelineRoutes(app: Hono<HonoEnv>): void {
     const viewerId = viewerAccount(c)?.id;
     // The operator's live feed access: a part open to users only asks for one (Mastodon's
     // require_user!), a part closed to this reader is left out (nothing when both are).
-    const scope = liveFeedScope(await liveFeedAccess(c.env.ctx), opts, viewerId !== undefined);
+    const access = await liveFeedAccessFor(c.env.ctx, c.get("auth")?.user?.roleId);
+    const scope = liveFeedScope(access, opts, viewerId !== undefined);
     if (scope === "signIn") throw new ApiError(422, ERR.userRequired);
     if (scope === "none") return answer(c, page, { rows: [], visible: [] }, viewerId, "public");
     const result = await publicTimeline(c.env.ctx, viewerId, { ...opts, ...scope }, page);
