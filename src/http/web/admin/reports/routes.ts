@@ -31,7 +31,7 @@ import { html } from "../../pages/html.ts";
 import { errorPage } from "../../pages/notices.ts";
 import { Permission, requireStaff, type Staff, staffForm } from "../guard.ts";
 import { noticeFrom, sendAdminPage } from "../layout.ts";
-import { filterForm, reportBody, reportTable, STANDARD_PRESETS, type ShowInput } from "./view.ts";
+import { filterForm, reportBody, reportTable, type ShowInput, STANDARD_PRESETS } from "./view.ts";
 
 /** Reports per page of the list. */
 const PAGE_SIZE = 40;
@@ -278,7 +278,11 @@ ${paging}`;
         });
       } catch (e) {
         if (!(e instanceof ApiError) || e.status >= 500) throw e;
-        return showReport(c, me, report, { error: refusal(c, e), status: e.status, act: { type, preset, text, email } });
+        return showReport(c, me, report, {
+          error: refusal(c, e),
+          status: e.status,
+          act: { type, preset, text, email },
+        });
       }
       return backTo(c, report, "acted");
     },

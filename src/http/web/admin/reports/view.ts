@@ -101,7 +101,9 @@ ${
     ? html`<p class="admin-report-media-heading">${tr("admin.reports.media")}</p><ul class="admin-report-media">${media.map(
         (m) =>
           html`<li><a href="${m.url ?? m.remote_url ?? "#"}">${m.type}</a>: ${
-            m.description ? html`<span class="alt">${m.description}</span>` : html`<em>${tr("admin.reports.no_alt")}</em>`
+            m.description
+              ? html`<span class="alt">${m.description}</span>`
+              : html`<em>${tr("admin.reports.no_alt")}</em>`
           }</li>`,
       )}</ul>`
     : ""
@@ -180,14 +182,18 @@ ${historySection(tr, v)}`;
 
 function notesSection(tr: Translate, v: ShowInput, base: string): SafeHtml {
   const notes = v.notes.map(
-    (n) => html`<li class="admin-report-note" data-id="${n.id}"><p class="admin-report-note-by">${tr.html("admin.reports.note_by", {
-      who: v.noteAuthors.get(n.accountId) ?? "?",
-      when: when(n.createdAt),
-    })}</p><p class="admin-report-note-text">${n.content}</p>${
-      n.accountId === v.myAccountId
-        ? postButton(`${base}/notes/${n.id}/delete`, v.csrf, tr("admin.reports.note_delete"), "secondary")
-        : ""
-    }</li>`,
+    (n) =>
+      html`<li class="admin-report-note" data-id="${n.id}"><p class="admin-report-note-by">${tr.html(
+        "admin.reports.note_by",
+        {
+          who: v.noteAuthors.get(n.accountId) ?? "?",
+          when: when(n.createdAt),
+        },
+      )}</p><p class="admin-report-note-text">${n.content}</p>${
+        n.accountId === v.myAccountId
+          ? postButton(`${base}/notes/${n.id}/delete`, v.csrf, tr("admin.reports.note_delete"), "secondary")
+          : ""
+      }</li>`,
   );
   return html`<section class="admin-section" aria-labelledby="report-notes"><h2 id="report-notes">${tr("admin.reports.notes")}</h2>
 ${notes.length > 0 ? html`<ul class="admin-report-notes">${notes}</ul>` : html`<p class="muted">${tr("admin.reports.notes_none")}</p>`}
@@ -240,7 +246,8 @@ function historySection(tr: Translate, v: ShowInput): SafeHtml {
 ${
   v.history.length > 0
     ? html`<ol class="admin-report-history">${v.history.map(
-        (e) => html`<li data-action="${e.action}" data-target-type="${e.targetType}">${when(e.createdAt)} ${e.summary}</li>`,
+        (e) =>
+          html`<li data-action="${e.action}" data-target-type="${e.targetType}">${when(e.createdAt)} ${e.summary}</li>`,
       )}</ol>`
     : html`<p class="muted">${tr("admin.reports.history_none")}</p>`
 }</section>`;
