@@ -240,6 +240,57 @@ describe("moderation panel: reports", () => {
     assert.equal((await api(`/api/v1/admin/reports/${remoteReportId}`)).body.action_taken, true);
   });
 
+  it("offers the server's warning presets, and keeps the act form from staff without Manage Users", async () => {
+    const presetId = s.ctx.ids.next();
+    await s.ctx.repos.accountWarnings.insertPreset(
+      { id: presetId, title: "Server preset", text: "Text of the server's preset." },
+      new Date().toISOString(),
+    );
+    const reopened = await web.follow(
+      await web.submit(await web.get(`/admin/reports/${reportId}`), `/admin/reports/${reportId}/reopen`),
+    );
+    const option = reopened.doc.querySelector(`select[name=preset] option[value="server:${presetId}"]`);
+    assert.equal(option?.text, "Server preset");
+    const r = await web.submit(reopened, `/admin/reports/${reportId}/action`, {
+      type: "sensitive",
+      preset: `server:${presetId}`,
+      text: "",
+    });
+    assert.equal(r.status, 303, r.body);
+    await s.settle();
+    const notes = await s.request("/api/v1/notifications", { token: troll.token });
+    const newest = notes.body.find((n: { type: string }) => n.type === "moderation_warning");
+    assert.equal(newest.moderation_warning.action, "sensitive");
+    assert.equal(newest.moderation_warning.text, "Text of the server's preset.");
+    assert.equal((await api(`/api/v1/admin/accounts/${troll.account.id}`)).body.sensitized, true);
+
+    // A role with Manage Reports only: the report, but no act form, and the action refused.
+    const now = new Date().toISOString();
+    await s.ctx.repos.roles.insert({
+      id: "78",
+      name: "Triage",
+      color: "",
+      permissions: 0x10,
+      position: 5,
+      highlighted: false,
+      created_at: now,
+      updated_at: now,
+    });
+    s.ctx.roles.invalidate();
+    const triager = await s.createUser("tina", { role: "Triage" });
+    const tina = await signIn(s, triager);
+    const page = await tina.get(`/admin/reports/${reportId}`);
+    assert.equal(page.status, 200);
+    assert.equal(page.doc.querySelector(`form[action="/admin/reports/${reportId}/action"]`), null);
+    const csrf = page.doc.querySelector("input[name=authenticity_token]")?.getAttribute("value") ?? "";
+    const refused = await tina.request(`/admin/reports/${reportId}/action`, {
+      method: "POST",
+      form: { authenticity_token: csrf, type: "suspend" },
+    });
+    assert.equal(refused.status, 403);
+    assert.equal((await api(`/api/v1/admin/accounts/${troll.account.id}`)).body.suspended, false);
+  });
+
   it("refuses a plain user (403) and a form with a bad CSRF token (422)", async () => {
     const user = await signIn(s, plain);
     assert.equal((await user.get("/admin/reports")).status, 403);
