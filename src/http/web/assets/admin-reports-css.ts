@@ -1,6 +1,9 @@
 /** The moderation panel's reports pages' part of the stylesheet. */
 export const adminReportsCss = `
 .admin-reports-filter-link{text-decoration:none;color:var(--muted);margin-left:.2rem}
+.admin-reports-scroll{overflow-x:auto}
+.admin-reports-table td:first-child a{word-break:break-all}
+.admin-reports-table time{white-space:nowrap}
 .admin-reports-about{font-weight:600}
 .admin-report-facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem;margin:1rem 0}
 .admin-report-facts dt{color:var(--muted);font-weight:600}.admin-report-facts dd{margin:0}

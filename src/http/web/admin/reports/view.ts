@@ -58,10 +58,10 @@ export function reportTable(tr: Translate, reports: Json[]): SafeHtml {
 <td><time datetime="${r.created_at}">${ageText(tr, r.created_at)}</time></td>
 </tr>`,
   );
-  return html`<table class="admin-table admin-reports-table">
+  return html`<div class="admin-reports-scroll"><table class="admin-table admin-reports-table">
 <thead><tr><th scope="col">${tr("admin.reports.col.report")}</th><th scope="col">${tr("admin.reports.col.target")}</th><th scope="col">${tr("admin.reports.col.reporter")}</th><th scope="col">${tr("admin.reports.col.category")}</th><th scope="col" class="num">${tr("admin.reports.col.posts")}</th><th scope="col">${tr("admin.reports.col.assigned")}</th><th scope="col">${tr("admin.reports.col.age")}</th></tr></thead>
 <tbody>
-${rows}</tbody></table>`;
+${rows}</tbody></table></div>`;
 }
 
 export interface ListFilters {
