@@ -71,6 +71,7 @@ import type {
   ListFeedsTable,
   ListsTable,
   MutesTable,
+  ReportNotesTable,
   ReportsTable,
   TagFollowsTable,
 } from "./schema/social.ts";
@@ -162,6 +163,7 @@ export type {
   ListFeedsTable,
   ListsTable,
   MutesTable,
+  ReportNotesTable,
   ReportsTable,
   TagFollowsTable,
 } from "./schema/social.ts";
@@ -225,6 +227,7 @@ export interface DB {
   list_accounts: ListAccountsTable;
   list_feeds: ListFeedsTable;
   reports: ReportsTable;
+  report_notes: ReportNotesTable;
   tag_follows: TagFollowsTable;
   featured_tags: FeaturedTagsTable;
   account_pins: AccountPairTable;

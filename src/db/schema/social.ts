@@ -134,6 +134,16 @@ export interface ReportsTable {
   updated_at: Timestamp;
 }
 
+/** Staff notes on a report (Mastodon's ReportNote, migration 0052). */
+export interface ReportNotesTable {
+  id: string;
+  report_id: string;
+  account_id: string;
+  content: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface TagFollowsTable {
   id: string;
   account_id: string;

@@ -1,7 +1,5 @@
-import type { Kysely } from "kysely";
 import type { AppContext } from "../../context.ts";
 import type { Report, ReportFilter } from "../../db/repositories/reports.ts";
-import type { DB } from "../../db/schema.ts";
 import { forbidden, notFound, unprocessable } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
@@ -14,20 +12,6 @@ import type { AccountWarning } from "../moderation/warnings.ts";
  * ReportNote, migration 0052), the warning presets to choose from and a report's history from
  * the action log. Every change is written to the action log with the change.
  */
-
-/** `report_notes` (migration 0052); kept here, beside the only code that reads it. */
-interface ReportNotesTable {
-  id: string;
-  report_id: string;
-  account_id: string;
-  content: string;
-  created_at: string;
-  updated_at: string;
-}
-
-type NotesDB = DB & { report_notes: ReportNotesTable };
-
-const notesDb = (db: Kysely<DB>): Kysely<NotesDB> => db as unknown as Kysely<NotesDB>;
 
 /** The longest note accepted (Mastodon's ReportNote limit). */
 export const REPORT_NOTE_MAX = 500;
@@ -95,7 +79,7 @@ const toNote = (r: {
 
 /** A report's notes, oldest first (as a conversation reads). */
 export async function reportNotes(ctx: AppContext, reportId: string): Promise<ReportNote[]> {
-  const rows = await notesDb(ctx.db)
+  const rows = await ctx.db
     .selectFrom("report_notes")
     .selectAll()
     .where("report_id", "=", reportId)
@@ -132,7 +116,7 @@ export async function addReportNote(
     createdAt: now,
   };
   await ctx.db.transaction().execute(async (trx) => {
-    await notesDb(trx)
+    await trx
       .insertInto("report_notes")
       .values({
         id: note.id,
@@ -165,7 +149,7 @@ export async function addReportNote(
  */
 export async function deleteReportNote(ctx: AppContext, report: Report, noteId: string, by: Moderator): Promise<void> {
   const row = isId(noteId)
-    ? await notesDb(ctx.db)
+    ? await ctx.db
         .selectFrom("report_notes")
         .selectAll()
         .where("id", "=", noteId)
@@ -175,7 +159,7 @@ export async function deleteReportNote(ctx: AppContext, report: Report, noteId: 
   if (!row) throw notFound();
   if (String(row.account_id) !== authorId(by)) throw forbidden();
   await ctx.db.transaction().execute(async (trx) => {
-    await notesDb(trx).deleteFrom("report_notes").where("id", "=", noteId).execute();
+    await trx.deleteFrom("report_notes").where("id", "=", noteId).execute();
     await logAction(
       ctx,
       by,
