@@ -1,11 +1,11 @@
 import type { AppContext } from "../../context.ts";
-import type { IdWindow } from "../../lib/pagination.ts";
 import type { JobSummary, QueueState } from "../../infra/queue/interface.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
 import type { Account } from "../accounts/types.ts";
 import { listReports } from "../reports/admin.ts";
+import { listAdminAccounts } from "./accounts.ts";
 import { type ActionLogEntry, type ActionLogFilter, actionLogPage } from "./action-log.ts";
 import { type DimensionJson, dimensions, type MeasureJson, measures } from "./dashboard.ts";
-import { listAdminAccounts } from "./accounts.ts";
 
 export type { JobSummary, QueueState };
 

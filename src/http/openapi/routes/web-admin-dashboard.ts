@@ -23,17 +23,24 @@ export const webAdminDashboardDocs: DocArea = {
       query: z.object({ start_at: day.optional(), end_at: day.optional() }),
       ...staffPage,
     }),
-    "GET /admin/jobs": d("The job queue: counts by job and state, the oldest waiting job, failing jobs (DevOps)", html, {
-      description: "What `gannet jobs list` shows. Read only.",
-      ...staffPage,
-    }),
+    "GET /admin/jobs": d(
+      "The job queue: counts by job and state, the oldest waiting job, failing jobs (DevOps)",
+      html,
+      {
+        description: "What `gannet jobs list` shows. Read only.",
+        ...staffPage,
+      },
+    ),
     "GET /admin/action_logs": d("The audit log, newest first, with filters (View Audit Log)", html, {
       description:
         "40 entries a page, with Older/Newer links (`max_id`/`min_id`). The `action` filter is applied while paging (at most 2000 entries looked through a page).",
       query: z.object({
         account_id: z.string().optional().describe("Only what this staff account did"),
         action: z.string().optional().describe("Only this action: `create`, `suspend`, `resolve`, ..."),
-        target_type: z.string().optional().describe("Only actions on this kind of target: `Account`, `DomainBlock`, ..."),
+        target_type: z
+          .string()
+          .optional()
+          .describe("Only actions on this kind of target: `Account`, `DomainBlock`, ..."),
         target_id: z.string().optional().describe("Only actions on this target"),
         max_id: z.string().optional().describe("Entries older than this one"),
         min_id: z.string().optional().describe("Entries just newer than this one"),

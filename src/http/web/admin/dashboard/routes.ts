@@ -15,8 +15,8 @@ import {
 } from "../../../../services/moderation/panel-dashboard.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { type MessageKey, type Translate, t } from "../../i18n/index.ts";
-import { errorPage } from "../../pages/notices.ts";
 import { html, type SafeHtml } from "../../pages/html.ts";
+import { errorPage } from "../../pages/notices.ts";
 import { Permission, requireStaff, type Staff } from "../guard.ts";
 import { firstAdminPage, sendAdminPage } from "../layout.ts";
 import { barChart } from "./charts.ts";
@@ -125,10 +125,7 @@ async function attentionSection(me: Staff, tr: Translate, a: Attention): Promise
 async function dashboardPage(c: C, me: Staff): Promise<Response> {
   const tr = t(c);
   const span = dashboardSpan(c);
-  const [figures, needs] = await Promise.all([
-    dashboardFigures(c.env.ctx, span.start, span.end),
-    attention(c.env.ctx),
-  ]);
+  const [figures, needs] = await Promise.all([dashboardFigures(c.env.ctx, span.start, span.end), attention(c.env.ctx)]);
   const measureCards = figures.measures.map((m) => {
     const label = tr(`admin.dashboard.measure.${m.key}` as MessageKey);
     const points = m.data.map((d) => {
@@ -144,8 +141,7 @@ ${barChart(tr("admin.dashboard.chart", { label }), points)}
   const tables = figures.dimensions.map((d) => {
     const title = tr(`admin.dashboard.dimension.${d.key}` as MessageKey);
     const rows = d.data.map(
-      (r) =>
-        html`<tr><td>${r.human_key}</td><td class="num">${r.human_value ?? num(tr, r.value)}</td></tr>\n`,
+      (r) => html`<tr><td>${r.human_key}</td><td class="num">${r.human_value ?? num(tr, r.value)}</td></tr>\n`,
     );
     return html`<div class="dash-dimension" data-key="${d.key}"><table class="admin-table">
 <caption>${title}</caption>
@@ -391,7 +387,8 @@ async function actionLogsPage(c: C, me: Staff): Promise<Response> {
   const staffOptions: [string, string][] = staff.map((a) => [a.id, `@${a.username}`]);
   if (q.accountId && !staffOptions.some(([id]) => id === q.accountId)) staffOptions.push([q.accountId, q.accountId]);
   const actions = ACTIONS.includes(q.action ?? "") || !q.action ? ACTIONS : [...ACTIONS, q.action];
-  const types = TARGET_TYPES.includes(q.targetType ?? "") || !q.targetType ? TARGET_TYPES : [...TARGET_TYPES, q.targetType];
+  const types =
+    TARGET_TYPES.includes(q.targetType ?? "") || !q.targetType ? TARGET_TYPES : [...TARGET_TYPES, q.targetType];
   const any = tr("admin.logs.any");
   const filters = html`<form method="get" action="/admin/action_logs" class="admin-filters" aria-label="${tr("admin.filter")}">
 <label>${tr("admin.logs.account")} <select name="account_id"><option value="">${any}</option>${options(staffOptions, q.accountId)}</select></label>
@@ -408,8 +405,10 @@ async function actionLogsPage(c: C, me: Staff): Promise<Response> {
 <a href="/admin/action_logs">${tr("admin.reset")}</a>
 </form>`;
   const links: SafeHtml[] = [];
-  if (page.newerFrom) links.push(html`<a rel="prev" href="${logLink(q, { min_id: page.newerFrom })}">${tr("admin.newer")}</a>`);
-  if (page.olderFrom) links.push(html`<a rel="next" href="${logLink(q, { max_id: page.olderFrom })}">${tr("admin.older")}</a>`);
+  if (page.newerFrom)
+    links.push(html`<a rel="prev" href="${logLink(q, { min_id: page.newerFrom })}">${tr("admin.newer")}</a>`);
+  if (page.olderFrom)
+    links.push(html`<a rel="next" href="${logLink(q, { max_id: page.olderFrom })}">${tr("admin.older")}</a>`);
   const table =
     page.rows.length > 0
       ? html`<table class="admin-table" id="action-logs">
@@ -451,7 +450,11 @@ export function adminDashboardPages(app: Hono<HonoEnv>): void {
     if (me instanceof Response) return me;
     const tr = t(c);
     const state = await queueState(c.env.ctx);
-    return sendAdminPage(c, me, { title: tr("admin.jobs.title"), body: jobsBody(c, tr, state), current: "/admin/jobs" });
+    return sendAdminPage(c, me, {
+      title: tr("admin.jobs.title"),
+      body: jobsBody(c, tr, state),
+      current: "/admin/jobs",
+    });
   });
 
   app.get("/admin/action_logs", async (c) => {
@@ -460,4 +463,3 @@ export function adminDashboardPages(app: Hono<HonoEnv>): void {
     return actionLogsPage(c, me);
   });
 }
-

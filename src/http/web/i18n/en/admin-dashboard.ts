@@ -31,7 +31,8 @@ export const admin_dashboard = {
   "admin.dashboard.value": "Value",
   "admin.dashboard.nothing": "Nothing in these days.",
   "admin.jobs.title": "Job queue",
-  "admin.jobs.intro": "The background jobs waiting, running and failing, as the gannet jobs list command shows them ({kind} queue).",
+  "admin.jobs.intro":
+    "The background jobs waiting, running and failing, as the gannet jobs list command shows them ({kind} queue).",
   "admin.jobs.counts": "Jobs by name",
   "admin.jobs.name": "Job",
   "admin.jobs.state.waiting": "Waiting",
@@ -44,7 +45,8 @@ export const admin_dashboard = {
   "admin.jobs.oldest_text": "{name} (job {id}), due since {since}: waiting {wait}.",
   "admin.jobs.oldest_none": "No job is waiting past its time.",
   "admin.jobs.failing": "Failing jobs",
-  "admin.jobs.failing_intro": "The most recent jobs whose last run failed: retrying ones run again at the time shown, dead ones are kept for inspection until they are purged.",
+  "admin.jobs.failing_intro":
+    "The most recent jobs whose last run failed: retrying ones run again at the time shown, dead ones are kept for inspection until they are purged.",
   "admin.jobs.failing_none": "No job is failing.",
   "admin.jobs.id": "Id",
   "admin.jobs.state": "State",
@@ -57,7 +59,8 @@ export const admin_dashboard = {
   "admin.jobs.hours": "{n} h",
   "admin.jobs.days": "{n} days",
   "admin.logs.title": "Audit log",
-  "admin.logs.intro": "Every action taken by staff, through the panel, the admin API or the gannet command, newest first.",
+  "admin.logs.intro":
+    "Every action taken by staff, through the panel, the admin API or the gannet command, newest first.",
   "admin.logs.account": "Staff member",
   "admin.logs.action": "Action",
   "admin.logs.target_type": "Target type",
