@@ -59,7 +59,10 @@ describe("web client compose in Chromium", { skip }, () => {
       "form[action='/auth/sign_in'] input[type=email], form[action='/auth/sign_in'] input[autocomplete=username]",
       eve.user.email,
     );
-    await Promise.all([page.waitForURL(/\/web\/compose$/), page.click("form[action='/auth/sign_in'] button[type=submit]")]);
+    await Promise.all([
+      page.waitForURL(/\/web\/compose$/),
+      page.click("form[action='/auth/sign_in'] button[type=submit]"),
+    ]);
 
     // The count follows the server's rule: a long URL counts 23.
     const max = Number(await page.getAttribute("#compose", "data-max-characters"));
@@ -147,7 +150,9 @@ describe("web client compose in Chromium", { skip }, () => {
     assert.equal(await page.inputValue("#compose-text"), "Tea or coffee?");
     await page.fill("#compose-text", "Tea or coffee? (edited)");
     await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith(`/api/v1/statuses/${withPoll.id}`) && r.request().method() === "PUT"),
+      page.waitForResponse(
+        (r) => r.url().endsWith(`/api/v1/statuses/${withPoll.id}`) && r.request().method() === "PUT",
+      ),
       page.click("#compose-submit"),
     ]);
     const edited = (await s.request(`/api/v1/statuses/${withPoll.id}`, { token: eve.token })).body;
@@ -161,12 +166,135 @@ describe("web client compose in Chromium", { skip }, () => {
     const replyArticle = `ul[data-compose-posted] article.status[data-id="${reply.id}"]`;
     await page.click(`${replyArticle} [data-action="more"]`);
     await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith(`/api/v1/statuses/${reply.id}`) && r.request().method() === "DELETE"),
+      page.waitForResponse(
+        (r) => r.url().endsWith(`/api/v1/statuses/${reply.id}`) && r.request().method() === "DELETE",
+      ),
       page.click('.status-menu [role="menuitem"]:has-text("Delete")'),
     ]);
     await page.waitForSelector(replyArticle, { state: "detached" });
     assert.ok([404, 410].includes((await s.request(`/api/v1/statuses/${reply.id}`, { token: eve.token })).status));
 
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it("votes, quotes, follows, reports with a rule and mutes on another user's posts", async () => {
+    const fay = await s.createUser("fay");
+    const admin = await s.createUser("boss", { role: "Admin", scopes: "read write admin:read admin:write" });
+    const rule = s.ctx.ids.next();
+    await s.ctx.repos.settings.addRule({
+      id: rule,
+      text: "Be kind",
+      hint: "",
+      position: 1,
+      at: new Date().toISOString(),
+    });
+    const poll = await s.request("/api/v1/statuses", {
+      method: "POST",
+      token: fay.token,
+      json: { status: "Cats or dogs?", poll: { options: ["Cats", "Dogs"], expires_in: 3600 } },
+    });
+    const plain = await s.request("/api/v1/statuses", {
+      method: "POST",
+      token: fay.token,
+      json: { status: "Quote me" },
+    });
+    assert.equal(plain.status, 200);
+
+    // The same browser context: still signed in as eve.
+    const page = await chrome.context.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(String(e)));
+    page.on("dialog", (d) => void d.accept());
+    await page.goto(`${s.ctx.config.baseUrl}/web/compose`);
+    // Fay's posts shown as any timeline shows them (loaded through the API as eve, rendered by the
+    // shared renderer), and the account buttons a profile page renders.
+    await page.evaluate(
+      async ([ids, fayId]) => {
+        const G = (window as any).Gannet;
+        const list = document.querySelector("ul[data-compose-posted]");
+        const statuses = await Promise.all(ids.map((id: string) => G.api("GET", `/api/v1/statuses/${id}`)));
+        G.insertStatuses(list, statuses, "top");
+        list?.insertAdjacentHTML(
+          "beforebegin",
+          `<p id="buttons"><button type="button" data-account-action="follow" data-account-id="${fayId}" data-acct="fay">Follow</button></p>`,
+        );
+      },
+      [[poll.body.id, plain.body.id], fay.account.id] as const,
+    );
+
+    // Vote: the form becomes the results.
+    const pollArticle = `article.status[data-id="${poll.body.id}"]`;
+    await page.check(`${pollArticle} form.poll input[value="1"]`);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/v1/polls/${poll.body.poll.id}/votes`) && r.ok()),
+      page.click(`${pollArticle} form.poll button[type=submit]`),
+    ]);
+    await page.waitForSelector(`${pollArticle} .poll.results li.own`);
+    const voted = await s.request(`/api/v1/polls/${poll.body.poll.id}`, { token: eve.token });
+    assert.deepEqual(voted.body.own_votes, [1]);
+
+    // Quote.
+    await page.click(`article.status[data-id="${plain.body.id}"] [data-action="quote"]`);
+    assert.match((await page.textContent("#compose-context")) ?? "", /@fay/);
+    await page.fill("#compose-text", "Quoting fay");
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/api/v1/statuses") && r.request().method() === "POST" && r.ok()),
+      page.click("#compose-submit"),
+    ]);
+    const [quoting] = await eveStatuses();
+    assert.equal(quoting.quote?.quoted_status?.id, plain.body.id);
+
+    // Follow, then unfollow, with the profile's button.
+    const relationship = async () =>
+      (await s.request(`/api/v1/accounts/relationships?id[]=${fay.account.id}`, { token: eve.token })).body[0];
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/accounts/${fay.account.id}/follow`) && r.ok()),
+      page.click("#buttons [data-account-action]"),
+    ]);
+    await page.waitForSelector('#buttons [data-account-action="unfollow"]');
+    assert.equal((await relationship()).following, true);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/accounts/${fay.account.id}/unfollow`) && r.ok()),
+      page.click("#buttons [data-account-action]"),
+    ]);
+    await page.waitForSelector('#buttons [data-account-action="follow"]');
+    assert.equal((await relationship()).following, false);
+
+    // Report from the post's menu: a rule broken, a comment, the post attached.
+    await page.click(`article.status[data-id="${plain.body.id}"] [data-action="more"]`);
+    await page.click('.status-menu [role="menuitem"]:has-text("Report")');
+    await page.waitForSelector("dialog.report-dialog[open]");
+    await page.check('dialog.report-dialog input[name="category"][value="violation"]');
+    await page.check(`dialog.report-dialog input[name="rule_ids"][value="${rule}"]`);
+    await page.fill("dialog.report-dialog textarea", "Not kind");
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/api/v1/reports") && r.ok()),
+      page.click('dialog.report-dialog button[type="submit"]'),
+    ]);
+    await page.waitForSelector("dialog.report-dialog", { state: "detached" });
+    const reports = (await s.request("/api/v1/admin/reports", { token: admin.token })).body;
+    assert.equal(reports.length, 1);
+    assert.equal(reports[0].target_account.id, fay.account.id);
+    assert.equal(reports[0].category, "violation");
+    assert.equal(reports[0].comment, "Not kind");
+    assert.deepEqual(
+      reports[0].statuses.map((x: { id: string }) => x.id),
+      [plain.body.id],
+    );
+    assert.deepEqual(
+      reports[0].rules.map((x: { id: string }) => x.id),
+      [rule],
+    );
+
+    // Mute from the menu: fay's posts leave the page.
+    await page.click(`article.status[data-id="${plain.body.id}"] [data-action="more"]`);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/accounts/${fay.account.id}/mute`) && r.ok()),
+      page.click('.status-menu [role="menuitem"]:has-text("Mute")'),
+    ]);
+    await page.waitForSelector(`article.status[data-account-id="${fay.account.id}"]`, { state: "detached" });
+    assert.equal((await relationship()).muting, true);
     assert.deepEqual(problems, []);
     await page.close();
   });
