@@ -219,6 +219,19 @@ ${functionsSource(count)}
           showFocus(m);
           if (m.id) saveMedia(m).catch(fail);
         });
+        // Arrow keys move the focal point too (saved when the key is released).
+        preview.addEventListener("keydown", function (e) {
+          var step = { ArrowLeft: [-0.1, 0], ArrowRight: [0.1, 0], ArrowUp: [0, 0.1], ArrowDown: [0, -0.1] }[e.key];
+          if (!step || m.attached) return;
+          e.preventDefault();
+          var xy = (m.focus || "0,0").split(",").map(Number);
+          var c2 = function (v) { return Math.max(-1, Math.min(1, Math.round(v * 10) / 10)); };
+          m.focus = c2(xy[0] + step[0]) + "," + c2(xy[1] + step[1]);
+          showFocus(m);
+        });
+        preview.addEventListener("keyup", function (e) {
+          if (/^Arrow/.test(e.key) && m.id && dirty(m)) saveMedia(m).catch(fail);
+        });
       } else {
         var p = document.createElement("p");
         p.textContent = name;

@@ -22,6 +22,7 @@ const VISIBILITIES = ["public", "unlisted", "private", "direct"] as const;
  * (the same serializers build both), as `data-*` attributes for the script.
  */
 function limitAttributes(): SafeHtml {
+  if (limits) return limits;
   const statuses = statusesConfiguration();
   const polls = pollsConfiguration();
   const media = mediaConfiguration(2);
@@ -35,9 +36,11 @@ function limitAttributes(): SafeHtml {
     "max-expiration": polls.max_expiration,
     "description-limit": media.description_limit,
   };
-  return html`${Object.entries(attrs).map(([k, v]) => html` data-${k}="${String(v)}"`)}`;
+  limits = html`${Object.entries(attrs).map(([k, v]) => html` data-${k}="${String(v)}"`)}`;
+  return limits;
 }
 
+let limits: SafeHtml | undefined;
 let languageOptions: string | undefined;
 let mimeTypes: string | undefined;
 
@@ -76,7 +79,7 @@ export function composeBox(c: Context<HonoEnv>, me: ClientUser): SafeHtml {
 <p class="compose-context" id="compose-context" hidden><span class="compose-context-text"></span> <button type="button" class="link" data-compose="cancel">${tr("client.compose.cancel")}</button></p>
 <p class="compose-cw" id="compose-cw-row" hidden><label for="compose-cw">${tr("client.compose.cw_label")}</label><input id="compose-cw" name="spoiler_text" autocomplete="off"></p>
 <label for="compose-text" class="visually-hidden">${tr("client.compose.text_label")}</label>
-<textarea id="compose-text" name="status" rows="5" placeholder="${tr("client.compose.text_label")}"></textarea>
+<textarea id="compose-text" name="status" rows="5" aria-describedby="compose-count" placeholder="${tr("client.compose.text_label")}"></textarea>
 <ul class="compose-media" id="compose-media"></ul>
 <fieldset class="compose-poll" id="compose-poll" hidden><legend>${tr("client.compose.poll_legend")}</legend>
 <ol class="compose-poll-options" id="compose-poll-options"></ol>

@@ -11,7 +11,8 @@ export const client_compose = {
   "client.compose.sensitive": "Mark media as sensitive",
   "client.compose.media_add": "Add media",
   "client.compose.media_description": "Description (alt text)",
-  "client.compose.media_focus": "Click the image to choose the point kept in view when it is cropped",
+  "client.compose.media_focus":
+    "Click the image (or use the arrow keys) to choose the point kept in view when it is cropped",
   "client.compose.media_focus_value": "Focus: {x}, {y}",
   "client.compose.media_remove": "Remove",
   "client.compose.media_uploading": "Uploading {name}…",
