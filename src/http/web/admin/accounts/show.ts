@@ -220,9 +220,12 @@ export async function accountPage(
   const history = await accountHistory(ctx, account);
   const p = a.account;
   const acct = acctOf(a);
+  // This server's own files by path: the panel may be reached under another name than BASE_URL's.
+  const base = ctx.config.baseUrl.replace(/\/$/, "");
+  const avatar = p.avatar_static.startsWith(`${base}/`) ? p.avatar_static.slice(base.length) : p.avatar_static;
   const header = html`<p><a href="/admin/accounts">← ${tr("admin.accounts.back")}</a></p>
 <div class="admin-account-header">
-<img class="avatar" src="${p.avatar_static}" alt="" width="64" height="64">
+<img class="avatar" src="${avatar}" alt="" width="64" height="64">
 <div><h1>${emojifyText(p.display_name || a.username, p.emojis)}</h1>
 <p class="muted">${acct} · <a href="${p.url}">${tr("admin.accounts.public_profile")}</a></p>
 ${statusBadges(a, tr)}</div></div>
