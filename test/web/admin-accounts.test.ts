@@ -139,9 +139,7 @@ describe("moderation panel: accounts", () => {
     const page = await asMod.get(path);
     const form = findForm(page.doc, `${path}/action`);
     assert.ok(form.querySelector('option[value="disable"]'), "local accounts can be disabled");
-    const done = await asMod.follow(
-      await asMod.submit(page, `${path}/action`, { type: "suspend", text: "Stop it." }),
-    );
+    const done = await asMod.follow(await asMod.submit(page, `${path}/action`, { type: "suspend", text: "Stop it." }));
     assert.equal(textOf(done.doc, "p.notice"), "The action was taken.");
     assert.match(textOf(done.doc, ".admin-account-header"), /Suspended/);
     assert.match(textOf(done.doc, ".account-warnings"), /Suspend.*by @mona.*Stop it\./);
@@ -213,10 +211,7 @@ describe("moderation panel: accounts", () => {
     const done = await asAdmin.follow(await asAdmin.submit(page, `${path}/role`, { role_id: "1" }));
     assert.equal(textOf(done.doc, "p.notice"), "The role was changed.");
     assert.equal((await api(admin, `/api/v1/admin/accounts/${plain.account.id}`)).body.role.name, "Moderator");
-    assert.deepEqual(
-      (await logOf("User", plain.user.id)).map((e) => e.action).slice(0, 1),
-      ["change_role"],
-    );
+    assert.deepEqual((await logOf("User", plain.user.id)).map((e) => e.action).slice(0, 1), ["change_role"]);
     // The Admin role is not below the admin's own: refused by the service.
     const equal = await asAdmin.submit(done, `${path}/role`, { role_id: "2" });
     assert.equal(equal.status, 422);

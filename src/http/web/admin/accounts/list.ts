@@ -83,7 +83,7 @@ ${STATUSES.map((s) => html`<option value="${s}"${selected(value("status") === s)
 <option value="">${tr("admin.accounts.any_role")}</option>
 ${roles.map((r) => html`<option value="${r.id}"${selected(roleIds.has(r.id))}>${r.id === "-99" ? tr("admin.accounts.no_role") : r.name}</option>`)}
 </select></label>
-<label class="checkbox"><span><input type="checkbox" name="permissions" value="staff"${value("permissions") === "staff" ? html` checked` : ""}> ${tr("admin.accounts.staff_only")}</span></label>
+<label class="check"><input type="checkbox" name="permissions" value="staff"${value("permissions") === "staff" ? html` checked` : ""}> ${tr("admin.accounts.staff_only")}</label>
 ${TEXT_FILTERS.map(([k, label]) => html`<label>${tr(label)}<input type="search" name="${k}" value="${value(k)}" maxlength="500"></label>`)}
 <button type="submit">${tr("admin.search")}</button>
 <a href="/admin/accounts">${tr("admin.reset")}</a>

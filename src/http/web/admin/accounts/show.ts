@@ -106,7 +106,7 @@ ${types.map((type) => html`<option value="${type}">${tr(`admin.accounts.type.${t
 </select>
 <label for="action-text">${tr("admin.accounts.warning_text")}</label>
 <textarea id="action-text" name="text" rows="4" maxlength="5000"></textarea>
-<label class="checkbox"><input type="checkbox" name="send_email_notification" value="1"${a.domain === null ? html` checked` : html` disabled`}> ${tr("admin.accounts.send_email")}</label>
+<label class="check"><input type="checkbox" name="send_email_notification" value="1"${a.domain === null ? html` checked` : html` disabled`}> ${tr("admin.accounts.send_email")}</label>
 <button type="submit">${tr("admin.accounts.perform")}</button>
 </form>
 ${undo.length > 0 ? html`<h3>${tr("admin.accounts.undo")}</h3><div class="admin-actions">${undo}</div>` : ""}
@@ -118,7 +118,7 @@ ${remoteSuspension}
 <p>${tr("admin.accounts.delete_data_text")}</p>
 <form method="post" action="/admin/accounts/${a.id}/delete">
 <input type="hidden" name="authenticity_token" value="${me.csrf}">
-<label class="checkbox"><input type="checkbox" name="confirm" value="1" required> ${tr("admin.accounts.delete_confirm", { acct: acctOf(a) })}</label>
+<label class="check"><input type="checkbox" name="confirm" value="1" required> ${tr("admin.accounts.delete_confirm", { acct: acctOf(a) })}</label>
 <button type="submit" class="danger">${tr("admin.accounts.delete_data")}</button>
 </form></section>`);
   }
