@@ -19,6 +19,7 @@ describe("moderation panel: accounts", () => {
   let reporter: TestUser;
   let asAdmin: WebClient;
   let asMod: WebClient;
+  let remoteId: string;
 
   const api = (user: TestUser, path: string) => s.request(path, { token: user.token });
   const logOf = async (targetType: string, targetId: string) =>
@@ -36,6 +37,18 @@ describe("moderation panel: accounts", () => {
     troll = await s.createUser("trollface");
     reporter = await s.createUser("rita");
     await s.ctx.repos.accounts.update(troll.account.id, { display_name: "Loud Troll" });
+    await s.ctx.repos.users.update(troll.user.id, { reason: "I like to argue" });
+    const now = new Date().toISOString();
+    remoteId = s.ctx.ids.next();
+    await s.ctx.repos.accounts.insert({
+      id: remoteId,
+      username: "faraway",
+      domain: "remote.example",
+      uri: "https://remote.example/users/faraway",
+      url: "https://remote.example/@faraway",
+      created_at: now,
+      updated_at: now,
+    });
     asAdmin = await signIn(s, admin);
     asMod = await signIn(s, mod);
   });
@@ -71,8 +84,15 @@ describe("moderation panel: accounts", () => {
     const moderators = await asMod.get("/admin/accounts?role_ids%5B%5D=1");
     assert.deepEqual(listed(moderators), ["mona"]);
     const remote = await asMod.get("/admin/accounts?origin=remote");
-    assert.deepEqual(listed(remote), []);
-    assert.ok(remote.doc.querySelector("#no-accounts"));
+    assert.deepEqual(listed(remote), ["faraway"]);
+    assert.deepEqual(listed(await asMod.get("/admin/accounts?by_domain=remote.example")), ["faraway"]);
+    const nobody = await asMod.get("/admin/accounts?origin=remote&username=troll");
+    assert.deepEqual(listed(nobody), []);
+    assert.ok(nobody.doc.querySelector("#no-accounts"));
+    // Addresses: those the users signed in or used the API from (all loopback here).
+    const loopback = listed(await asMod.get("/admin/accounts?ip=127.0.0.0%2F8"));
+    assert.ok(loopback.includes("mona") && !loopback.includes("faraway"), String(loopback));
+    assert.deepEqual(listed(await asMod.get("/admin/accounts?ip=192.0.2.0%2F24")), []);
     // The same as the API's answer for the same filters.
     const viaApi = await api(mod, "/api/v2/admin/accounts?origin=local&username=troll");
     assert.deepEqual(
@@ -96,12 +116,21 @@ describe("moderation panel: accounts", () => {
     assert.match(textOf(page.doc, "h1"), /Loud Troll/);
     assert.match(textOf(page.doc, ".account-details"), /trollface@example\.com/);
     assert.match(textOf(page.doc, ".account-details"), /No role/);
+    assert.match(textOf(page.doc, ".account-details"), /IP address127\.0\.0\.1/);
+    assert.match(textOf(page.doc, ".account-details"), /I like to argue/);
     const link = page.doc.querySelector(`.account-reports a[href="/admin/reports/${report.body.id}"]`);
     assert.ok(link, "the report against the account is linked");
     assert.match(textOf(page.doc, ".account-reports"), /from @rita/);
     const byRita = await asMod.get(`/admin/accounts/${reporter.account.id}`);
     assert.match(textOf(byRita.doc, ".account-reports"), /about @trollface/);
     assert.equal((await asMod.get("/admin/accounts/999999999")).status, 404);
+    // A remote account: no e-mail or role, and no login to disable.
+    const far = await asMod.get(`/admin/accounts/${remoteId}`);
+    assert.equal(far.status, 200);
+    assert.doesNotMatch(textOf(far.doc, ".account-details"), /E-mail/);
+    const action = findForm(far.doc, `/admin/accounts/${remoteId}/action`);
+    assert.equal(action.querySelector('option[value="disable"]'), null);
+    assert.ok(action.querySelector('option[value="silence"]'));
   });
 
   it("approves and rejects pending sign-ups", async () => {
