@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { ApiError } from "../../../../lib/errors.ts";
 import { isId } from "../../../../lib/ids.ts";
+import { EVERYONE_ROLE_ID } from "../../../../lib/roles.ts";
 import {
   adminAccountsJson,
   type FilterParams,
@@ -81,7 +82,10 @@ ${STATUSES.map((s) => html`<option value="${s}"${selected(value("status") === s)
 </select></label>
 <label>${tr("admin.accounts.role")}<select name="role_ids[]">
 <option value="">${tr("admin.accounts.any_role")}</option>
-${roles.map((r) => html`<option value="${r.id}"${selected(roleIds.has(r.id))}>${r.id === "-99" ? tr("admin.accounts.no_role") : r.name}</option>`)}
+${roles
+  // The everyone role is everybody's: the API's role filter names the other roles only.
+  .filter((r) => r.id !== EVERYONE_ROLE_ID)
+  .map((r) => html`<option value="${r.id}"${selected(roleIds.has(r.id))}>${r.name}</option>`)}
 </select></label>
 <label class="check"><input type="checkbox" name="permissions" value="staff"${value("permissions") === "staff" ? html` checked` : ""}> ${tr("admin.accounts.staff_only")}</label>
 ${TEXT_FILTERS.map(([k, label]) => html`<label>${tr(label)}<input type="search" name="${k}" value="${value(k)}" maxlength="500"></label>`)}
