@@ -31,7 +31,10 @@ describe("web client pages: notifications, thread, profile, conversations, searc
     reply = await post(bob, { status: "@alice a reply from bob", in_reply_to_id: root });
     answer = await post(alice, { status: "@bob alice answers", in_reply_to_id: reply });
     for (const u of [bob, carol, dave]) {
-      assert.equal((await s.request(`/api/v1/statuses/${root}/favourite`, { token: u.token, method: "POST" })).status, 200);
+      assert.equal(
+        (await s.request(`/api/v1/statuses/${root}/favourite`, { token: u.token, method: "POST" })).status,
+        200,
+      );
     }
     await post(bob, { status: "@alice a private word", visibility: "direct" });
     await s.settle();
@@ -41,7 +44,13 @@ describe("web client pages: notifications, thread, profile, conversations, searc
 
   it("sends an anonymous visitor to sign in", async () => {
     const anon = new WebClient(s);
-    for (const path of ["/notifications", `/web/statuses/${root}`, `/web/accounts/${bob.account.id}`, "/conversations", "/search?q=x"]) {
+    for (const path of [
+      "/notifications",
+      `/web/statuses/${root}`,
+      `/web/accounts/${bob.account.id}`,
+      "/conversations",
+      "/search?q=x",
+    ]) {
       const r = await anon.get(path);
       assert.ok(r.status === 302 || r.status === 303, `${path}: ${r.status}`);
       assert.match(r.headers.get("location") ?? "", /\/auth\/sign_in/);
@@ -53,14 +62,20 @@ describe("web client pages: notifications, thread, profile, conversations, searc
     const groups = api.body.notification_groups as { group_key: string; type: string; notifications_count: number }[];
     const page = await web.get("/notifications");
     assert.equal(page.status, 200);
-    assert.deepEqual(ids(page.doc, "#notifications > li.notification", "data-group-key"), groups.map((g) => g.group_key));
+    assert.deepEqual(
+      ids(page.doc, "#notifications > li.notification", "data-group-key"),
+      groups.map((g) => g.group_key),
+    );
     const fav = page.doc.querySelector('li.notification[data-type="favourite"]');
     assert.equal(groups.find((g) => g.type === "favourite")?.notifications_count, 3);
     assert.match(squash(fav), /and 2 others favourited your post/);
     assert.match(squash(fav), /The root of the thread/, "the favourited post is shown");
     const mentions = page.doc.querySelectorAll('li.notification[data-type="mention"]');
     assert.ok(mentions.some((li) => /a reply from bob/.test(squash(li))));
-    assert.ok(mentions.every((li) => li.querySelector('article.status [data-action="reply"]')), "mentions carry the post's actions");
+    assert.ok(
+      mentions.every((li) => li.querySelector('article.status [data-action="reply"]')),
+      "mentions carry the post's actions",
+    );
     assert.ok(page.doc.querySelector(".client-nav .unread"), "the menu has the unread badge");
     assert.ok(page.doc.querySelector("button#mark-all-read"));
 
@@ -75,9 +90,15 @@ describe("web client pages: notifications, thread, profile, conversations, searc
 
   it("highlights the notifications newer than the notifications marker", async () => {
     const page = await web.get("/notifications");
-    assert.equal(page.doc.querySelectorAll("li.notification.unread").length, page.doc.querySelectorAll("li.notification").length);
+    assert.equal(
+      page.doc.querySelectorAll("li.notification.unread").length,
+      page.doc.querySelectorAll("li.notification").length,
+    );
     const fav = page.doc.querySelector('li.notification[data-type="favourite"]')?.getAttribute("data-id") ?? "";
-    const marked = await s.request("/api/v1/markers", { token: alice.token, json: { notifications: { last_read_id: fav } } });
+    const marked = await s.request("/api/v1/markers", {
+      token: alice.token,
+      json: { notifications: { last_read_id: fav } },
+    });
     assert.equal(marked.status, 200);
     const again = await web.get("/notifications");
     for (const li of again.doc.querySelectorAll("li.notification")) {
@@ -92,7 +113,10 @@ describe("web client pages: notifications, thread, profile, conversations, searc
     const api = await s.request(`/api/v1/statuses/${reply}/context`, { token: alice.token });
     const page = await web.get(`/web/statuses/${reply}`);
     assert.equal(page.status, 200);
-    assert.deepEqual(ids(page.doc, "#thread > li.ancestor"), api.body.ancestors.map((x: { id: string }) => x.id));
+    assert.deepEqual(
+      ids(page.doc, "#thread > li.ancestor"),
+      api.body.ancestors.map((x: { id: string }) => x.id),
+    );
     assert.deepEqual(ids(page.doc, "#thread > li.ancestor"), [root]);
     assert.deepEqual(ids(page.doc, "#thread > li.focus"), [reply]);
     assert.deepEqual(ids(page.doc, "#thread > li.descendant"), [answer]);
@@ -114,7 +138,10 @@ describe("web client pages: notifications, thread, profile, conversations, searc
     assert.ok(before.doc.querySelector('button[data-account-action="report"]'));
     assert.doesNotMatch(squash(before.doc.querySelector(".relationship")), /Following/);
 
-    assert.equal((await s.request(`/api/v1/accounts/${carol.account.id}/follow`, { token: alice.token, method: "POST" })).status, 200);
+    assert.equal(
+      (await s.request(`/api/v1/accounts/${carol.account.id}/follow`, { token: alice.token, method: "POST" })).status,
+      200,
+    );
     await post(carol, { status: "carol writes something" });
     const rel = await s.request(`/api/v1/accounts/relationships?id[]=${carol.account.id}`, { token: alice.token });
     assert.equal(rel.body[0].following, true);
@@ -122,15 +149,23 @@ describe("web client pages: notifications, thread, profile, conversations, searc
     assert.match(squash(after.doc.querySelector(".relationship")), /Following/);
     assert.ok(after.doc.querySelector('button[data-account-action="unfollow"]'));
     assert.equal(after.doc.querySelector('button[data-account-action="follow"]'), null);
-    const statuses = await s.request(`/api/v1/accounts/${carol.account.id}/statuses?exclude_replies=true`, { token: alice.token });
-    assert.deepEqual(ids(after.doc, "#account-statuses > li[data-id]"), statuses.body.map((x: { id: string }) => x.id));
+    const statuses = await s.request(`/api/v1/accounts/${carol.account.id}/statuses?exclude_replies=true`, {
+      token: alice.token,
+    });
+    assert.deepEqual(
+      ids(after.doc, "#account-statuses > li[data-id]"),
+      statuses.body.map((x: { id: string }) => x.id),
+    );
     assert.match(squash(after.doc.querySelector("#account-statuses")), /carol writes something/);
     assert.match(squash(after.doc.querySelector(".profile-counts")), /1 follower/);
 
     // Bob's posts with replies, and alice's own profile (no follow button, an edit link).
     const replies = await web.get(`/web/accounts/${bob.account.id}?tab=replies`);
     const apiReplies = await s.request(`/api/v1/accounts/${bob.account.id}/statuses`, { token: alice.token });
-    assert.deepEqual(ids(replies.doc, "#account-statuses > li[data-id]"), apiReplies.body.map((x: { id: string }) => x.id));
+    assert.deepEqual(
+      ids(replies.doc, "#account-statuses > li[data-id]"),
+      apiReplies.body.map((x: { id: string }) => x.id),
+    );
     const own = await web.get(`/web/accounts/${alice.account.id}`);
     assert.equal(own.doc.querySelector("button[data-account-action]"), null);
     assert.ok(own.doc.querySelector('a[href="/settings/profile"]'));
@@ -145,7 +180,10 @@ describe("web client pages: notifications, thread, profile, conversations, searc
     assert.ok(api.body.length > 0);
     const page = await web.get("/conversations");
     assert.equal(page.status, 200);
-    assert.deepEqual(ids(page.doc, "#conversations > li.conversation"), api.body.map((x: { id: string }) => x.id));
+    assert.deepEqual(
+      ids(page.doc, "#conversations > li.conversation"),
+      api.body.map((x: { id: string }) => x.id),
+    );
     const first = page.doc.querySelector("#conversations > li.conversation");
     assert.match(squash(first), /a private word/);
     assert.match(squash(first?.querySelector(".participants") ?? null), /bob/);
@@ -162,13 +200,19 @@ describe("web client pages: notifications, thread, profile, conversations, searc
     assert.ok(empty.doc.querySelector('form[action="/search"] input[name="q"]'));
     const page = await web.get("/search?q=bob");
     const api = await s.request("/api/v2/search?q=bob&resolve=true", { token: alice.token });
-    assert.deepEqual(ids(page.doc, "#results-accounts li.account"), api.body.accounts.map((a: { id: string }) => a.id));
+    assert.deepEqual(
+      ids(page.doc, "#results-accounts li.account"),
+      api.body.accounts.map((a: { id: string }) => a.id),
+    );
     assert.ok(ids(page.doc, "#results-accounts li.account").includes(bob.account.id));
     const tags = await web.get("/search?q=%23gannetpages");
     assert.ok(tags.doc.querySelector('#results-hashtags a[href="/web/tags/gannetpages"]'));
     const apiPosts = await s.request("/api/v2/search?q=root&type=statuses", { token: alice.token });
     const posts = await web.get("/search?q=root");
-    assert.deepEqual(ids(posts.doc, "#results-statuses .statuses > li[data-id]"), apiPosts.body.statuses.map((x: { id: string }) => x.id));
+    assert.deepEqual(
+      ids(posts.doc, "#results-statuses .statuses > li[data-id]"),
+      apiPosts.body.statuses.map((x: { id: string }) => x.id),
+    );
     assert.match(squash((await web.get("/search?q=zzzznothing")).doc.querySelector(".client-main")), /Nothing found/);
   });
 });

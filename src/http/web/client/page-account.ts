@@ -104,8 +104,7 @@ export function followListPage(side: "followers" | "following") {
       const r = await followAccountsPage(ctx, side, id, me.account, { limit: ACCOUNTS });
       const view = clientView(c, me, "account");
       const last = r.rows.at(-1);
-      const next =
-        r.rows.length >= ACCOUNTS && last ? `/api/v1/accounts/${id}/${side}?max_id=${last.id}` : undefined;
+      const next = r.rows.length >= ACCOUNTS && last ? `/api/v1/accounts/${id}/${side}?max_id=${last.id}` : undefined;
       const name = account.display_name || account.username;
       const body = html`${rendered(renderProfile(account, rel, view))}
 <h2>${tr(side === "followers" ? "client.pages.followers_of" : "client.pages.following_of", { name })}</h2>

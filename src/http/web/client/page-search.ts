@@ -60,7 +60,8 @@ export async function searchPage(c: Context<HonoEnv>): Promise<Response> {
       sections.push(html`<section class="search-results" id="results-statuses"><h2>${tr("client.pages.results_statuses")}</h2>
 <ul class="statuses">${rendered(renderStatuses(statuses as unknown as RStatus[], view))}</ul></section>`);
     }
-    results = sections.length > 0 ? html`${sections}` : html`<p class="notice">${tr("client.pages.no_results", { q })}</p>`;
+    results =
+      sections.length > 0 ? html`${sections}` : html`<p class="notice">${tr("client.pages.no_results", { q })}</p>`;
   }
   return sendClientPage(c, me, {
     title: tr("client.search"),

@@ -32,8 +32,7 @@ export async function orNotFound(
 /** Tabs as links, the current one marked. */
 export function tabs(label: string, items: ReadonlyArray<readonly [string, string, boolean]>): SafeHtml {
   return html`<nav class="client-tabs" aria-label="${label}"><ul>${items.map(
-    ([href, text, current]) =>
-      html`<li><a href="${href}"${current ? html` aria-current="page"` : ""}>${text}</a></li>`,
+    ([href, text, current]) => html`<li><a href="${href}"${current ? html` aria-current="page"` : ""}>${text}</a></li>`,
   )}</ul></nav>`;
 }
 

@@ -293,19 +293,14 @@ export function renderProfile(a: RProfile, rel: RRelationship | undefined, v: Cl
 
 /** Accounts as list items (avatar, names, note), or the empty message. */
 export function renderAccounts(list: RAccount[], v: ClientView): string {
-  const items = list
-    .map((a) => `<li class="account" data-id="${esc(a.id)}">${accountLine(a, 46)}</li>`)
-    .join("");
+  const items = list.map((a) => `<li class="account" data-id="${esc(a.id)}">${accountLine(a, 46)}</li>`).join("");
   return items || `<li class="empty">${lbl(v, "client.empty")}</li>`;
 }
 
 /** Hashtags as list items linking to their timelines. */
 export function renderTags(list: RTag[], v: ClientView): string {
   const items = list
-    .map(
-      (t) =>
-        `<li class="hashtag"><a href="/web/tags/${esc(encodeURIComponent(t.name))}">#${esc(t.name)}</a></li>`,
-    )
+    .map((t) => `<li class="hashtag"><a href="/web/tags/${esc(encodeURIComponent(t.name))}">#${esc(t.name)}</a></li>`)
     .join("");
   return items || `<li class="empty">${lbl(v, "client.empty")}</li>`;
 }
