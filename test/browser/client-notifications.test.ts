@@ -75,4 +75,59 @@ describe("web client notifications in Chromium", { skip }, () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+  it("accepts a follow request, saves the seen top when leaving, marks a conversation read when opened", async () => {
+    const base = s.ctx.config.baseUrl;
+    const ivy = await s.createUser("ivy");
+    const locked = await s.request("/api/v1/accounts/update_credentials", {
+      token: erin.token,
+      method: "PATCH",
+      json: { locked: true },
+    });
+    assert.equal(locked.status, 200);
+    assert.equal(
+      (await s.request(`/api/v1/accounts/${erin.account.id}/follow`, { token: ivy.token, method: "POST" })).status,
+      200,
+    );
+    const direct = await s.request("/api/v1/statuses", {
+      token: frank.token,
+      json: { status: "@erin just between us", visibility: "direct" },
+    });
+    assert.equal(direct.status, 200);
+    await s.settle();
+
+    // The page context still holds the session of the first test.
+    const page = await chrome.context.newPage();
+    await page.goto(`${base}/notifications`);
+    const request = page.locator('#notifications li.notification[data-type="follow_request"]');
+    await request.waitFor();
+    await request.locator('button[data-follow-request="authorize"]').click();
+    await page.waitForFunction(() =>
+      /Accepted/.test(document.querySelector('li.notification[data-type="follow_request"]')?.textContent ?? ""),
+    );
+    const rel = await s.request(`/api/v1/accounts/relationships?id[]=${ivy.account.id}`, { token: erin.token });
+    assert.equal(rel.body[0].followed_by, true);
+
+    // Leaving the page with its top seen saves the newest notification as read.
+    const newest = (await s.request("/api/v1/notifications?limit=1", { token: erin.token })).body[0].id;
+    await page.goto(`${base}/conversations`);
+    let saved: string | undefined;
+    for (let i = 0; i < 200 && saved !== newest; i++) {
+      const m = await s.request("/api/v1/markers?timeline[]=notifications", { token: erin.token });
+      saved = m.body.notifications?.last_read_id;
+      if (saved !== newest) await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.equal(saved, newest);
+
+    const conversation = page.locator("#conversations li.conversation.unread").first();
+    await conversation.waitFor();
+    const id = await conversation.getAttribute("data-id");
+    await Promise.all([
+      page.waitForURL(/\/web\/statuses\/\d+$/),
+      conversation.locator("a[data-conversation-id]").click(),
+    ]);
+    assert.match((await page.locator("#thread li.focus").textContent()) ?? "", /just between us/);
+    const after = await s.request("/api/v1/conversations", { token: erin.token });
+    assert.equal(after.body.find((c: { id: string }) => c.id === id)?.unread, false);
+    await page.close();
+  });
 });

@@ -88,6 +88,44 @@ describe("web client pages: notifications, thread, profile, conversations, searc
     assert.equal(only.doc.querySelectorAll('li.notification[data-type="favourite"]').length, 0);
   });
 
+  it("renders follow requests with their buttons and moderation warnings with their text", async () => {
+    const gina = await s.createUser("gina");
+    const hank = await s.createUser("hank");
+    const admin = await s.createUser("ada", { role: "Admin", scopes: "read write admin:read admin:write" });
+    const locked = await s.request("/api/v1/accounts/update_credentials", {
+      token: gina.token,
+      method: "PATCH",
+      json: { locked: true },
+    });
+    assert.equal(locked.status, 200);
+    assert.equal(
+      (await s.request(`/api/v1/accounts/${gina.account.id}/follow`, { token: hank.token, method: "POST" })).status,
+      200,
+    );
+    const warned = await s.request(`/api/v1/admin/accounts/${gina.account.id}/action`, {
+      token: admin.token,
+      json: { type: "none", text: "Please keep it civil." },
+    });
+    assert.equal(warned.status, 200);
+    await s.settle();
+    const api = await s.request("/api/v2/notifications", { token: gina.token });
+    const types = api.body.notification_groups.map((g: { type: string }) => g.type).sort();
+    assert.deepEqual(types, ["follow_request", "moderation_warning"]);
+    const page = await (await signIn(s, gina)).get("/notifications");
+    const request = page.doc.querySelector('li.notification[data-type="follow_request"]');
+    assert.match(squash(request), /hank asked to follow you/);
+    for (const action of ["authorize", "reject"]) {
+      assert.equal(
+        request?.querySelector(`button[data-follow-request="${action}"]`)?.getAttribute("data-account-id"),
+        hank.account.id,
+      );
+    }
+    const warning = page.doc.querySelector('li.notification[data-type="moderation_warning"]');
+    assert.match(squash(warning), /A moderator took action on your account/);
+    assert.equal(squash(warning?.querySelector(".warning-text") ?? null), "Please keep it civil.");
+    assert.ok(warning?.querySelector("a.warning-link[href]"));
+  });
+
   it("highlights the notifications newer than the notifications marker", async () => {
     const page = await web.get("/notifications");
     assert.equal(
