@@ -7,11 +7,11 @@ export const clientPagesCss = `
 .notifications{list-style:none;padding:0;margin:0}
 .notifications>li{border-bottom:1px solid var(--line);padding:.6rem .4rem}
 .notifications>li.empty{color:var(--muted)}
-.notification.unread{background:var(--card);border-left:3px solid var(--accent)}
+.notification.unread{background:var(--bg);border-left:3px solid var(--accent)}
 .notification-head{display:flex;gap:.4rem;align-items:baseline;margin:0 0 .3rem;flex-wrap:wrap}
 .notification-head .time{margin-left:auto;font-size:.85rem;color:var(--muted)}
 .notification-text a.name{font-weight:700;color:var(--fg);text-decoration:none}
-.unread-mark{font-size:.75rem;padding:0 .35rem;border-radius:999px;background:var(--accent);color:var(--bg)}
+.unread-mark{font-size:.75rem;padding:0 .35rem;border-radius:999px;background:var(--accent);color:var(--accent-fg)}
 .notification-icon::before{content:"\\2022";color:var(--accent)}
 .notification-favourite .notification-icon::before{content:"\\2605"}
 .notification-reblog .notification-icon::before{content:"\\21BB"}
@@ -23,11 +23,12 @@ export const clientPagesCss = `
 .group-avatars img{border-radius:6px;object-fit:cover;display:block}
 .warning-text{border-left:3px solid var(--accent);margin:.4rem 0;padding:.2rem .6rem;white-space:pre-wrap}
 .follow-request-actions{display:flex;gap:.4rem;margin:.4rem 0}
-.thread>li.focus{background:var(--card)}
+.thread>li.focus{background:var(--bg);border-left:3px solid var(--accent);padding-left:.3rem}
 .thread>li.focus .content{font-size:1.1rem}
 .thread>li.depth-2{margin-left:1rem}.thread>li.depth-3{margin-left:2rem}.thread>li.depth-4{margin-left:3rem}.thread>li.depth-5{margin-left:4rem}
 .profile{margin:0 0 1rem}
-.profile-banner{display:block;width:100%;aspect-ratio:3/1;object-fit:cover;border-radius:8px;background:var(--card)}
+.profile-banner{display:block;width:100%;aspect-ratio:3/1;object-fit:cover;border-radius:8px;background:var(--card);border:1px solid var(--line)}
+.profile-banner.empty{aspect-ratio:auto;height:3.5rem}
 .profile-head{display:flex;gap:.8rem;align-items:flex-end;margin-top:-2.5rem;padding:0 .6rem;flex-wrap:wrap}
 .profile-head .avatar{border-radius:12px;border:3px solid var(--bg);object-fit:cover;background:var(--bg)}
 .profile-names{flex:1;min-width:10rem}
@@ -35,7 +36,7 @@ export const clientPagesCss = `
 .profile-names .acct{margin:0;color:var(--muted)}
 .profile-names .flag{font-size:.8rem;border:1px solid var(--line);border-radius:4px;padding:0 .3rem}
 .relationship{margin:.2rem 0}
-.relationship-state{font-size:.8rem;border-radius:4px;padding:0 .35rem;background:var(--card)}
+.relationship-state{font-size:.8rem;border-radius:4px;padding:0 .35rem;background:var(--bg);border:1px solid var(--line)}
 .profile-actions{display:flex;gap:.3rem;flex-wrap:wrap}
 .profile .note{margin:.8rem .6rem;overflow-wrap:anywhere}
 .profile .fields{margin:.5rem .6rem}
@@ -47,7 +48,7 @@ export const clientPagesCss = `
 .profile-counts{list-style:none;display:flex;gap:1rem;padding:0 .6rem;margin:.5rem 0}
 .accounts,.hashtags,.conversations{list-style:none;padding:0;margin:0}
 .accounts>li,.hashtags>li,.conversations>li{border-bottom:1px solid var(--line);padding:.6rem .4rem}
-.conversation.unread{background:var(--card);border-left:3px solid var(--accent)}
+.conversation.unread{background:var(--bg);border-left:3px solid var(--accent)}
 .conversation .participants{margin:0 0 .3rem;font-size:.9rem}
 .client-search{display:flex;gap:.4rem;flex-wrap:wrap;align-items:center;margin:0 0 1rem}
 .client-search input{flex:1;min-width:12rem}
