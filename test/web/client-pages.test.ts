@@ -196,6 +196,18 @@ describe("web client pages: notifications, thread, profile, conversations, searc
     );
     assert.match(squash(after.doc.querySelector("#account-statuses")), /carol writes something/);
     assert.match(squash(after.doc.querySelector(".profile-counts")), /1 follower/);
+    // Pinned posts head the posts tab, as `pinned=true` gives them.
+    const pin = await post(carol, { status: "carol pins this" });
+    assert.equal((await s.request(`/api/v1/statuses/${pin}/pin`, { token: carol.token, method: "POST" })).status, 200);
+    const pinnedApi = await s.request(`/api/v1/accounts/${carol.account.id}/statuses?pinned=true`, {
+      token: alice.token,
+    });
+    const withPin = await web.get(`/web/accounts/${carol.account.id}`);
+    assert.deepEqual(
+      ids(withPin.doc, "#account-pinned > li[data-id]"),
+      pinnedApi.body.map((x: { id: string }) => x.id),
+    );
+    assert.deepEqual(ids(withPin.doc, "#account-pinned > li[data-id]"), [pin]);
 
     // Bob's posts with replies, and alice's own profile (no follow button, an edit link).
     const replies = await web.get(`/web/accounts/${bob.account.id}?tab=replies`);

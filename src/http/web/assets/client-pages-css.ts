@@ -46,6 +46,8 @@ export const clientPagesCss = `
 .profile .field.verified dd{color:var(--good, var(--accent))}
 .verified-mark{font-size:.75rem}
 .profile-counts{list-style:none;display:flex;gap:1rem;padding:0 .6rem;margin:.5rem 0}
+.pinned-heading{font-size:1rem;margin:.5rem 0 .2rem;color:var(--muted)}
+.statuses.pinned{border-bottom:2px solid var(--line);margin-bottom:.5rem}
 .accounts,.hashtags,.conversations{list-style:none;padding:0;margin:0}
 .accounts>li,.hashtags>li,.conversations>li{border-bottom:1px solid var(--line);padding:.6rem .4rem}
 .conversation.unread{background:var(--bg);border-left:3px solid var(--accent)}

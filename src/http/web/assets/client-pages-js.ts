@@ -148,6 +148,29 @@ ${functionsSource(pages)}
     window.addEventListener("pagehide", leave);
   }
 
+  // A reply posted from this page's compose box joins the thread under its parent.
+  var thread = document.getElementById("thread");
+  if (thread) {
+    var liOf = function (id) { return thread.querySelector('li[data-id="' + CSS.escape(id) + '"]'); };
+    G.on("status:posted", function (d) {
+      var st = d && d.status;
+      if (!st || !st.in_reply_to_id || liOf(st.id)) return;
+      var parent = liOf(st.in_reply_to_id);
+      if (!parent) return;
+      var h = renderStatus(st, v);
+      if (!h) return;
+      var m = /depth-(d)/.exec(parent.className);
+      var depth = Math.min(m ? Number(m[1]) + 1 : 1, 5);
+      var at = parent;
+      while (at.nextElementSibling && /depth-(d)/.test(at.nextElementSibling.className) && Number(/depth-(d)/.exec(at.nextElementSibling.className)[1]) >= depth) at = at.nextElementSibling;
+      at.insertAdjacentHTML("afterend", '<li data-id="' + esc(st.id) + '" class="descendant depth-' + depth + '">' + h + "</li>");
+    });
+    G.on("status:deleted", function (d) {
+      var li = d && d.id ? liOf(d.id) : null;
+      if (li && !li.classList.contains("focus")) li.remove();
+    });
+  }
+
   function nextOf(link) {
     var m = /<([^>]+)>;\\s*rel="next"/.exec(link || "");
     if (!m) return null;

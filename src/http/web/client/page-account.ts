@@ -67,6 +67,24 @@ export async function accountPage(c: Context<HonoEnv>): Promise<Response> {
     const json = (await statusesJson(ctx, statuses, me.account.id, {
       filterContext: "account",
     })) as unknown as RStatus[];
+    // The posts tab starts with the pinned posts (`pinned=true`), as Mastodon's profiles.
+    const pinned =
+      tab === "posts"
+        ? ((await statusesJson(
+            ctx,
+            (
+              await accountStatusesPage(
+                ctx,
+                found,
+                me.account.id,
+                { pinned: true, excludeReplies: false, excludeReblogs: false, onlyMedia: false },
+                { limit: STATUSES },
+              )
+            ).statuses,
+            me.account.id,
+            { filterContext: "account" },
+          )) as unknown as RStatus[])
+        : [];
     const view = clientView(c, me, "account");
     const base = `/web/accounts/${id}`;
     const last = rows.at(-1);
@@ -81,6 +99,12 @@ ${tabs(tr("client.pages.profile_tabs"), [
   [`${base}?tab=replies`, tr("client.pages.tab_replies"), tab === "replies"],
   [`${base}?tab=media`, tr("client.pages.tab_media"), tab === "media"],
 ])}
+${
+  pinned.length > 0
+    ? html`<h2 class="pinned-heading">${tr("client.pages.pinned")}</h2>
+<ul class="statuses pinned" id="account-pinned">${rendered(renderStatuses(pinned, view))}</ul>`
+    : ""
+}
 <ul class="statuses" id="account-statuses" data-account-id="${id}">${rendered(renderStatuses(json, view))}</ul>
 ${loadMore(c, "account-statuses", "statuses", next)}`;
     return sendClientPage(c, me, {

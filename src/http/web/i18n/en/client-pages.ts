@@ -58,6 +58,7 @@ export const client_pages = {
   "client.pages.tab_posts": "Posts",
   "client.pages.tab_replies": "Posts and replies",
   "client.pages.tab_media": "Media",
+  "client.pages.pinned": "Pinned",
   "client.pages.follow": "Follow",
   "client.pages.unfollow": "Unfollow",
   "client.pages.cancel_request": "Withdraw request",
