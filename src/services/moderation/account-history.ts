@@ -5,7 +5,7 @@ import { EVERYONE_ROLE_ID } from "../../lib/roles.ts";
 import { listReports } from "../reports/admin.ts";
 import { acctOf } from "./account-actions.ts";
 import { type ActionLogEntry, actionLogPage } from "./action-log.ts";
-import { listRoles, type RoleActor } from "./roles.ts";
+import { listRoles, outranks, type RoleActor } from "./roles.ts";
 import type { AccountWarning } from "./warnings.ts";
 
 export type { AccountWarning, ActionLogEntry, Role };
@@ -79,13 +79,6 @@ export async function accountHistory(ctx: AppContext, account: Account): Promise
   };
 }
 
-/** Whether the actor's role ranks above `role`, as the role service decides (the everyone role is below all). */
-function outranksRole(actor: RoleActor, role: Role): boolean {
-  if (actor.role === null) return actor.by.accountId === null;
-  if (role.id === EVERYONE_ROLE_ID) return actor.role.id !== EVERYONE_ROLE_ID;
-  return actor.role.position > role.position;
-}
-
 /**
  * The roles `actor` may hand out (those ranked below their own; the everyone role, meaning no
  * role, always), lowest first, and whether they may change `targetRoleId`'s holder at all.
@@ -96,11 +89,11 @@ export async function assignableRoles(
   targetRoleId: string | undefined,
 ): Promise<{ roles: Role[]; mayChange: boolean }> {
   const all = await listRoles(ctx);
-  const roles = all.filter((r) => r.id === EVERYONE_ROLE_ID || outranksRole(actor, r));
+  const roles = all.filter((r) => r.id === EVERYONE_ROLE_ID || outranks(actor, r));
   const current = all.find((r) => r.id === targetRoleId);
   const mayChange =
     targetRoleId !== undefined &&
     targetRoleId !== actor.role?.id &&
-    (current === undefined || outranksRole(actor, current));
+    (current === undefined || outranks(actor, current));
   return { roles, mayChange };
 }

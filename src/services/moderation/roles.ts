@@ -65,7 +65,7 @@ export async function roleActorOf(ctx: AppContext, by: Moderator, roleId: string
 const invalid = (message: string) => new ApiError(422, `Validation failed: ${message}`);
 
 /** Whether the actor's role ranks strictly above `role` (the command line outranks every role). */
-function outranks(actor: RoleActor, role: Role): boolean {
+export function outranks(actor: RoleActor, role: Role): boolean {
   if (actor.by === COMMAND_LINE && actor.role === null) return true;
   if (actor.role === null) return false;
   // The everyone role is not ranked: every other role is above it.

@@ -443,7 +443,10 @@ ${functionsSource(count)}
           body.visibility = visibility.value;
           if (st.replyTo) body.in_reply_to_id = st.replyTo;
           if (st.quoteId) body.quoted_status_id = st.quoteId;
-          return G.api("POST", "/api/v1/statuses", body).then(function (s) {
+          // One key per post being written: a retried request cannot post it twice.
+          st.idempotencyKey = st.idempotencyKey || (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+          return G.api("POST", "/api/v1/statuses", body, { "Idempotency-Key": st.idempotencyKey }).then(function (s) {
+            st.idempotencyKey = null;
             G.emit("status:posted", { status: s });
             G.announce(tx("client.compose.posted"));
           });

@@ -1,9 +1,9 @@
 /**
  * `/assets/client-core.js`: what every web client page's scripts share, as `window.Gannet`:
  * - `view`, `page`: the state the server rendered the page with (`#client-state`);
- * - `api(method, path, body)`: a call to the server's API with the session's token (JSON in and
- *   out; FormData bodies are sent as they are); rejects with an Error carrying `status` and the
- *   API's `error` text;
+ * - `api(method, path, body, headers)`: a call to the server's API with the session's token (JSON
+ *   in and out; FormData bodies are sent as they are; `headers` adds some, such as
+ *   `Idempotency-Key`); rejects with an Error carrying `status` and the API's `error` text;
  * - `stream(name, params, onEvent)`: a subscription on the one shared WebSocket to the streaming
  *   API (reconnecting with back-off); `onEvent(event, payload)` gets the parsed payload;
  * - `on(name, fn)` / `emit(name, detail)`: events between the client's scripts
@@ -26,8 +26,8 @@ export const clientCoreJs = `"use strict";
     on: function (name, fn) { (listeners[name] = listeners[name] || []).push(fn); },
     emit: function (name, detail) { (listeners[name] || []).forEach(function (fn) { try { fn(detail); } catch (e) { console.error(e); } }); },
   };
-  G.api = function (method, path, body) {
-    var headers = { Authorization: "Bearer " + token, Accept: "application/json" };
+  G.api = function (method, path, body, extra) {
+    var headers = Object.assign({}, extra || {}, { Authorization: "Bearer " + token, Accept: "application/json" });
     var init = { method: method, headers: headers };
     if (body instanceof FormData) init.body = body;
     else if (body !== undefined) { headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }

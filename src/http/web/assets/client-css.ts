@@ -1,5 +1,6 @@
 /** The web client's shared part of the stylesheet: the three columns, posts, actions. */
 export const clientCss = `
+[hidden]{display:none!important}
 main.bare:has(.client){max-width:none;padding:0}
 .client{display:grid;grid-template-columns:13rem minmax(0,40rem) 20rem;gap:1rem;max-width:76rem;margin:0 auto;padding:1rem;align-items:start}
 @media (max-width:64rem){.client{grid-template-columns:11rem minmax(0,1fr)}.client-side{grid-column:1/-1;order:-1}}
