@@ -244,7 +244,8 @@ describe("moderation panel: content and server", () => {
     assert.equal(deleted.status, 303);
     assert.equal((await web.get(`/admin/announcements/${a.id}/edit`)).status, 404);
     const actions = (await logged("Announcement")).map((e) => e.action);
-    for (const action of ["create", "update", "unpublish", "publish", "destroy"]) assert.ok(actions.includes(action), action);
+    for (const action of ["create", "update", "unpublish", "publish", "destroy"])
+      assert.ok(actions.includes(action), action);
   });
 
   it("uploads, categorises, disables, copies and deletes custom emojis", async () => {
@@ -257,7 +258,8 @@ describe("moderation panel: content and server", () => {
       { index: 1, files: { image: file(await png(64, 64), "gannet.png") } },
     );
     assert.equal(up.status, 303, up.body);
-    const listed = async () => (await s.request("/api/v1/custom_emojis")).body as { shortcode: string; category: string }[];
+    const listed = async () =>
+      (await s.request("/api/v1/custom_emojis")).body as { shortcode: string; category: string }[];
     assert.equal((await listed()).find((e) => e.shortcode === "gannet")?.category, "Birds");
     const taken = await web.submit(
       page,
@@ -270,7 +272,10 @@ describe("moderation panel: content and server", () => {
     let list = await web.get("/admin/custom_emojis");
     const id = list.doc.querySelector("tr[data-id]")?.getAttribute("data-id") ?? "";
     assert.ok(id);
-    const recat = await web.submit(list, `/admin/custom_emojis/${id}`, { category: "Seabirds", visible_in_picker: "1" });
+    const recat = await web.submit(list, `/admin/custom_emojis/${id}`, {
+      category: "Seabirds",
+      visible_in_picker: "1",
+    });
     assert.equal(recat.status, 303);
     assert.equal((await listed()).find((e) => e.shortcode === "gannet")?.category, "Seabirds");
     const off = await web.submit(list, `/admin/custom_emojis/${id}/disable`);
@@ -311,11 +316,13 @@ describe("moderation panel: content and server", () => {
     assert.equal(del.status, 303);
     assert.ok(!(await listed()).some((e) => e.shortcode === "gannet"));
     const actions = (await logged("CustomEmoji")).map((e) => e.action);
-    for (const action of ["create", "update", "disable", "enable", "copy", "destroy"]) assert.ok(actions.includes(action), action);
+    for (const action of ["create", "update", "disable", "enable", "copy", "destroy"])
+      assert.ok(actions.includes(action), action);
   });
 
   it("adds, edits, reorders and deletes server rules", async () => {
-    const rules = async () => (await s.request("/api/v1/instance/rules")).body as { id: string; text: string; hint: string }[];
+    const rules = async () =>
+      (await s.request("/api/v1/instance/rules")).body as { id: string; text: string; hint: string }[];
     for (const text of ["Be kind", "No spam"]) {
       const r = await web.submit(await web.get("/admin/rules"), "/admin/rules", { text, hint: `${text}, please.` });
       assert.equal(r.status, 303);
@@ -383,7 +390,11 @@ describe("moderation panel: content and server", () => {
     assert.equal(above.status, 422);
     assert.match(alertText(above.doc) ?? "", /[Pp]osition/);
     // The administrator permission is not the Admin role's to give.
-    const admin1 = await web.submit(form, "/admin/roles", { name: "Root", position: "1", "permissions[]": "administrator" });
+    const admin1 = await web.submit(form, "/admin/roles", {
+      name: "Root",
+      position: "1",
+      "permissions[]": "administrator",
+    });
     assert.equal(admin1.status, 422);
 
     const edit = await web.get(`/admin/roles/${helper.id}/edit`);
@@ -425,7 +436,9 @@ describe("moderation panel: content and server", () => {
     // The page lists scored candidates; the decision is the admin API's, for any hashtag.
     const page = await web.get("/admin/trends");
     const token = page.doc.querySelector("input[name=authenticity_token]")?.getAttribute("value");
-    const csrf = token ?? (await web.get("/admin/settings")).doc.querySelector("input[name=authenticity_token]")?.getAttribute("value");
+    const csrf =
+      token ??
+      (await web.get("/admin/settings")).doc.querySelector("input[name=authenticity_token]")?.getAttribute("value");
     assert.ok(csrf);
     const approve = await web.request(`/admin/trends/tags/${tag.id}/approve`, {
       method: "POST",
@@ -445,7 +458,11 @@ describe("moderation panel: content and server", () => {
       form: { authenticity_token: "forged" },
     });
     assert.equal(forged.status, 422);
-    assert.equal((await web.request("/admin/trends/tags/999999/approve", { method: "POST", form: { authenticity_token: csrf } })).status, 404);
+    assert.equal(
+      (await web.request("/admin/trends/tags/999999/approve", { method: "POST", form: { authenticity_token: csrf } }))
+        .status,
+      404,
+    );
     const actions = (await logged("Tag")).map((e) => e.action);
     assert.ok(actions.includes("approve") && actions.includes("reject"));
   });

@@ -122,11 +122,7 @@ const KEYS: Record<keyof GeneralSettings, string> = {
  * Saves the general settings (only those that changed) and logs which changed. The contact must
  * be a local account that exists; the e-mail must look like one; the choices are Mastodon's.
  */
-export async function updateGeneralSettings(
-  ctx: AppContext,
-  by: Moderator,
-  input: GeneralSettings,
-): Promise<string[]> {
+export async function updateGeneralSettings(ctx: AppContext, by: Moderator, input: GeneralSettings): Promise<string[]> {
   if (input.title.trim() === "") throw invalid("Title can't be blank");
   if (input.title.length > 255) throw invalid("Title is too long (maximum is 255 characters)");
   if (input.contactEmail !== "" && !/^[^\s@]+@[^\s@]+$/.test(input.contactEmail)) {

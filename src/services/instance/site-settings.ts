@@ -1,5 +1,5 @@
-import type { AppContext } from "../../context.ts";
 import type { RegistrationsMode } from "../../config/index.ts";
+import type { AppContext } from "../../context.ts";
 
 export type { RegistrationsMode };
 
@@ -77,7 +77,9 @@ export async function loadSiteInfo(ctx: AppContext): Promise<SiteInfo> {
     minAge: Number.isInteger(minAge) && minAge > 0 ? minAge : null,
     statusPageUrl: text(s[SITE_SETTING.statusPageUrl]),
     thumbnail: thumbnailOf(s[SITE_SETTING.thumbnail]),
-    registrationsMode: config.singleUserMode ? "none" : (modeOf(s[SITE_SETTING.registrationsMode]) ?? config.registrationsMode),
+    registrationsMode: config.singleUserMode
+      ? "none"
+      : (modeOf(s[SITE_SETTING.registrationsMode]) ?? config.registrationsMode),
   };
 }
 

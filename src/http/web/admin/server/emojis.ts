@@ -1,8 +1,8 @@
 import type { Context, Hono } from "hono";
 import {
   addCustomEmoji,
-  copyEmoji,
   type CustomEmoji,
+  copyEmoji,
   deleteEmoji,
   EMOJI_PAGE_SIZE,
   type EmojiFilter,

@@ -73,7 +73,9 @@ function formPage(
 ): Promise<Response> {
   const tr = t(c);
   const everyone = role?.id === EVERYONE_ROLE_ID;
-  const title = role ? tr("admin.roles.edit", { name: everyone ? tr("admin.roles.everyone") : role.name }) : tr("admin.roles.new");
+  const title = role
+    ? tr("admin.roles.edit", { name: everyone ? tr("admin.roles.everyone") : role.name })
+    : tr("admin.roles.new");
   const boxes = PERMISSION_NAMES.map((name) => {
     const on = (v.permissions & (permissionBit(name) ?? 0)) !== 0;
     return html`<label class="check" for="perm-${name}"><input type="checkbox" id="perm-${name}" name="permissions[]" value="${name}"${on ? html` checked` : ""}><span>${tr(permissionLabel(name))}</span></label>`;

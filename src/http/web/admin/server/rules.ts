@@ -37,7 +37,10 @@ async function listPage(
 ): Promise<Response> {
   const tr = t(c);
   const rules = await getRules(c.env.ctx);
-  const item = (r: Rule, i: number) => html`<li data-id="${r.id}"><p><strong>${r.text}</strong>${r.hint ? html`<br><span class="hint">${r.hint}</span>` : ""}</p>
+  const item = (
+    r: Rule,
+    i: number,
+  ) => html`<li data-id="${r.id}"><p><strong>${r.text}</strong>${r.hint ? html`<br><span class="hint">${r.hint}</span>` : ""}</p>
 <div class="admin-actions"><a href="${PATH}/${r.id}/edit">${tr("admin.edit")}</a>
 ${i > 0 ? html`<form method="post" action="${PATH}/${r.id}/move">${csrfField(me.csrf)}<input type="hidden" name="direction" value="up"><button type="submit" aria-label="${tr("admin.rules.move_up_label", { n: i + 1 })}">${tr("admin.rules.move_up")}</button></form>` : ""}
 ${i < rules.length - 1 ? html`<form method="post" action="${PATH}/${r.id}/move">${csrfField(me.csrf)}<input type="hidden" name="direction" value="down"><button type="submit" aria-label="${tr("admin.rules.move_down_label", { n: i + 1 })}">${tr("admin.rules.move_down")}</button></form>` : ""}

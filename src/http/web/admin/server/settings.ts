@@ -108,9 +108,7 @@ ${csrf}
 ${csrf}
 <h2>${tr("admin.settings.terms")}</h2>
 <p>${
-    s.terms
-      ? tr("admin.settings.terms_current", { date: s.terms.effectiveDate })
-      : tr("admin.settings.terms_none")
+    s.terms ? tr("admin.settings.terms_current", { date: s.terms.effectiveDate }) : tr("admin.settings.terms_none")
   }</p>
 <label for="terms_date">${tr("admin.settings.terms_date")}</label>
 <input type="date" id="terms_date" name="effective_date" value="${today}" min="${today}" required>
@@ -152,7 +150,11 @@ export function settingsPages(app: Hono<HonoEnv>): void {
       registrationsMode: oneOf<RegistrationsMode>(REGISTRATIONS_MODES, textField(params, "registrations_mode"), "none"),
       requireInviteText: checked(params, "require_invite_text"),
       closedRegistrationsMessage: textField(params, "closed_registrations_message", 10_000, true),
-      showDomainBlocks: oneOf<DomainBlocksVisibility>(VISIBILITIES, textField(params, "show_domain_blocks"), "disabled"),
+      showDomainBlocks: oneOf<DomainBlocksVisibility>(
+        VISIBILITIES,
+        textField(params, "show_domain_blocks"),
+        "disabled",
+      ),
       showDomainBlocksRationale: oneOf<DomainBlocksVisibility>(
         VISIBILITIES,
         textField(params, "show_domain_blocks_rationale"),

@@ -4,8 +4,8 @@ import { moderatorOf } from "../../../../services/moderation/action-log.ts";
 import type { Params } from "../../../oauth/params.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { type MessageKey, t } from "../../i18n/index.ts";
-import { errorPage } from "../../pages/notices.ts";
 import { html, type SafeHtml } from "../../pages/html.ts";
+import { errorPage } from "../../pages/notices.ts";
 import type { Staff } from "../guard.ts";
 
 /** The staff member as the action log names them. */
@@ -53,7 +53,12 @@ export function buttonForm(action: string, csrf: string, label: string, cls = ""
 }
 
 /** A `<select>` with its options (value, label), the current one selected. */
-export function select(id: string, name: string, current: string, options: readonly (readonly [string, string])[]): SafeHtml {
+export function select(
+  id: string,
+  name: string,
+  current: string,
+  options: readonly (readonly [string, string])[],
+): SafeHtml {
   return html`<select id="${id}" name="${name}">${options.map(
     ([value, label]) => html`<option value="${value}"${value === current ? html` selected` : ""}>${label}</option>`,
   )}</select>`;

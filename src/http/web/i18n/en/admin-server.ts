@@ -181,7 +181,8 @@ export const admin_server = {
   "admin.trends.tags": "Hashtags",
   "admin.trends.links": "Links",
   "admin.trends.statuses": "Posts",
-  "admin.trends.intro": "Approved items may trend publicly; rejected ones never do. Items waiting for review come first.",
+  "admin.trends.intro":
+    "Approved items may trend publicly; rejected ones never do. Items waiting for review come first.",
   "admin.trends.empty": "Nothing is trending yet.",
   "admin.trends.state": "Review",
   "admin.trends.actions": "Actions",
