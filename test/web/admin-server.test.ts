@@ -421,48 +421,66 @@ describe("moderation panel: content and server", () => {
     for (const action of ["create", "update", "destroy"]) assert.ok(actions.includes(action), action);
   });
 
-  it("reviews trending hashtags", async () => {
-    const posted = await s.request("/api/v1/statuses", {
-      token: admin.token,
-      form: { status: "Look at the #seabirdwatch today", visibility: "public" },
-    });
-    assert.equal(posted.status, 200);
-    const tag = (await s.request("/api/v1/tags/seabirdwatch", { token: admin.token })).body;
-    assert.ok(tag.id, JSON.stringify(tag));
+  it("reviews trending hashtags, those waiting for review first", async () => {
+    const tagIds: Record<string, string> = {};
+    for (const name of ["seabirdwatch", "gulls"]) {
+      const posted = await s.request("/api/v1/statuses", {
+        token: admin.token,
+        form: { status: `Look at the #${name} today`, visibility: "public" },
+      });
+      assert.equal(posted.status, 200);
+      tagIds[name] = (await s.request(`/api/v1/tags/${name}`, { token: admin.token })).body.id;
+      assert.ok(tagIds[name]);
+    }
     for (const kind of ["tags", "links", "statuses"]) {
       assert.equal((await web.get(`/admin/trends?kind=${kind}`)).status, 200, kind);
     }
     assert.equal((await modWeb.get("/admin/trends")).status, 403);
-    // The page lists scored candidates; the decision is the admin API's, for any hashtag.
-    const page = await web.get("/admin/trends");
-    const token = page.doc.querySelector("input[name=authenticity_token]")?.getAttribute("value");
-    const csrf =
-      token ??
-      (await web.get("/admin/settings")).doc.querySelector("input[name=authenticity_token]")?.getAttribute("value");
+
+    // #gulls already decided on and scoring higher; #seabirdwatch waiting: it comes first.
+    const csrf = (await web.get("/admin/settings")).doc
+      .querySelector("input[name=authenticity_token]")
+      ?.getAttribute("value");
     assert.ok(csrf);
-    const approve = await web.request(`/admin/trends/tags/${tag.id}/approve`, {
+    const first = await web.request(`/admin/trends/tags/${tagIds.gulls}/approve`, {
       method: "POST",
       form: { authenticity_token: csrf },
     });
+    assert.equal(first.status, 303);
+    assert.match(notice(await web.follow(first)), /Approved/);
+    const now = new Date().toISOString();
+    await s.ctx.db
+      .insertInto("trend_tags")
+      .values([
+        { tag_id: tagIds.gulls, score: 10, rank: 1, allowed: true, updated_at: now },
+        { tag_id: tagIds.seabirdwatch, score: 5, rank: 2, allowed: false, updated_at: now },
+      ])
+      .execute();
+    const page = await web.get("/admin/trends?kind=tags");
+    const rows = page.doc.querySelectorAll("tbody tr");
+    assert.deepEqual(
+      rows.map((r) => r.getAttribute("data-id")),
+      [tagIds.seabirdwatch, tagIds.gulls],
+    );
+    assert.match(rows[0].text, /Waiting for review/);
+    const approve = await web.submit(page, `/admin/trends/tags/${tagIds.seabirdwatch}/approve`);
     assert.equal(approve.status, 303);
-    assert.match(notice(await web.follow(approve)), /Approved/);
-    assert.equal((await s.request(`/api/v1/admin/tags/${tag.id}`, { token: admin.token })).body.trendable, true);
-    const reject = await web.request(`/admin/trends/tags/${tag.id}/reject`, {
-      method: "POST",
-      form: { authenticity_token: csrf },
-    });
+    const admin1 = await s.request(`/api/v1/admin/tags/${tagIds.seabirdwatch}`, { token: admin.token });
+    assert.equal(admin1.body.trendable, true);
+    assert.equal(admin1.body.requires_review, false);
+    const reject = await web.submit(await web.get("/admin/trends"), `/admin/trends/tags/${tagIds.gulls}/reject`);
     assert.equal(reject.status, 303);
-    assert.equal((await s.request(`/api/v1/admin/tags/${tag.id}`, { token: admin.token })).body.trendable, false);
-    const forged = await web.request(`/admin/trends/tags/${tag.id}/approve`, {
+    assert.equal((await s.request(`/api/v1/admin/tags/${tagIds.gulls}`, { token: admin.token })).body.trendable, false);
+    const forged = await web.request(`/admin/trends/tags/${tagIds.gulls}/approve`, {
       method: "POST",
       form: { authenticity_token: "forged" },
     });
     assert.equal(forged.status, 422);
-    assert.equal(
-      (await web.request("/admin/trends/tags/999999/approve", { method: "POST", form: { authenticity_token: csrf } }))
-        .status,
-      404,
-    );
+    const unknown = await web.request("/admin/trends/tags/999999/approve", {
+      method: "POST",
+      form: { authenticity_token: csrf },
+    });
+    assert.equal(unknown.status, 404);
     const actions = (await logged("Tag")).map((e) => e.action);
     assert.ok(actions.includes("approve") && actions.includes("reject"));
   });
