@@ -412,8 +412,15 @@ describe("moderation panel: content and server", () => {
     // The Owner role ranks above: it cannot be deleted from here.
     const owner = (await roles()).find((r) => r.name === "Owner");
     assert.ok(owner);
-    const refused = await web.submit(await web.get("/admin/roles"), `/admin/roles/${owner.id}/delete`);
+    const rolesPage = await web.get("/admin/roles");
+    assert.equal(rolesPage.doc.querySelectorAll(`form[action="/admin/roles/${owner.id}/delete"]`).length, 0);
+    const csrf = rolesPage.doc.querySelector("input[name=authenticity_token]")?.getAttribute("value") ?? "";
+    const refused = await web.request(`/admin/roles/${owner.id}/delete`, {
+      method: "POST",
+      form: { authenticity_token: csrf },
+    });
     assert.equal(refused.status, 422);
+    assert.ok((await roles()).some((r) => r.id === owner.id));
     const del = await web.submit(await web.get("/admin/roles"), `/admin/roles/${helper.id}/delete`);
     assert.equal(del.status, 303);
     assert.ok(!(await roles()).some((r) => r.id === helper.id));

@@ -40,6 +40,10 @@ const permissionLabel = (name: string) => `admin.roles.permission.${name}` as Me
 async function listPage(c: Context<HonoEnv>, me: Staff, error?: string): Promise<Response> {
   const tr = t(c);
   const roles = await listRoles(c.env.ctx);
+  // Only roles below one's own can be deleted (never the base role or one's own): the others get no button.
+  const own = roles.find((r) => r.id === me.user.roleId);
+  const deletable = (r: Role) =>
+    r.id !== EVERYONE_ROLE_ID && r.id !== me.user.roleId && own !== undefined && r.position < own.position;
   const count = (bits: number) => PERMISSION_NAMES.filter((n) => (bits & (permissionBit(n) ?? 0)) !== 0).length;
   const rows = roles.map(
     (r) => html`<tr data-id="${r.id}">
@@ -47,7 +51,7 @@ async function listPage(c: Context<HonoEnv>, me: Staff, error?: string): Promise
 <td class="num">${r.id === EVERYONE_ROLE_ID ? "" : r.position}</td>
 <td>${(r.permissions & Permission.administrator) !== 0 ? tr("admin.roles.all_permissions") : tr.plural("admin.roles.permission_count", count(r.permissions))}</td>
 <td><div class="admin-actions"><a href="${PATH}/${r.id}/edit">${tr("admin.edit")}</a>
-${r.id === EVERYONE_ROLE_ID ? "" : buttonForm(`${PATH}/${r.id}/delete`, me.csrf, tr("admin.delete"), "danger")}</div></td></tr>`,
+${deletable(r) ? buttonForm(`${PATH}/${r.id}/delete`, me.csrf, tr("admin.delete"), "danger") : ""}</div></td></tr>`,
   );
   const body = html`<h1>${tr("admin.roles.title")}</h1>
 <p>${tr("admin.roles.intro")}</p>

@@ -49,7 +49,7 @@ ${buttonForm(`${PATH}/${r.id}/delete`, me.csrf, tr("admin.delete"), "danger")}</
 <p>${tr("admin.rules.intro")}</p>
 ${rules.length === 0 ? html`<p>${tr("admin.none")}</p>` : html`<ol class="admin-rules">${rules.map(item)}</ol>`}
 <section class="admin-section" aria-labelledby="add-rule">
-<h2 id="add-rule">${tr("admin.rules.add")}</h2>
+<h2 id="add-rule">${tr("admin.rules.add_heading")}</h2>
 <form method="post" action="${PATH}">
 ${csrfField(me.csrf)}
 ${ruleFields(c, values)}

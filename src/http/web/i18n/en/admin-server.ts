@@ -118,6 +118,7 @@ export const admin_server = {
   "admin.rules.hint": "Explanation (optional)",
   "admin.rules.position": "Position (lower comes first)",
   "admin.rules.add": "Add the rule",
+  "admin.rules.add_heading": "Add a rule",
   "admin.rules.edit": "Edit the rule",
   "admin.rules.move_up": "Move up",
   "admin.rules.move_down": "Move down",
