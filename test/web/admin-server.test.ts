@@ -135,13 +135,15 @@ describe("moderation panel: content and server", () => {
     assert.equal(up.status, 303, up.body);
     const v2 = (await s.request("/api/v2/instance")).body;
     assert.match(v2.thumbnail.url, /site_uploads\/thumbnail\//);
+    assert.equal(typeof v2.thumbnail.blurhash, "string");
     const about = await web.get("/about");
     const banner = about.doc.querySelector("img.site-banner");
     assert.equal(banner?.getAttribute("alt"), "Gannets on a cliff");
     assert.match(banner?.getAttribute("src") ?? "", /site_uploads\/thumbnail\//);
     const image = await fetch(v2.thumbnail.url);
     assert.equal(image.status, 200);
-    assert.deepEqual((await sharp(new Uint8Array(await image.arrayBuffer())).metadata()).width, 1500);
+    const size = await sharp(new Uint8Array(await image.arrayBuffer())).metadata();
+    assert.deepEqual([size.width, size.height], [1200, 630]);
 
     const notImage = await web.submit(
       await web.get("/admin/settings"),

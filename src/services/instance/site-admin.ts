@@ -1,8 +1,10 @@
 import type { AppContext } from "../../context.ts";
+import { encodeBlurhash } from "../../lib/blurhash.ts";
 import { randomToken } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { sharpOf } from "../../lib/sharp.ts";
 import { type FeedAccess, LIVE_FEED_SETTING, liveFeedAccess } from "../feeds/live-feed-access.ts";
-import { ImageRejected, processProfileImage } from "../media/process-image.ts";
+import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from "../media/process-image.ts";
 import { logAction, type Moderator } from "../moderation/action-log.ts";
 import { DOMAIN_BLOCKS_SETTING, type DomainBlocksVisibility } from "./public-domain-blocks.ts";
 import { loadSiteInfo, type RegistrationsMode, SITE_SETTING, type ThumbnailSetting } from "./site-settings.ts";
@@ -193,8 +195,9 @@ export async function publishTerms(
 }
 
 /**
- * Stores an uploaded server banner (the instance `thumbnail`): decoded, cropped to 1500x500 and
- * re-encoded as profile headers are (no metadata kept), under a fresh name; the old file goes.
+ * Stores an uploaded server banner (the instance `thumbnail`): decoded, turned upright, cropped to
+ * 1200x630 (the size the about page and Mastodon give it) and re-encoded, which drops all metadata,
+ * under a fresh name; the old file goes.
  */
 export async function setThumbnail(
   ctx: AppContext,
@@ -205,17 +208,17 @@ export async function setThumbnail(
   const old = (await loadSiteInfo(ctx)).thumbnail as (ThumbnailSetting & { key?: string }) | null;
   let value: Record<string, unknown>;
   if (data && data.byteLength > 0) {
-    let image: Awaited<ReturnType<typeof processProfileImage>>;
-    try {
-      image = await processProfileImage(data, "header");
-    } catch (e) {
-      if (e instanceof ImageRejected) throw invalid(`Thumbnail ${e.message}`);
-      throw e;
-    }
+    const image = await processThumbnail(data);
     const key = `site_uploads/thumbnail/${randomToken(12)}.${image.extension}`;
     await ctx.blobs.put(key, image.data, image.contentType);
     const url = ctx.blobs.url(key);
-    value = { url, key, versions: { "@1x": url, "@2x": url }, description: description || null };
+    value = {
+      url,
+      key,
+      blurhash: await blurhashOf(image.data),
+      versions: { "@1x": url, "@2x": url },
+      description: description || null,
+    };
     if (old?.key) await deleteQuietly(ctx, old.key);
   } else if (old) {
     value = { ...old, description: description || null };
@@ -241,5 +244,58 @@ async function deleteQuietly(ctx: AppContext, key: string): Promise<void> {
     await ctx.blobs.delete(key);
   } catch {
     // a stray file is harmless
+  }
+}
+
+/** The banner's blurhash (what clients show while it loads), from a 32x11 sample. */
+async function blurhashOf(image: Uint8Array): Promise<string | null> {
+  try {
+    const { data, info } = await (await sharpOf(image))
+      .resize(32, 11, { fit: "fill" })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return encodeBlurhash(new Uint8Array(data), info.width, info.height, 4, 3);
+  } catch {
+    return null;
+  }
+}
+
+/** Formats kept as they are; a GIF keeps its first frame, as a PNG. */
+const THUMBNAIL_OUTPUT: Record<string, { format: "jpeg" | "png" | "webp"; contentType: string; extension: string }> = {
+  jpeg: { format: "jpeg", contentType: "image/jpeg", extension: "jpg" },
+  png: { format: "png", contentType: "image/png", extension: "png" },
+  webp: { format: "webp", contentType: "image/webp", extension: "webp" },
+  gif: { format: "png", contentType: "image/png", extension: "png" },
+};
+
+export const THUMBNAIL_SIZE = { width: 1200, height: 630 } as const;
+
+async function processThumbnail(
+  input: Uint8Array,
+): Promise<{ data: Uint8Array; contentType: string; extension: string }> {
+  if (input.byteLength > MAX_IMAGE_BYTES) throw invalid("Thumbnail file size must be less than 16 MB");
+  const unreadable = () => invalid("Thumbnail could not be read as an image");
+  let format: string | undefined;
+  try {
+    format = (await (await sharpOf(input, { limitInputPixels: MAX_IMAGE_PIXELS })).metadata()).format;
+  } catch {
+    throw unreadable();
+  }
+  const out = format ? THUMBNAIL_OUTPUT[format] : undefined;
+  if (!out) throw invalid("Thumbnail content type is invalid (PNG, JPEG, WebP or GIF)");
+  try {
+    const pipeline = (await sharpOf(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" }))
+      .rotate()
+      .resize(THUMBNAIL_SIZE.width, THUMBNAIL_SIZE.height, { fit: "cover", position: "centre" });
+    const encoded =
+      out.format === "jpeg"
+        ? pipeline.jpeg({ quality: 90 })
+        : out.format === "webp"
+          ? pipeline.webp({ quality: 90 })
+          : pipeline.png();
+    return { data: new Uint8Array(await encoded.toBuffer()), contentType: out.contentType, extension: out.extension };
+  } catch {
+    throw unreadable();
   }
 }

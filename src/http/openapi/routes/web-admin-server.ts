@@ -76,7 +76,7 @@ export const webAdminServerDocs: DocArea = {
         thumbnail: z.any().optional().describe("An image file (multipart/form-data)"),
         thumbnail_description: text("Alt text"),
       },
-      "Sent as multipart/form-data; the image is cropped to 1500x500 and re-encoded.",
+      "Sent as multipart/form-data; the image is cropped to 1200x630 and re-encoded.",
     ),
     "POST /admin/settings/thumbnail/delete": action("Remove the server banner (the default is shown)", S),
     "POST /admin/settings/texts": action("Save the extended description and privacy policy", S, {

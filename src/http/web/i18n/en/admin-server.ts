@@ -36,7 +36,7 @@ export const admin_server = {
   "admin.settings.thumbnail_current": "The current server banner",
   "admin.settings.thumbnail_default": "The default banner is shown.",
   "admin.settings.thumbnail_file": "New banner image",
-  "admin.settings.thumbnail_hint": "PNG, JPEG, WebP or GIF, at most 16 MB; cropped to 1500×500.",
+  "admin.settings.thumbnail_hint": "PNG, JPEG, WebP or GIF, at most 16 MB; cropped to 1200×630.",
   "admin.settings.thumbnail_description": "Description of the banner (alt text)",
   "admin.settings.thumbnail_save": "Save the banner",
   "admin.settings.thumbnail_remove": "Remove the banner",
