@@ -72,6 +72,8 @@ describe("moderation panel: content and server", () => {
       show_domain_blocks_rationale: "users",
       local_live_feed_access: "authenticated",
       remote_live_feed_access: "disabled",
+      min_age: "16",
+      status_page_url: "https://status.example.com",
     });
     assert.equal(saved.status, 303);
     assert.match(notice(await web.follow(saved)), /saved/);
@@ -84,6 +86,8 @@ describe("moderation panel: content and server", () => {
     assert.equal(v2.registrations.enabled, true);
     assert.equal(v2.registrations.approval_required, true);
     assert.equal(v2.registrations.reason_required, true);
+    assert.equal(v2.registrations.min_age, 16);
+    assert.equal(v2.configuration.urls.status, "https://status.example.com");
     assert.equal(v2.configuration.timelines_access.live_feeds.local, "authenticated");
     assert.equal(v2.configuration.timelines_access.live_feeds.remote, "disabled");
     // Moderated servers are now published to anyone.
@@ -111,8 +115,11 @@ describe("moderation panel: content and server", () => {
       form: { username: "late", email: "late@example.com", password: "long enough pw 1", agreement: "true" },
     });
     assert.equal(signUp.status, 403);
+    const badAge = await web.submit(await web.get("/admin/settings"), "/admin/settings", { min_age: "-3" });
+    assert.equal(badAge.status, 422);
     const reopened = await web.submit(await web.get("/admin/settings"), "/admin/settings", {
       registrations_mode: "open",
+      min_age: "",
       local_live_feed_access: "public",
       remote_live_feed_access: "public",
     });

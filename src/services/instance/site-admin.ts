@@ -33,6 +33,9 @@ export interface ServerSettings {
   registrationsMode: RegistrationsMode;
   requireInviteText: boolean;
   closedRegistrationsMessage: string;
+  /** Sign-ups must give a date of birth at least this many years ago; null: not asked. */
+  minAge: number | null;
+  statusPageUrl: string;
   showDomainBlocks: DomainBlocksVisibility;
   showDomainBlocksRationale: DomainBlocksVisibility;
   localLiveFeedAccess: FeedAccess;
@@ -68,6 +71,8 @@ export async function loadServerSettings(ctx: AppContext): Promise<ServerSetting
     registrationsMode: site.registrationsMode,
     requireInviteText: site.requireInviteText,
     closedRegistrationsMessage: site.closedRegistrationsMessage ?? "",
+    minAge: site.minAge,
+    statusPageUrl: site.statusPageUrl ?? "",
     showDomainBlocks: visibilityOf(all[DOMAIN_BLOCKS_SETTING.show]),
     showDomainBlocksRationale: visibilityOf(all[DOMAIN_BLOCKS_SETTING.rationale]),
     localLiveFeedAccess: feeds.local,
@@ -89,6 +94,8 @@ export type GeneralSettings = Pick<
   | "registrationsMode"
   | "requireInviteText"
   | "closedRegistrationsMessage"
+  | "minAge"
+  | "statusPageUrl"
   | "showDomainBlocks"
   | "showDomainBlocksRationale"
   | "localLiveFeedAccess"
@@ -114,6 +121,8 @@ const KEYS: Record<keyof GeneralSettings, string> = {
   registrationsMode: SITE_SETTING.registrationsMode,
   requireInviteText: SITE_SETTING.requireInviteText,
   closedRegistrationsMessage: SITE_SETTING.closedRegistrationsMessage,
+  minAge: SITE_SETTING.minAge,
+  statusPageUrl: SITE_SETTING.statusPageUrl,
   showDomainBlocks: DOMAIN_BLOCKS_SETTING.show,
   showDomainBlocksRationale: DOMAIN_BLOCKS_SETTING.rationale,
   localLiveFeedAccess: LIVE_FEED_SETTING.local,
@@ -134,6 +143,12 @@ export async function updateGeneralSettings(ctx: AppContext, by: Moderator, inpu
   if (username !== "") {
     const account = await ctx.repos.accounts.getByUsername(username, null);
     if (!account) throw invalid(`Contact account @${username} does not exist here`);
+  }
+  if (input.minAge !== null && (!Number.isInteger(input.minAge) || input.minAge < 1 || input.minAge > 120)) {
+    throw invalid("Minimum age must be a whole number of years from 1 to 120");
+  }
+  if (input.statusPageUrl !== "" && !/^https?:\/\/[^\s]+$/i.test(input.statusPageUrl)) {
+    throw invalid("Status page must be an http(s) address");
   }
   if (!REGISTRATIONS_MODES.includes(input.registrationsMode)) throw invalid("Registrations mode is invalid");
   for (const v of [input.showDomainBlocks, input.showDomainBlocksRationale]) {

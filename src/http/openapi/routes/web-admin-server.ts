@@ -64,6 +64,8 @@ export const webAdminServerDocs: DocArea = {
       registrations_mode: z.enum(["open", "approved", "none"]),
       require_invite_text: flag("Ask approval-mode sign-ups for a reason"),
       closed_registrations_message: text("Shown while sign-ups are closed (HTML)"),
+      min_age: text("Minimum age in years asked at sign-up; empty: none"),
+      status_page_url: text("An http(s) address of a status page; empty: none"),
       show_domain_blocks: z.enum(["disabled", "users", "all"]),
       show_domain_blocks_rationale: z.enum(["disabled", "users", "all"]),
       local_live_feed_access: z.enum(["public", "authenticated", "disabled"]),

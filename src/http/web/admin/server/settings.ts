@@ -52,12 +52,17 @@ ${csrf}
 <p class="hint" id="contact_username-hint">${tr("admin.settings.contact_username_hint")}</p>
 <label for="contact_email">${tr("admin.settings.contact_email")}</label>
 <input type="email" id="contact_email" name="site_contact_email" value="${s.contactEmail}">
+<label for="status_page_url">${tr("admin.settings.status_page_url")}</label>
+<input type="url" id="status_page_url" name="status_page_url" value="${s.statusPageUrl}">
 <h2>${tr("admin.settings.registrations")}</h2>
 <label for="registrations_mode">${tr("admin.settings.registrations_mode")}</label>
 ${select("registrations_mode", "registrations_mode", s.registrationsMode, modes)}
 ${checkbox({ id: "require_invite_text", name: "require_invite_text", label: tr("admin.settings.require_reason"), checked: s.requireInviteText, hint: tr("admin.settings.require_reason_hint") })}
 <label for="closed_message">${tr("admin.settings.closed_message")}</label>
 <textarea id="closed_message" name="closed_registrations_message" rows="3">${s.closedRegistrationsMessage}</textarea>
+<label for="min_age">${tr("admin.settings.min_age")}</label>
+<input type="number" id="min_age" name="min_age" value="${s.minAge ?? ""}" min="1" max="120" aria-describedby="min_age-hint">
+<p class="hint" id="min_age-hint">${tr("admin.settings.min_age_hint")}</p>
 <h2>${tr("admin.settings.discovery")}</h2>
 <label for="show_domain_blocks">${tr("admin.settings.show_domain_blocks")}</label>
 ${select("show_domain_blocks", "show_domain_blocks", s.showDomainBlocks, visibilities)}
@@ -129,6 +134,9 @@ ${csrf}
 const oneOf = <T extends string>(list: readonly T[], v: string, fallback: T): T =>
   list.includes(v as T) ? (v as T) : fallback;
 
+/** An age in whole years; empty: not asked; anything else reaches the service's check as NaN. */
+const ageOf = (v: string): number | null => (v === "" ? null : /^\d{1,3}$/.test(v) ? Number(v) : Number.NaN);
+
 /** `/admin/settings`: the server settings (Manage Settings). */
 export function settingsPages(app: Hono<HonoEnv>): void {
   app.get(PATH, async (c) => {
@@ -150,6 +158,8 @@ export function settingsPages(app: Hono<HonoEnv>): void {
       registrationsMode: oneOf<RegistrationsMode>(REGISTRATIONS_MODES, textField(params, "registrations_mode"), "none"),
       requireInviteText: checked(params, "require_invite_text"),
       closedRegistrationsMessage: textField(params, "closed_registrations_message", 10_000, true),
+      minAge: ageOf(textField(params, "min_age", 10, true)),
+      statusPageUrl: textField(params, "status_page_url", 2000, true),
       showDomainBlocks: oneOf<DomainBlocksVisibility>(
         VISIBILITIES,
         textField(params, "show_domain_blocks"),
