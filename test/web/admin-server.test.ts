@@ -499,5 +499,33 @@ describe("moderation panel: content and server", () => {
     assert.equal(unknown.status, 404);
     const actions = (await logged("Tag")).map((e) => e.action);
     assert.ok(actions.includes("approve") && actions.includes("reject"));
+
+    // A trending post, waiting: shown with its text and author, approved from the page.
+    const post = await s.request("/api/v1/statuses", {
+      token: admin.token,
+      form: { status: "A gannet dives for fish", visibility: "public" },
+    });
+    await s.ctx.db
+      .insertInto("trend_statuses")
+      .values({
+        status_id: post.body.id,
+        account_id: admin.account.id,
+        score: 3,
+        rank: 1,
+        allowed: false,
+        updated_at: now,
+      })
+      .execute();
+    const posts = await web.get("/admin/trends?kind=statuses");
+    const row = posts.doc.querySelector(`tr[data-id="${post.body.id}"]`);
+    assert.ok(row, posts.body);
+    assert.match(row.text, /A gannet dives for fish/);
+    assert.match(row.text, /@boss/);
+    assert.match(row.text, /Waiting for review/);
+    const ok = await web.submit(posts, `/admin/trends/statuses/${post.body.id}/approve`);
+    assert.equal(ok.status, 303);
+    const reviewed = (await s.request("/api/v1/admin/trends/statuses", { token: admin.token })).body;
+    assert.equal(reviewed.find((x: { id: string }) => x.id === post.body.id)?.requires_review, false);
+    assert.equal((await logged("Status"))[0]?.action, "approve");
   });
 });
