@@ -42,8 +42,8 @@ export interface Registration {
 }
 
 /** Whether the server takes sign-ups through the API at all. */
-export function registrationsOpen(ctx: AppContext): boolean {
-  return ctx.config.registrationsMode !== "none" && !ctx.config.singleUserMode;
+export async function registrationsOpen(ctx: AppContext): Promise<boolean> {
+  return (await loadSiteInfo(ctx)).registrationsMode !== "none";
 }
 
 /**
@@ -65,7 +65,7 @@ async function checkRegistration(ctx: AppContext, input: SignUpInput): Promise<{
   }
   const site = await loadSiteInfo(ctx);
   // Mastodon's `invite_text_required?`: the operator asks approval-mode sign-ups for a reason.
-  if (site.requireInviteText && ctx.config.registrationsMode !== "open" && !input.reason?.trim()) {
+  if (site.requireInviteText && site.registrationsMode !== "open" && !input.reason?.trim()) {
     errors.add("reason", "ERR_BLANK", "can't be blank");
   }
   if (site.minAge !== null) {
@@ -123,7 +123,7 @@ function dateOfBirthProblem(value: string | undefined, minAge: number): { error:
  * confirmed first unless the operator turned confirmation off. Answers a token for the app.
  */
 export async function registerAccount(ctx: AppContext, input: RegistrationInput): Promise<Registration> {
-  if (!registrationsOpen(ctx)) throw new ApiError(403, "This action is not allowed");
+  if (!(await registrationsOpen(ctx))) throw new ApiError(403, "This action is not allowed");
   const app = await ctx.repos.oauth.getApplicationById(input.applicationId);
   if (!app) throw new ApiError(401, "The access token is invalid");
   const created = await signUp(ctx, input, app);
@@ -138,7 +138,7 @@ export async function registerAccount(ctx: AppContext, input: RegistrationInput)
  * registration 422 for a bad form.
  */
 export async function signUp(ctx: AppContext, input: SignUpInput, app?: Application): Promise<CreatedLocalAccount> {
-  if (!registrationsOpen(ctx)) throw new ApiError(403, "This action is not allowed");
+  if (!(await registrationsOpen(ctx))) throw new ApiError(403, "This action is not allowed");
   // IP blocks: `sign_up_block` refuses as closed registrations do (Mastodon's RegistrationHelper);
   // `sign_up_requires_approval` sends the user to the approval queue, as do some e-mail blocks.
   const ipSeverity = await ipSignUpSeverity(ctx, input.ip);
@@ -151,7 +151,7 @@ export async function signUp(ctx: AppContext, input: SignUpInput, app?: Applicat
     email: normalizeEmail(input.email as string),
     password: input.password,
     confirmed: !ctx.config.requireEmailConfirmation,
-    approved: ctx.config.registrationsMode === "open" && !needsApproval,
+    approved: (await loadSiteInfo(ctx)).registrationsMode === "open" && !needsApproval,
     locale: input.locale ?? "en",
     reason: input.reason?.trim() || null,
     applicationId: app?.id ?? null,

@@ -13,9 +13,9 @@ import { getVapidKeys } from "./vapid.ts";
 /** Defined with the instance serializers (serializers/instance.ts), which it feeds. */
 export type { InstanceView };
 
-function registrationsOf(ctx: AppContext, site: SiteInfo): RegistrationsView {
-  const { registrationsMode, singleUserMode } = ctx.config;
-  const enabled = registrationsMode !== "none" && !singleUserMode;
+function registrationsOf(site: SiteInfo): RegistrationsView {
+  const { registrationsMode } = site;
+  const enabled = registrationsMode !== "none";
   const approvalRequired = registrationsMode === "approved";
   return {
     enabled,
@@ -82,7 +82,7 @@ export async function loadInstanceView(
     thumbnail,
     icons: ICON_SIZES.map((s) => ({ src: `${base}${iconPath(s)}`, size: `${s}x${s}` })),
     vapidPublicKey: vapid.publicKey,
-    registrations: registrationsOf(ctx, site),
+    registrations: registrationsOf(site),
     urls: {
       status: site.statusPageUrl,
       about: `${base}/about`,

@@ -1,4 +1,7 @@
+import type { RegistrationsMode } from "../../config/index.ts";
 import type { AppContext } from "../../context.ts";
+
+export type { RegistrationsMode };
 
 /**
  * Site settings the instance endpoints read (Mastodon's setting names). The operator's values,
@@ -22,6 +25,8 @@ export const SITE_SETTING = {
   extendedDescription: "site_extended_description",
   privacyPolicy: "site_terms",
   termsOfService: "terms_of_service",
+  /** `open`, `approved` or `none`: set in the moderation panel, else REGISTRATIONS_MODE. */
+  registrationsMode: "registrations_mode",
 } as const;
 
 /** A server banner the operator uploaded (stored by the admin API as URLs). */
@@ -42,6 +47,8 @@ export interface SiteInfo {
   minAge: number | null;
   statusPageUrl: string | null;
   thumbnail: ThumbnailSetting | null;
+  /** How sign-ups work now: the operator's setting, else REGISTRATIONS_MODE; `none` on a single-user server. */
+  registrationsMode: RegistrationsMode;
 }
 
 const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
@@ -50,6 +57,10 @@ function thumbnailOf(v: unknown): ThumbnailSetting | null {
   const t = v as Partial<ThumbnailSetting> | null | undefined;
   return t && typeof t.url === "string" && t.url !== "" ? (t as ThumbnailSetting) : null;
 }
+
+const MODES: readonly RegistrationsMode[] = ["open", "approved", "none"];
+const modeOf = (v: unknown): RegistrationsMode | undefined =>
+  MODES.includes(v as RegistrationsMode) ? (v as RegistrationsMode) : undefined;
 
 /** Reads every site setting in one query and fills the gaps from the configuration. */
 export async function loadSiteInfo(ctx: AppContext): Promise<SiteInfo> {
@@ -66,6 +77,9 @@ export async function loadSiteInfo(ctx: AppContext): Promise<SiteInfo> {
     minAge: Number.isInteger(minAge) && minAge > 0 ? minAge : null,
     statusPageUrl: text(s[SITE_SETTING.statusPageUrl]),
     thumbnail: thumbnailOf(s[SITE_SETTING.thumbnail]),
+    registrationsMode: config.singleUserMode
+      ? "none"
+      : (modeOf(s[SITE_SETTING.registrationsMode]) ?? config.registrationsMode),
   };
 }
 

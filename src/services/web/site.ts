@@ -64,9 +64,9 @@ async function contactAccount(ctx: AppContext, site: SiteInfo): Promise<Account 
 }
 
 /** The registration mode as the instance API reports it (`registrations.enabled` / `approval_required`). */
-export function registrationMode(ctx: AppContext): RegistrationMode {
-  const { registrationsMode, singleUserMode } = ctx.config;
-  if (registrationsMode === "none" || singleUserMode) return "closed";
+export function registrationMode(site: SiteInfo): RegistrationMode {
+  const { registrationsMode } = site;
+  if (registrationsMode === "none") return "closed";
   return registrationsMode === "approved" ? "approval" : "open";
 }
 
@@ -147,7 +147,7 @@ export async function aboutInfo(ctx: AppContext, signedIn: boolean): Promise<Abo
     liveFeedAccess(ctx),
   ]);
   const own = site.thumbnail as (SiteInfo["thumbnail"] & { description?: unknown }) | null;
-  const mode = registrationMode(ctx);
+  const mode = registrationMode(site);
   return {
     site,
     domain: ctx.config.localDomain,

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { ApiError } from "../../../lib/errors.ts";
 import { sanitizeRemoteHtml } from "../../../lib/text/remote-html.ts";
 import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX } from "../../../services/accounts/create-local-account.ts";
-import { REASON_MAX, registrationsOpen, signUp } from "../../../services/accounts/register-account.ts";
+import { REASON_MAX, signUp } from "../../../services/accounts/register-account.ts";
 import { loadSiteInfo, type SiteInfo } from "../../../services/instance/site-settings.ts";
 import { getRules } from "../../../services/instance/site-texts.ts";
 import { markSignedIn } from "../../../services/oauth/sign-in.ts";
@@ -57,7 +57,7 @@ function signUpForm(
   const tr = t(c);
   const { site, values, errors } = input;
   const ctx = c.env.ctx;
-  const approval = ctx.config.registrationsMode === "approved";
+  const approval = site.registrationsMode === "approved";
   const reasonRequired = approval && site.requireInviteText;
   const domain = ctx.config.localDomain;
   const agreementLabel = tr.html("auth.sign_up.agreement", {
@@ -164,7 +164,7 @@ export async function showSignUp(c: Context<HonoEnv>): Promise<Response> {
   const session = await ensureSession(c);
   if (session.user) return c.redirect("/auth/setup", 302);
   const site = await loadSiteInfo(ctx);
-  if (!registrationsOpen(ctx)) return closedPage(c, site, 200);
+  if (site.registrationsMode === "none") return closedPage(c, site, 200);
   const values: SignUpValues = {
     username: "",
     email: "",
@@ -189,7 +189,7 @@ export async function submitSignUp(c: Context<HonoEnv>): Promise<Response> {
   const params = await readForm(c, session);
   if (params instanceof Response) return params;
   const site = await loadSiteInfo(ctx);
-  if (!registrationsOpen(ctx)) return closedPage(c, site, 403);
+  if (site.registrationsMode === "none") return closedPage(c, site, 403);
   const locale = field(params, "locale", 20);
   const values: SignUpValues = {
     username: field(params, "username", 100).trim(),
@@ -210,7 +210,7 @@ export async function submitSignUp(c: Context<HonoEnv>): Promise<Response> {
       passwordConfirmation: field(params, "password_confirmation", 1000),
       agreement: values.agreement,
       locale: values.locale,
-      reason: ctx.config.registrationsMode === "approved" ? values.reason : undefined,
+      reason: site.registrationsMode === "approved" ? values.reason : undefined,
       dateOfBirth: site.minAge !== null ? values.dateOfBirth : undefined,
     });
   } catch (e) {
