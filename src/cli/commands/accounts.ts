@@ -5,6 +5,7 @@ import { deleteLocalAccount } from "../../services/admin/delete-local-account.ts
 import { eachLocalAccount } from "../../services/admin/list-local-accounts.ts";
 import { findLocalUser, type LocalUser } from "../../services/admin/local-user.ts";
 import { modifyAccount } from "../../services/admin/modify-account.ts";
+import { loadSiteInfo } from "../../services/instance/site-settings.ts";
 import { COMMAND_LINE } from "../../services/moderation/action-log.ts";
 import { approveAccount, rejectAccount } from "../../services/moderation/approval.ts";
 import { enqueueAdminSignUp } from "../../services/notifications/admin-sign-up.ts";
@@ -43,7 +44,7 @@ export async function accountsCreate(
       role: cmd.role,
       confirmed: cmd.confirmed,
       // As in Mastodon, open registrations need no approval, whoever creates the account.
-      approved: cmd.approved || ctx.config.registrationsMode === "open",
+      approved: cmd.approved || (await loadSiteInfo(ctx)).registrationsMode === "open",
       allowReserved: true,
       createdBy: COMMAND_LINE,
     });
