@@ -81,7 +81,10 @@ describe("web client timelines: home, live feeds, hashtag, lists, bookmarks, fav
     const page = await web.get("/home");
     assert.equal(page.status, 200);
     const api = await ok<StatusJson[]>(alice, "/api/v1/timelines/home?limit=40");
-    assert.deepEqual(shownIds(page), api.map((x) => x.id));
+    assert.deepEqual(
+      shownIds(page),
+      api.map((x) => x.id),
+    );
     assert.ok(shownIds(page).includes(posts.tagged.id));
     assert.ok(!shownIds(page).includes(posts.carol.id), "not followed: not on home");
     // hide: left out; warn: behind a notice naming the filter.
@@ -95,7 +98,10 @@ describe("web client timelines: home, live feeds, hashtag, lists, bookmarks, fav
     assert.match(cw?.querySelector("summary")?.text ?? "", /Spoilers ahead/);
     assert.match(cw?.querySelector(".content")?.text ?? "", /Behind the warning/);
     const sensitive = articleOf(page, posts.sensitive.id)?.querySelector("details.sensitive");
-    assert.ok(sensitive?.querySelector('img[alt="A blue rectangle"]'), "the media is in details.sensitive with its alt text");
+    assert.ok(
+      sensitive?.querySelector('img[alt="A blue rectangle"]'),
+      "the media is in details.sensitive with its alt text",
+    );
     // The list is the script's: home stream, the menu marks home.
     const ul = page.doc.querySelector("ul.statuses[data-timeline=home]");
     assert.equal(ul?.getAttribute("data-stream"), "user");
@@ -132,7 +138,11 @@ describe("web client timelines: home, live feeds, hashtag, lists, bookmarks, fav
         alice,
         `/api/v1/timelines/public?limit=20${path.endsWith("local") ? "&local=true" : ""}`,
       );
-      assert.deepEqual(shownIds(page), api.map((x) => x.id), path);
+      assert.deepEqual(
+        shownIds(page),
+        api.map((x) => x.id),
+        path,
+      );
       assert.ok(shownIds(page).includes(posts.carol.id), path);
       assert.equal(articleOf(page, posts.hidden.id), null, "the public context's hide filter applies");
     }
@@ -169,7 +179,10 @@ describe("web client timelines: home, live feeds, hashtag, lists, bookmarks, fav
     assert.equal(page.status, 200);
     const api = await ok<StatusJson[]>(alice, `/api/v1/timelines/list/${listId}`);
     assert.ok(api.length > 0);
-    assert.deepEqual(shownIds(page), api.map((x) => x.id));
+    assert.deepEqual(
+      shownIds(page),
+      api.map((x) => x.id),
+    );
     const ul = page.doc.querySelector("ul.statuses");
     assert.equal(ul?.getAttribute("data-stream"), "list");
     assert.equal(ul?.getAttribute("data-stream-list"), listId);
@@ -191,7 +204,10 @@ describe("web client timelines: home, live feeds, hashtag, lists, bookmarks, fav
     for (const id of [...faved].reverse()) await ok(alice, `/api/v1/statuses/${id}/favourite`, "POST");
     const page = await web.get("/favourites");
     const api = await s.request("/api/v1/favourites?limit=20", { token: alice.token });
-    assert.deepEqual(shownIds(page), (api.body as StatusJson[]).map((x) => x.id));
+    assert.deepEqual(
+      shownIds(page),
+      (api.body as StatusJson[]).map((x) => x.id),
+    );
     assert.equal(shownIds(page).length, 20);
     const next = page.doc.querySelector("ul.statuses")?.getAttribute("data-next") ?? "";
     const link = /<([^>]+)>; rel="next"/.exec(api.headers.get("link") ?? "")?.[1] ?? "";

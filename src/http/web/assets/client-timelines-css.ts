@@ -2,6 +2,7 @@
 export const clientTimelinesCss = `
 a.load-more{text-align:center;box-sizing:border-box}
 .new-items{position:sticky;top:.5rem;z-index:2}
+.new-items[hidden]{display:none}
 .statuses>li.read-marker{border-bottom:none;display:flex;align-items:center;gap:.6rem;color:var(--accent);font-size:.85rem;font-weight:700;padding:.3rem 0}
 .statuses>li.read-marker::before,.statuses>li.read-marker::after{content:"";flex:1;border-top:2px solid var(--accent)}
 .timeline-keys,.timeline-end{color:var(--muted);font-size:.85rem;text-align:center}

@@ -46,7 +46,7 @@ export function windowOf(c: Context<HonoEnv>, limit: number): Window {
  * The API's `next` link for a page, as `setLinkHeader` makes it (src/http/pagination.ts): given
  * when the window found a full page, from the cursor of its last (oldest) row.
  */
-function nextOf(apiPath: string, query: Record<string, string>, rows: { id: string }[], w: Window) {
+function nextOf(apiPath: string, query: Record<string, string>, rows: readonly { id: string }[], w: Window) {
   const last = rows.at(-1)?.id;
   if (rows.length < w.limit || last === undefined) return {};
   const q = new URLSearchParams({ ...query, limit: String(w.limit), max_id: last });
@@ -99,7 +99,12 @@ export async function tagData(c: Context<HonoEnv>, viewerId: string, name: strin
 }
 
 /** `GET /api/v1/timelines/list/:list_id` (throws the API's 404 for a list that is not the viewer's). */
-export async function listData(c: Context<HonoEnv>, viewerId: string, listId: string, w: Window): Promise<TimelineData> {
+export async function listData(
+  c: Context<HonoEnv>,
+  viewerId: string,
+  listId: string,
+  w: Window,
+): Promise<TimelineData> {
   const { rows, body } = await listTimelineText(c.env.ctx, viewerId, listId, { maxId: w.maxId, limit: w.limit });
   return { statuses: parse(body), ...nextOf(`/api/v1/timelines/list/${listId}`, {}, rows, w) };
 }

@@ -139,7 +139,12 @@ async function publicPage(c: Context<HonoEnv>, me: ClientUser, local: boolean): 
     c,
     me,
     data,
-    { kind: local ? "local" : "federated", stream: data.closed ? undefined : local ? "public:local" : "public", path, label: title },
+    {
+      kind: local ? "local" : "federated",
+      stream: data.closed ? undefined : local ? "public:local" : "public",
+      path,
+      label: title,
+    },
     "public",
   );
   return sendClientPage(c, me, { title, body: html`${closed}${block}`, current: path, context: "public" });
