@@ -21,7 +21,8 @@ export const PAGE_LIMIT = 20;
 
 /** One page of a timeline as the API gives it: its posts and the API's `next` link (older posts). */
 export interface TimelineData {
-  statuses: RStatus[];
+  /** The API's JSON of the page (for home and lists, the kept one: the same Buffer while the page is unchanged). */
+  body: Buffer;
   /** The API path and query of the next (older) page, as its `Link: rel="next"` names it; none at the end. */
   next?: string;
   /** The cursor the page's own `?max_id=` link (reading without script) continues from. */
@@ -53,12 +54,24 @@ function nextOf(apiPath: string, query: Record<string, string>, rows: readonly {
   return { next: `${apiPath}?${q}`, nextMaxId: last };
 }
 
-const parse = (body: Buffer | string): RStatus[] => JSON.parse(body.toString()) as RStatus[];
+const parsed = new WeakMap<Buffer, RStatus[]>();
+
+/** The posts of a page's JSON, parsed once per body (the kept home page's body is reused while unchanged). */
+export function statusesOf(data: TimelineData): RStatus[] {
+  let list = parsed.get(data.body);
+  if (list === undefined) {
+    list = JSON.parse(data.body.toString("utf8")) as RStatus[];
+    parsed.set(data.body, list);
+  }
+  return list;
+}
+
+const EMPTY = Buffer.from("[]");
 
 /** `GET /api/v1/timelines/home` (the kept-render path). */
 export async function homeData(c: Context<HonoEnv>, viewerId: string, w: Window): Promise<TimelineData> {
   const { rows, body } = await homeTimelineText(c.env.ctx, viewerId, { maxId: w.maxId, limit: w.limit });
-  return { statuses: parse(body), ...nextOf("/api/v1/timelines/home", {}, rows, w) };
+  return { body, ...nextOf("/api/v1/timelines/home", {}, rows, w) };
 }
 
 /**
@@ -74,11 +87,11 @@ export async function publicData(
   const ctx = c.env.ctx;
   const wanted = { local, remote: false, onlyMedia: false };
   const scope = liveFeedScope(await liveFeedAccess(ctx), wanted, true);
-  if (scope === "signIn" || scope === "none") return { statuses: [], closed: true };
+  if (scope === "signIn" || scope === "none") return { body: EMPTY, closed: true };
   const result = await publicTimeline(ctx, viewerId, { ...wanted, ...scope }, { maxId: w.maxId, limit: w.limit });
   const body = await statusesText(ctx, result.visible, viewerId, { filterContext: "public" });
   return {
-    statuses: parse(body),
+    body,
     ...nextOf("/api/v1/timelines/public", local ? { local: "true" } : {}, result.rows, w),
   };
 }
@@ -95,7 +108,7 @@ export async function tagData(c: Context<HonoEnv>, viewerId: string, name: strin
     { maxId: w.maxId, limit: w.limit },
   );
   const body = await statusesText(ctx, result.visible, viewerId, { filterContext: "public" });
-  return { statuses: parse(body), ...nextOf(`/api/v1/timelines/tag/${encodeURIComponent(name)}`, {}, result.rows, w) };
+  return { body, ...nextOf(`/api/v1/timelines/tag/${encodeURIComponent(name)}`, {}, result.rows, w) };
 }
 
 /** `GET /api/v1/timelines/list/:list_id` (throws the API's 404 for a list that is not the viewer's). */
@@ -106,7 +119,7 @@ export async function listData(
   w: Window,
 ): Promise<TimelineData> {
   const { rows, body } = await listTimelineText(c.env.ctx, viewerId, listId, { maxId: w.maxId, limit: w.limit });
-  return { statuses: parse(body), ...nextOf(`/api/v1/timelines/list/${listId}`, {}, rows, w) };
+  return { body, ...nextOf(`/api/v1/timelines/list/${listId}`, {}, rows, w) };
 }
 
 /** `GET /api/v1/bookmarks` and `/api/v1/favourites`: paged by the bookmark's or favourite's id. */
@@ -119,7 +132,7 @@ export async function savedData(
   const ctx = c.env.ctx;
   const { rows, statuses } = await savedStatusesPage(ctx, kind, viewerId, { maxId: w.maxId, limit: w.limit });
   const body = await statusesText(ctx, statuses, viewerId);
-  return { statuses: parse(body), ...nextOf(`/api/v1/${kind}`, {}, rows, w) };
+  return { body, ...nextOf(`/api/v1/${kind}`, {}, rows, w) };
 }
 
 /** The viewer's home marker (`GET /api/v1/markers?timeline[]=home`), when it has one. */

@@ -16,6 +16,7 @@ import {
   PAGE_LIMIT,
   publicData,
   savedData,
+  statusesOf,
   type TimelineData,
   tagData,
   windowOf,
@@ -69,6 +70,28 @@ function itemsWithMarker(c: Context<HonoEnv>, me: ClientUser, statuses: RStatus[
   return items.join("") || `<li class="empty">${lbl(view, "client.empty")}</li>`;
 }
 
+const renderedItems = new WeakMap<Buffer, Map<string, string>>();
+
+/**
+ * The rendered posts of a page's JSON, made once per body and variant (locale, viewer, marker):
+ * the home and list timelines' kept bodies stay the same Buffer while nothing on the page changed
+ * (services/statuses/rendered.ts), so reloading an unchanged page renders nothing again.
+ */
+function cachedItems(body: Buffer, variant: string, make: () => string): string {
+  let byVariant = renderedItems.get(body);
+  if (byVariant === undefined) {
+    byVariant = new Map();
+    renderedItems.set(body, byVariant);
+  }
+  let items = byVariant.get(variant);
+  if (items === undefined) {
+    items = make();
+    if (byVariant.size >= 8) byVariant.clear();
+    byVariant.set(variant, items);
+  }
+  return items;
+}
+
 /** A timeline's list of posts with its "Load more" link (a link that the script turns into a fetch). */
 function timelineBlock(
   c: Context<HonoEnv>,
@@ -79,10 +102,13 @@ function timelineBlock(
 ): SafeHtml {
   const tr = t(c);
   const firstPage = windowOf(c, 0).maxId === undefined;
-  const items =
-    list.kind === "home" && firstPage
-      ? itemsWithMarker(c, me, data.statuses, list.lastRead)
-      : renderStatuses(data.statuses, clientView(c, me, context));
+  const marker = list.kind === "home" && firstPage;
+  const variant = `${t(c).locale} ${me.account.id} ${context ?? ""} ${marker ? (list.lastRead ?? "") : "-"}`;
+  const items = cachedItems(data.body, variant, () =>
+    marker
+      ? itemsWithMarker(c, me, statusesOf(data), list.lastRead)
+      : renderStatuses(statusesOf(data), clientView(c, me, context)),
+  );
   const attrs: string[] = [`data-timeline="${esc(list.kind)}"`];
   if (data.next) attrs.push(`data-next="${esc(data.next)}"`);
   if (firstPage && list.stream) {
