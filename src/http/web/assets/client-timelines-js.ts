@@ -94,6 +94,17 @@ export const clientTimelinesJs = `"use strict";
     }
   }
 
+  // A hashtag in a post opens the hashtag's timeline in the client (its link names the public page).
+  document.addEventListener("click", function (ev) {
+    if (ev.defaultPrevented || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+    var a = ev.target.closest && ev.target.closest("article.status .content a.hashtag, article.status .content a[rel~=tag]");
+    if (!a) return;
+    var name = (a.textContent || "").trim().replace(/^#/, "");
+    if (!name) return;
+    ev.preventDefault();
+    location.href = "/web/tags/" + encodeURIComponent(name);
+  });
+
   var ul = document.querySelector("ul.statuses[data-timeline]");
   if (!ul) return;
   var kind = ul.getAttribute("data-timeline");

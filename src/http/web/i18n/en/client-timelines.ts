@@ -1,6 +1,6 @@
 /** English texts of the web client's timelines (keys prefixed `client.timelines.`). */
 export const client_timelines = {
-  "client.timelines.posts": "Posts",
+  "client.timelines.open_client": "Your home timeline (read, post and follow in the browser)",
   "client.timelines.read_marker": "Read up to here",
   "client.timelines.older": "Older posts",
   "client.timelines.newest": "Newest posts",
