@@ -132,4 +132,34 @@ describe("the web client's home timeline in Chromium: live replies, load more, m
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  it("creates and deletes a list, and follows a hashtag, through the API from the pages", async () => {
+    const page = await chrome.context.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(String(e)));
+    const origin = new URL(s.ctx.config.baseUrl).origin;
+    // The browser context kept the session of the first test.
+    await page.goto(`${origin}/lists`);
+    await page.fill("#list-title", "Neighbours");
+    await page.click("form.list-create button[type=submit]");
+    await page.waitForSelector("ul.client-lists a:text-is('Neighbours')");
+    const lists = await s.request("/api/v1/lists", { token: alice.token });
+    const made = (lists.body as { id: string; title: string }[]).find((l) => l.title === "Neighbours");
+    assert.ok(made, "the list was created through the API");
+    page.once("dialog", (d) => void d.accept());
+    await page.click(`button.list-delete[data-list-id="${made.id}"]`);
+    await page.waitForSelector(`ul.client-lists li[data-list-id="${made.id}"]`, { state: "detached" });
+    assert.equal((await s.request(`/api/v1/lists/${made.id}`, { token: alice.token })).status, 404);
+
+    await page.goto(`${origin}/web/tags/rivers`);
+    await page.click("button.tag-follow");
+    await page.waitForSelector("button.tag-follow[aria-pressed=true]");
+    const followed = await s.request("/api/v1/followed_tags", { token: alice.token });
+    assert.deepEqual(
+      (followed.body as { name: string }[]).map((t) => t.name),
+      ["rivers"],
+    );
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

@@ -217,7 +217,12 @@ export const clientTimelinesJs = `"use strict";
       else if (event === "status.update") replace(payload);
       else if (event === "filters_changed") refilter();
     });
-    if (kind === "home") G.on("status:posted", function (d) { if (d && d.status) add(d.status); });
+    // The user's own new post goes to the top of home at once, wherever the reader is.
+    if (kind === "home") G.on("status:posted", function (d) {
+      if (!d || !d.status) return;
+      queue = queue.filter(function (s) { return s.id !== d.status.id; });
+      G.insertStatuses(ul, [d.status], "top");
+    });
   }
   G.on("status:deleted", function (d) { if (d && d.id) remove(d.id); });
 
