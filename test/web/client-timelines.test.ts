@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
+import { LIVE_FEED_SETTING } from "../../src/services/feeds/live-feed-access.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { type Page, signIn, type WebClient } from "../helpers/web.ts";
 
@@ -165,6 +166,27 @@ describe("web client timelines: home, live feeds, hashtag, lists, bookmarks, fav
     button = tag.doc.querySelector("button.tag-follow");
     assert.equal(button?.getAttribute("aria-pressed"), "true");
     assert.match(button?.text ?? "", /Unfollow #gannettest/);
+  });
+
+  it("follows the operator's live feed access, as the API does", async () => {
+    await s.ctx.repos.settings.set(LIVE_FEED_SETTING.local, "disabled");
+    try {
+      const local = await web.get("/web/public/local");
+      assert.equal(local.status, 200);
+      assert.match(local.doc.querySelector('p.notice[role="alert"]')?.text ?? "", /closed this timeline/);
+      assert.deepEqual(shownIds(local), []);
+      assert.ok(!local.doc.querySelector("ul.statuses")?.hasAttribute("data-stream"), "no stream for a closed feed");
+      assert.deepEqual((await ok(alice, "/api/v1/timelines/public?local=true")) as unknown[], []);
+      // The federated page narrows to the readable part (here: remote posts, of which there are none).
+      const all = await web.get("/web/public");
+      assert.deepEqual(
+        shownIds(all),
+        (await ok<StatusJson[]>(alice, "/api/v1/timelines/public?limit=20")).map((x) => x.id),
+      );
+      assert.ok(!shownIds(all).includes(posts.carol.id));
+    } finally {
+      await s.ctx.repos.settings.set(LIVE_FEED_SETTING.local, "public");
+    }
   });
 
   it("lists the user's lists and shows a list's timeline; another's list is not found", async () => {
