@@ -8,7 +8,8 @@
 // job is timed in the server before the filters, while the home timeline is read at a steady
 // rate (bench/lib/trends.ts). The web side's pages are read too: the author's profile and one of its
 // posts (closed loop beside the bare server with the same body, and open loop at 500 req/s for the
-// p99) and the RSS feed of the busiest hashtag (bench/lib/web-pages.ts).
+// p99) and the RSS feed of the busiest hashtag (bench/lib/web-pages.ts), and the web client's home
+// page for the signed-in reader, with its HTML and scripts' compressed size (bench/lib/client-home.ts).
 //   --quick                 a short smoke run (1 s warm-up, one 3 s run per workload)
 //   --postgres[=URL]        on PostgreSQL (also when DATABASE_URL is set): a fresh database is
 //                           created on that server for the run and dropped afterwards
@@ -19,7 +20,7 @@
 //   BENCH_TRENDS_RATE=500   home timeline requests/s while the trends are scored
 //   BENCH_TRENDS_RUNS=3     trends scoring runs measured
 //   BENCH_ONLY=home,post    only the workloads whose name contains one of these words (also
-//                           relationships, /followers, filters, trends, scoring, page, rss,
+//                           relationships, /followers, filters, trends, scoring, page, rss, home-page,
 //                           delivery; the
 //                           filtered home timeline brings the unfiltered one along, for its target)
 // Last, each on a server of its own: bench/delivery.ts measures federation delivery,
@@ -47,6 +48,7 @@ import {
   startCommand,
   stopChild,
 } from "./lib/children.ts";
+import { homePageTargets, prepareHomePage } from "./lib/client-home.ts";
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from "./lib/database.ts";
 import { FAN_OUT_JOB, measureFanOut, waitForJobs } from "./lib/fan-out.ts";
 import { BENCH_FILTERS, createFiltersThroughApi } from "./lib/filters.ts";
@@ -286,7 +288,14 @@ async function main(): Promise<void> {
   const trends: Target[] = trendsPrep.targets;
   // The author's pages and the busiest hashtag's feed, as an anonymous browser or reader asks them.
   const webPrep = await prepareWebPages(origin, seeded, wanted, probes, notes, log);
-  const pages = [{ name: BARE_PAGE, body: homeProbe.body }, ...trendsPrep.pages, ...webPrep.pages];
+  // The web client's home page, for the reader signed in through the sign-in form.
+  const homePagePrep = await prepareHomePage(origin, wanted, probes, notes, log);
+  const pages = [
+    { name: BARE_PAGE, body: homeProbe.body },
+    ...trendsPrep.pages,
+    ...webPrep.pages,
+    ...homePagePrep.pages,
+  ];
   const bareChild = await startBaseline(dir, baseline, pages);
   servers[1] = bareChild.child;
   const bare = bareChild.targets.filter(
@@ -294,7 +303,8 @@ async function main(): Promise<void> {
       t.name === BARE ||
       t.name === BARE_PAGE ||
       trends.some((x) => x.baseline === t.name) ||
-      webPrep.targets.some((x) => x.baseline === t.name),
+      webPrep.targets.some((x) => x.baseline === t.name) ||
+      homePagePrep.targets.some((x) => x.baseline === t.name),
   );
   notes.push(
     `The bare server's second body is the home timeline page (${homeProbe.body.length} bytes); the other ` +
@@ -308,7 +318,7 @@ async function main(): Promise<void> {
       `${JSON.parse(followersProbe.body.toString("utf8")).length} accounts (the query leaves out those the reader blocks, mutes or is blocked by).`,
   );
   // The trends lists join the reads before the home timeline (the reader's filters come after it).
-  const reads = [...gannet.slice(0, -1), ...trends, ...webPrep.targets, ...gannet.slice(-1)];
+  const reads = [...gannet.slice(0, -1), ...trends, ...webPrep.targets, ...homePagePrep.targets, ...gannet.slice(-1)];
   const workloads = await runWorkloads(
     reads.filter((t) => wanted(t.name)).map((t) => ({ ...t, pid: server.pid })),
     opts,
@@ -436,6 +446,7 @@ async function main(): Promise<void> {
       ...evaluateTargets(workloads, startupMs, mem, fanOut),
       ...trendsTargets(workloads, scoring),
       ...webPageTargets(workloads),
+      ...homePageTargets(workloads, homePagePrep.weight),
     ],
     scoring,
     notes,

@@ -36,6 +36,7 @@ export async function homePage(c: Context<HonoEnv>): Promise<Response> {
 <section aria-labelledby="account">
 <h2 id="account">${tr("site.welcome.your_account")}</h2>
 <ul class="site-links">
+<li><a href="/home">${tr("client.timelines.open_client")}</a></li>
 <li><a href="/@${reader.username}">${tr("site.welcome.profile")}</a></li>
 <li><a href="/settings">${tr("site.welcome.settings")}</a></li>
 ${localOpen ? html`<li><a href="/public/local">${tr("site.welcome.local")}</a></li>` : ""}
