@@ -53,7 +53,17 @@ export interface DatabaseOptions {
  * Tables whose rows in-process caches hold under the change stamp: the token cache (accounts,
  * users, roles, tokens) and the kept CredentialAccount texts (also follow requests and emojis).
  */
-const CACHED_TABLES = ["accounts", "users", "user_roles", "oauth_access_tokens", "follow_requests", "custom_emojis"];
+// web_sessions: deleting a session deletes its web client token by cascade (migration 0050),
+// which the tracker would not see on oauth_access_tokens itself.
+const CACHED_TABLES = [
+  "accounts",
+  "users",
+  "user_roles",
+  "oauth_access_tokens",
+  "web_sessions",
+  "follow_requests",
+  "custom_emojis",
+];
 
 /** The tables of the instance's federation policy (InstanceDomainBlocksRepository caches it). */
 const DOMAIN_POLICY_TABLES = ["domain_blocks", "domain_allows"];

@@ -74,7 +74,8 @@ export const clientCoreJs = `"use strict";
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       var payload = msg.payload;
-      if (typeof payload === "string") { try { payload = JSON.parse(payload); } catch (e) { /* plain text payload */ } }
+      // JSON payloads are objects or arrays; a bare id (delete) stays a string, exact.
+      if (typeof payload === "string" && /^[[{]/.test(payload)) { try { payload = JSON.parse(payload); } catch (e) { /* plain text payload */ } }
       var streams = msg.stream || [];
       subs.forEach(function (s) {
         if (streams.length === 0 || streams[0] === s.name) s.fn(msg.event, payload, streams);

@@ -173,8 +173,7 @@ export const clientTimelinesJs = `"use strict";
     newButton.textContent = lp("client.new_posts", queue.length);
     newButton.hidden = false;
   }
-  // A delete event's id may arrive as a number (the core parses payloads): compare both ways.
-  function matches(a, id) { return a === String(id) || (typeof id === "number" && Number(a) === id); }
+  function matches(a, id) { return a === String(id); }
   function remove(id) {
     queue = queue.filter(function (s) { return !matches(s.id, id); });
     ul.querySelectorAll("li[data-id]").forEach(function (li) {

@@ -110,6 +110,7 @@ export async function sendClientPage(c: Context<HonoEnv>, me: ClientUser, opts: 
 ${links}<li><a href="/web/accounts/${me.account.id}">${tr("client.profile")}</a></li>
 <li><a href="/settings/preferences">${tr("client.settings")}</a></li>
 ${staff ? html`<li><a href="/admin">${tr("client.moderation")}</a></li>` : ""}
+<li><form method="post" action="/auth/sign_out"><input type="hidden" name="authenticity_token" value="${me.csrf}"><button type="submit" class="link">${tr("common.sign_out")}</button></form></li>
 </ul></nav>`;
   const state = { view: clientView(c, me, opts.context), page: opts.page ?? {}, streaming: "/api/v1/streaming" };
   const body = html`<div class="client">
