@@ -4,6 +4,7 @@ import type { AppContext } from "../context.ts";
 import { DatabaseKvStore } from "../infra/kv/fedify-kv.ts";
 import { type JobInfo, type JobQueue, type JobToEnqueue, PermanentJobError } from "../infra/queue/interface.ts";
 import { ForbiddenAddressError, UnsupportedUrlError } from "../lib/net/errors.ts";
+import { noteDelivery } from "../services/federation/delivery-health.ts";
 import type { CircuitDecision, DeliveryCircuit } from "./delivery-circuit.ts";
 
 const logger = getLogger(["gannet", "federation"]);
@@ -207,6 +208,8 @@ async function deliverThroughCircuit(ctx: AppContext, q: JobMessageQueue, payloa
   try {
     await q.deliver(payload);
   } catch (error) {
+    // The server's delivery health (the moderation panel): noted in memory, written batched.
+    noteDelivery(ctx, payload.inbox, error);
     if (refusedByPolicy(error)) {
       throw new PermanentJobError(`delivery to ${payload.inbox} refused: ${(error as Error).cause}`);
     }
@@ -215,6 +218,7 @@ async function deliverThroughCircuit(ctx: AppContext, q: JobMessageQueue, payloa
     else if (inbox === "reachable") await record(() => circuit.reached(payload.inbox, state));
     throw error;
   }
+  noteDelivery(ctx, payload.inbox);
   await record(() => circuit.reached(payload.inbox, state));
 }
 
