@@ -142,13 +142,13 @@ export class FederationInstancesRepository {
       conditions.push(sql`d.domain IN (SELECT domain FROM delivery_health WHERE consecutive_failures > 0)`);
     }
     if (filter.blocked) {
-      conditions.push(sql`EXISTS (SELECT 1 FROM instance_domain_blocks b
+      conditions.push(sql`EXISTS (SELECT 1 FROM domain_blocks b
         WHERE d.domain = b.domain OR d.domain LIKE '%.' || b.domain)`);
     }
     const r = await sql<{ domain: string }>`SELECT d.domain FROM (
         SELECT DISTINCT domain FROM accounts WHERE domain IS NOT NULL
         UNION SELECT domain FROM delivery_health
-        UNION SELECT domain FROM instance_domain_blocks
+        UNION SELECT domain FROM domain_blocks
       ) d WHERE ${sql.join(conditions, sql` AND `)}
       ORDER BY d.domain LIMIT ${limit + 1} OFFSET ${offset}`.execute(this.#db);
     return r.rows.map((x) => x.domain);
