@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { Create, Note, PUBLIC_COLLECTION } from "@fedify/vocab";
 import { flushDeliveryHealth, noteDelivery } from "../../src/services/federation/delivery-health.ts";
+import { startFakeActor } from "../helpers/fake-actor.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { alertText, type Page, signIn, textOf, WebClient } from "../helpers/web.ts";
 
@@ -41,7 +43,7 @@ describe("moderation panel: federation pages", () => {
   };
 
   before(async () => {
-    s = await startTestServer();
+    s = await startTestServer({ ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1,::1" });
     admin = await s.createUser("fedadmin", { role: "Admin", scopes: ADMIN_SCOPES });
     moderator = await s.createUser("fedmod", { role: "Moderator" });
     plain = await s.createUser("fedplain");
@@ -388,5 +390,56 @@ describe("moderation panel: federation pages", () => {
     assert.match(textOf(page.doc, ".last-failure"), /ECONNREFUSED/);
     assert.match(textOf(page.doc, ".queued"), /^0 waiting/);
     assert.equal((await web.get("/admin/instances/not%20a%20domain")).status, 404);
+  });
+
+  it("a delivery job records its outcome: a refused delivery and then one that worked show on the server's page", async () => {
+    const remote = await startFakeActor();
+    try {
+      await s.createUser("sender");
+      const federation = await s.ctx.federation();
+      const base = s.ctx.config.baseUrl;
+      const fctx = federation.createContext(new URL(base), s.ctx);
+      const send = async (n: number) => {
+        const id = `${base}/users/sender/statuses/${n}`;
+        await fctx.sendActivity(
+          { identifier: "sender" },
+          { id: new URL(remote.actorId), inboxId: new URL(remote.inbox) },
+          new Create({
+            id: new URL(`${id}/activity`),
+            actor: fctx.getActorUri("sender"),
+            object: new Note({
+              id: new URL(id),
+              content: "hi",
+              attribution: fctx.getActorUri("sender"),
+              to: PUBLIC_COLLECTION,
+            }),
+            to: PUBLIC_COLLECTION,
+          }),
+        );
+      };
+      const host = new URL(remote.origin).host;
+      // 410: a permanent failure, the job ends at once.
+      // Twice: Fedify knocks again with the other signature spec on a 4xx.
+      remote.failNext.push(410, 410);
+      await send(1);
+      await s.settle({ allowDead: true, delayed: false });
+      let page = await web.get(`/admin/instances/${encodeURIComponent(host)}`);
+      assert.equal(page.status, 200);
+      assert.match(textOf(page.doc, ".last-failure"), /HTTP 410/);
+      assert.match(textOf(page.doc, ".last-success"), /Never/);
+      assert.equal(textOf(page.doc, ".failures"), "1");
+
+      await send(2);
+      await s.settle({ delayed: false });
+      assert.equal(remote.received.length, 3);
+      page = await web.get(`/admin/instances/${encodeURIComponent(host)}`);
+      assert.doesNotMatch(textOf(page.doc, ".last-success"), /Never/);
+      assert.equal(textOf(page.doc, ".failures"), "0");
+      assert.match(textOf(page.doc, ".totals"), /1 delivered, 1 failed/);
+      page = await web.get(`/admin/instances?q=${encodeURIComponent(host)}`);
+      assert.match(rowFor(page, "data-domain", host)?.text ?? "", /Delivering/);
+    } finally {
+      await remote.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
 import {
@@ -139,6 +140,25 @@ export function noteDelivery(ctx: AppContext, inbox: string, error?: unknown): v
     error === undefined ? null : describeFailure(error),
     new Date().toISOString(),
   );
+}
+
+/** The delivery under way in this async context, and the failure Fedify reported without throwing it. */
+const delivery = new AsyncLocalStorage<{ error?: unknown }>();
+
+/**
+ * Runs one delivery (`fn`), answering the failure Fedify reported to `onOutboxError` but did not
+ * throw: a permanent failure (404, 410) ends the delivery quietly. Throws what `fn` throws.
+ */
+export async function watchDelivery(fn: () => Promise<void>): Promise<unknown> {
+  const store: { error?: unknown } = {};
+  await delivery.run(store, fn);
+  return store.error;
+}
+
+/** Fedify's `onOutboxError`: remembers the failure for the delivery under way (`watchDelivery`). */
+export function noteOutboxError(error: unknown): void {
+  const store = delivery.getStore();
+  if (store) store.error = error;
 }
 
 /** Writes the notes of this process now (pages read after it; tests). */
