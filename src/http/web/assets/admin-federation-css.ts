@@ -8,4 +8,7 @@ dl.health dd{margin:0}
 .block-effects li{margin:.35rem 0}
 .admin-table code,.test-result code{word-break:break-all;font-size:.85rem}
 .admin-table td.admin-actions{margin:0}
+.admin-table .badge{white-space:nowrap}
+.admin-table.instances{font-size:.9rem}
+.admin-table.instances th,.admin-table.instances td{padding:.4rem .3rem}
 `;
