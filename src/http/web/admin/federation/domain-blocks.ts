@@ -191,7 +191,7 @@ async function confirmPage(
   const title = tr("admin.federation.confirm_title", { domain });
   const effects = await consequences(c, domain, block?.severity, v.severity);
   const action = block ? `${PATH}/${block.id}` : PATH;
-  const back = block ? `${PATH}/${block.id}/edit` : `${PATH}/new`;
+  const back = block ? `${PATH}/${block.id}/edit` : `${PATH}/new?domain=${encodeURIComponent(domain)}`;
   const change = block
     ? tr("admin.federation.confirm_change", {
         from: tr(`admin.federation.severity.${block.severity}`),
