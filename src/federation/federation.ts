@@ -1,5 +1,6 @@
 import { createFederation, type Federation, type KvStore } from "@fedify/fedify";
 import type { AppContext } from "../context.ts";
+import { noteOutboxError } from "../services/federation/delivery-health.ts";
 import { instanceActorId, registerActorDispatchers } from "./dispatchers/actor.ts";
 import { registerCollectionDispatchers } from "./dispatchers/collections.ts";
 import { registerObjectDispatchers } from "./dispatchers/objects.ts";
@@ -29,6 +30,9 @@ export function createGannetFederation(app: AppContext, kv: KvStore): Federation
     // another server would hold that server's mail: Gannet keeps one circuit per inbox instead
     // (delivery-circuit.ts, run by the delivery job in queue.ts).
     circuitBreaker: false,
+    // Every failed delivery, the permanent ones (404, 410) included, which Fedify does not throw:
+    // the server's delivery health (services/federation/delivery-health.ts).
+    onOutboxError: noteOutboxError,
     origin: { handleHost: config.localDomain, webOrigin: config.baseUrl },
     trailingSlashInsensitive: true,
     // Documents, contexts and signed fetches go through the guarded client (loader.ts).

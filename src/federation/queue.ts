@@ -4,6 +4,7 @@ import type { AppContext } from "../context.ts";
 import { DatabaseKvStore } from "../infra/kv/fedify-kv.ts";
 import { type JobInfo, type JobQueue, type JobToEnqueue, PermanentJobError } from "../infra/queue/interface.ts";
 import { ForbiddenAddressError, UnsupportedUrlError } from "../lib/net/errors.ts";
+import { noteDelivery, watchDelivery } from "../services/federation/delivery-health.ts";
 import type { CircuitDecision, DeliveryCircuit } from "./delivery-circuit.ts";
 
 const logger = getLogger(["gannet", "federation"]);
@@ -204,9 +205,12 @@ async function deliverThroughCircuit(ctx: AppContext, q: JobMessageQueue, payloa
       logger.warn("Cannot record a delivery to {inbox} in its circuit: {error}", { inbox: payload.inbox, error });
     }
   };
+  let quietFailure: unknown;
   try {
-    await q.deliver(payload);
+    quietFailure = await watchDelivery(() => q.deliver(payload));
   } catch (error) {
+    // The server's delivery health (the moderation panel): noted in memory, written batched.
+    noteDelivery(ctx, payload.inbox, error);
     if (refusedByPolicy(error)) {
       throw new PermanentJobError(`delivery to ${payload.inbox} refused: ${(error as Error).cause}`);
     }
@@ -215,6 +219,8 @@ async function deliverThroughCircuit(ctx: AppContext, q: JobMessageQueue, payloa
     else if (inbox === "reachable") await record(() => circuit.reached(payload.inbox, state));
     throw error;
   }
+  // A permanent failure (404, 410) is not thrown: Fedify gives up on the delivery by itself.
+  noteDelivery(ctx, payload.inbox, quietFailure);
   await record(() => circuit.reached(payload.inbox, state));
 }
 
