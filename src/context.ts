@@ -24,6 +24,7 @@ import { DataExportsRepository } from "./db/repositories/data-exports.ts";
 import { DeliveryRepository } from "./db/repositories/delivery.ts";
 import { DiscoveryRepository } from "./db/repositories/discovery.ts";
 import { DomainBlocksRepository } from "./db/repositories/domain-blocks.ts";
+import { FederationInstancesRepository } from "./db/repositories/federation-instances.ts";
 import { FeedsRepository } from "./db/repositories/feeds.ts";
 import { FiltersRepository } from "./db/repositories/filters.ts";
 import { FollowPagesRepository } from "./db/repositories/follow-pages.ts";
@@ -78,6 +79,7 @@ import type { JobQueue } from "./infra/queue/interface.ts";
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from "./infra/rate-limit/store.ts";
 import { IdGenerator } from "./lib/ids.ts";
 import { createGuardedFetch, type GuardedFetch } from "./lib/net/guarded-fetch.ts";
+import { flushDeliveryHealth } from "./services/federation/delivery-health.ts";
 import { RoleCache } from "./services/roles/role-cache.ts";
 
 export interface Repositories {
@@ -132,6 +134,8 @@ export interface Repositories {
   /** End-to-end encryption: devices, one-time keys, encrypted messages (migration 0044). */
   crypto: CryptoRepository;
   delivery: DeliveryRepository;
+  /** Known servers and their delivery health (the moderation panel). */
+  federationInstances: FederationInstancesRepository;
   streaming: StreamingRepository;
   /** The moderation action log (migration 0034). */
   adminActionLogs: AdminActionLogsRepository;
@@ -271,6 +275,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     pushSubscriptions: new PushSubscriptionsRepository(db),
     crypto: new CryptoRepository(db, database.dialect),
     delivery: new DeliveryRepository(db),
+    federationInstances: new FederationInstancesRepository(db),
     streaming: new StreamingRepository(db),
     adminActionLogs: new AdminActionLogsRepository(db),
     adminMetrics: new AdminMetricsRepository(db, database.dialect),
@@ -340,6 +345,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     async close() {
       // Running jobs finish before the connections they use close.
       await queue.stop();
+      // The delivery outcomes noted since the last write (services/federation/delivery-health.ts).
+      await flushDeliveryHealth(ctx);
       await bus.close();
       redis?.disconnect();
       await database.close();

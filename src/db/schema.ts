@@ -59,6 +59,7 @@ import type {
   AccountNotesTable,
   AccountPairTable,
   BlocksTable,
+  DeliveryHealthTable,
   DomainAllowsTable,
   FeaturedTagsTable,
   FilterKeywordsTable,
@@ -151,6 +152,7 @@ export type {
   AccountNotesTable,
   AccountPairTable,
   BlocksTable,
+  DeliveryHealthTable,
   DomainAllowsTable,
   FeaturedTagsTable,
   FilterKeywordsTable,
@@ -228,6 +230,7 @@ export interface DB {
   list_feeds: ListFeedsTable;
   reports: ReportsTable;
   report_notes: ReportNotesTable;
+  delivery_health: DeliveryHealthTable;
   tag_follows: TagFollowsTable;
   featured_tags: FeaturedTagsTable;
   account_pins: AccountPairTable;

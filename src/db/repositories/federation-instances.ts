@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { DB } from "../schema.ts";
+import type { DB, DeliveryHealthTable } from "../schema.ts";
 
 /** The `delivery_health` row of one remote server (migration 0054). */
 export interface DeliveryHealth {
@@ -55,22 +55,9 @@ export interface InstanceCounts {
   reports: number;
 }
 
-interface HealthTable {
-  domain: string;
-  last_success_at: string | null;
-  last_failure_at: string | null;
-  consecutive_failures: number;
-  failures_total: number;
-  successes_total: number;
-  last_error: string | null;
-  updated_at: string;
-}
-
-type HealthDB = DB & { delivery_health: HealthTable };
-
 const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-const toHealth = (r: HealthTable): DeliveryHealth => ({
+const toHealth = (r: DeliveryHealthTable): DeliveryHealth => ({
   domain: r.domain,
   lastSuccessAt: r.last_success_at,
   lastFailureAt: r.last_failure_at,
@@ -86,9 +73,9 @@ const toHealth = (r: HealthTable): DeliveryHealth => ({
  * health rows and of domain blocks, their counts, and their delivery health.
  */
 export class FederationInstancesRepository {
-  readonly #db: Kysely<HealthDB>;
+  readonly #db: Kysely<DB>;
   constructor(db: Kysely<DB>) {
-    this.#db = db.withTables<{ delivery_health: HealthTable }>();
+    this.#db = db;
   }
 
   /**

@@ -134,6 +134,18 @@ export interface ReportsTable {
   updated_at: Timestamp;
 }
 
+/** How deliveries to one remote server went (migration 0054; services/federation/delivery-health.ts). */
+export interface DeliveryHealthTable {
+  domain: string;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  consecutive_failures: number;
+  failures_total: number;
+  successes_total: number;
+  last_error: string | null;
+  updated_at: string;
+}
+
 /** Staff notes on a report (Mastodon's ReportNote, migration 0052). */
 export interface ReportNotesTable {
   id: string;

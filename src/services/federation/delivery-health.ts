@@ -1,11 +1,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
-import {
-  type DeliveryHealth,
+import type {
+  DeliveryHealth,
   FederationInstancesRepository,
-  type HealthDelta,
-  type QueuedDeliveries,
+  HealthDelta,
+  QueuedDeliveries,
 } from "../../db/repositories/federation-instances.ts";
 
 export type { DeliveryHealth, QueuedDeliveries };
@@ -88,7 +88,6 @@ class HealthRecorder {
 }
 
 const recorders = new WeakMap<AppContext, HealthRecorder>();
-const repos = new WeakMap<AppContext, FederationInstancesRepository>();
 
 function recorder(ctx: AppContext): HealthRecorder {
   let r = recorders.get(ctx);
@@ -100,12 +99,7 @@ function recorder(ctx: AppContext): HealthRecorder {
 }
 
 export function repo(ctx: AppContext): FederationInstancesRepository {
-  let r = repos.get(ctx);
-  if (!r) {
-    r = new FederationInstancesRepository(ctx.db);
-    repos.set(ctx, r);
-  }
-  return r;
+  return ctx.repos.federationInstances;
 }
 
 /** The host (with its port, if any) of an inbox URL, as accounts name their domain; undefined for no URL. */

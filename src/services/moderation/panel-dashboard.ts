@@ -2,6 +2,7 @@ import type { AppContext } from "../../context.ts";
 import type { JobSummary, QueueState } from "../../infra/queue/interface.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
 import type { Account } from "../accounts/types.ts";
+import { failingServerCount } from "../federation/delivery-health.ts";
 import { listReports } from "../reports/admin.ts";
 import { listAdminAccounts } from "./accounts.ts";
 import { type ActionLogEntry, type ActionLogFilter, actionLogPage } from "./action-log.ts";
@@ -66,6 +67,8 @@ export interface Attention {
   pendingTrends: BoundedCount | undefined;
   /** Delivery jobs that failed: retrying ones (of the most recent failures) and dead ones. */
   failingDeliveries: number;
+  /** Servers whose deliveries have failed since the last that worked (delivery health). */
+  failingServers: number;
 }
 
 async function pendingTrendCount(ctx: AppContext): Promise<BoundedCount | undefined> {
@@ -88,17 +91,19 @@ async function pendingTrendCount(ctx: AppContext): Promise<BoundedCount | undefi
 /** The dashboard's "what needs attention" counts (each bounded at 100). */
 export async function attention(ctx: AppContext, state?: QueueState): Promise<Attention> {
   const window = { limit: COUNT_BOUND + 1 };
-  const [pending, reports, trends, queue] = await Promise.all([
+  const [pending, reports, trends, queue, failingServers] = await Promise.all([
     listAdminAccounts(ctx, { origin: "local", status: "pending" }, window),
     listReports(ctx, { resolved: false }, window),
     pendingTrendCount(ctx),
     state ?? ctx.queue.state(),
+    failingServerCount(ctx),
   ]);
   return {
     pendingSignUps: bounded(pending.length),
     openReports: bounded(reports.length),
     pendingTrends: trends,
     failingDeliveries: failingDeliveries(queue),
+    failingServers,
   };
 }
 

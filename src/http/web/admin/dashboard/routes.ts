@@ -115,6 +115,15 @@ async function attentionSection(me: Staff, tr: Translate, a: Attention): Promise
       Permission.devops,
       a.failingDeliveries > 0,
     ),
+    await attentionCard(
+      me,
+      tr,
+      "admin.dashboard.failing_servers",
+      num(tr, a.failingServers),
+      "/admin/instances?failing=1",
+      Permission.manageFederation,
+      a.failingServers > 0,
+    ),
   ];
   return html`<section class="admin-section" aria-labelledby="attention-heading" id="attention">
 <h2 id="attention-heading">${tr("admin.dashboard.attention")}</h2>
@@ -276,6 +285,9 @@ const ACTIONS = [
   "assigned_to_self",
   "unassigned",
   "change_role",
+  "publish",
+  "unpublish",
+  "copy",
 ];
 
 /** Target types the audit log's filter offers. */
@@ -293,9 +305,11 @@ const TARGET_TYPES = [
   "PreviewCard",
   "PreviewCardProvider",
   "Report",
+  "ReportNote",
   "Rule",
   "Status",
   "Tag",
+  "TermsOfService",
   "User",
   "UserRole",
 ];

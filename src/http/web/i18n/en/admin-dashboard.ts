@@ -22,6 +22,7 @@ export const admin_dashboard = {
   "admin.dashboard.pending_trends": "Trends waiting for review",
   "admin.dashboard.trends_off": "Trends are turned off",
   "admin.dashboard.failing_deliveries": "Failing deliveries",
+  "admin.dashboard.failing_servers": "Servers failing deliveries",
   "admin.dashboard.dimensions": "Details",
   "admin.dashboard.dimension.servers": "Top servers",
   "admin.dashboard.dimension.languages": "Top languages",
