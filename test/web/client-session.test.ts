@@ -75,6 +75,7 @@ describe("web client session token and shared renderer", () => {
       json: { status: "Hello <b>there</b> :)", spoiler_text: "a warning" },
     });
     assert.equal(posted.status, 200);
+    await s.settle(); // the post reaches ann's home feed in a background job
     const web = await signIn(s, ann);
     const { page, token } = await tokenOf(web);
     const article = page.doc.querySelector(`article.status[data-id="${posted.body.id}"]`);

@@ -77,7 +77,41 @@ export interface RenderedPage {
  */
 export function sendPage(c: Context<HonoEnv>, opts: PageOptions): Response {
   const page = renderPage(c, opts);
-  return c.body(page.html, page.status as 200, page.headers);
+  // Bytes rather than a string: a Response made from a string checks and encodes it in JavaScript
+  // (undici's USVString conversion), which costs more than the page's rendering.
+  return c.body(pageBytes(c, page.html) as Uint8Array<ArrayBuffer>, page.status as 200, page.headers);
+}
+
+const chunksOf = new WeakMap<Context<HonoEnv>, Buffer[]>();
+const CHUNK = /<!--gannet:chunk:(\d+)-->/;
+
+/**
+ * A part of this request's page already encoded (a long part kept between requests, such as a
+ * timeline's rendered posts): the page holds a placeholder, and its bytes are put in its place
+ * when the page is sent, so they are not encoded again with the rest.
+ */
+export function encodedPart(c: Context<HonoEnv>, bytes: Buffer): SafeHtml {
+  let list = chunksOf.get(c);
+  if (list === undefined) {
+    list = [];
+    chunksOf.set(c, list);
+  }
+  list.push(bytes);
+  return new SafeHtml(`<!--gannet:chunk:${list.length - 1}-->`);
+}
+
+/** The page's bytes, with the request's encoded parts in place of their placeholders. */
+function pageBytes(c: Context<HonoEnv>, html: string): Buffer {
+  const chunks = chunksOf.get(c);
+  if (chunks === undefined) return Buffer.from(html);
+  const pieces = html.split(CHUNK);
+  const out: Buffer[] = [];
+  // split with a capturing group: text, index, text, index, ..., text.
+  for (let i = 0; i < pieces.length; i++) {
+    if (i % 2 === 0) out.push(Buffer.from(pieces[i] ?? ""));
+    else out.push(chunks[Number(pieces[i])] ?? Buffer.alloc(0));
+  }
+  return Buffer.concat(out);
 }
 
 /**

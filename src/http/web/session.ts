@@ -6,8 +6,8 @@ import { sessionUser } from "../../services/oauth/sign-in.ts";
 import {
   createWebSession,
   endWebSession,
-  findWebSession,
   passwordFingerprint,
+  resolveWebSession,
   SESSION_LIFETIME_MS,
 } from "../../services/security/sessions.ts";
 import { clientIpOf } from "../middleware/client-ip.ts";
@@ -90,12 +90,9 @@ export async function loadSession(c: Context<HonoEnv>): Promise<WebSession | und
   c.set("sessionCsrf", csrfToken(c, { nonce: p.n }));
   let session: WebSession = { nonce: p.n };
   if (p.u) {
-    const [found, row] = await Promise.all([
-      sessionUser(c.env.ctx, p.u),
-      findWebSession(c.env.ctx, p.n, p.u, clientIpOf(c)),
-    ]);
-    if (found && row && p.p === passwordFingerprint(found.user))
-      session = { nonce: p.n, user: found.user, account: found.account, id: row.id };
+    const found = await resolveWebSession(c.env.ctx, p.n, p.u, clientIpOf(c));
+    if (found && p.p === passwordFingerprint(found.user))
+      session = { nonce: p.n, user: found.user, account: found.account, id: found.row.id };
   }
   c.set("webSession", session);
   return session;

@@ -1,7 +1,9 @@
 import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
 import type { WebSessionRow } from "../../db/repositories/security.ts";
 import type { User } from "../../db/repositories/users.ts";
 import { sha256 } from "../../lib/crypto.ts";
+import { sessionUser } from "../oauth/sign-in.ts";
 import { accessTokenChannel, publishAll } from "../streaming/channels.ts";
 
 /**
@@ -67,6 +69,52 @@ export async function findWebSession(
     return { ...row, updatedAt: at, ip: ip ?? row.ip };
   }
   return row;
+}
+
+/** A signed-in session as a page sees it: its user and account, and its row. */
+export interface LiveSession {
+  user: User;
+  account: Account;
+  row: WebSessionRow;
+}
+
+const resolved = new WeakMap<AppContext, Map<string, { stamp: number; value: LiveSession | undefined }>>();
+const RESOLVED_MAX = 10_000;
+
+/**
+ * The live session of a cookie's nonce and user, with the user and account (undefined when the
+ * session was revoked or the user may not sign in). Remembered while the database's change stamp
+ * stays the same (users, accounts, roles, tokens and web_sessions are tracked tables), as bearer
+ * tokens are, and read again when the row's last use is due to be refreshed.
+ */
+export async function resolveWebSession(
+  ctx: AppContext,
+  nonce: string,
+  userId: string,
+  ip: string | undefined,
+): Promise<LiveSession | undefined> {
+  const stamp = ctx.database.changeStamp();
+  let cache = resolved.get(ctx);
+  if (cache === undefined) {
+    cache = new Map();
+    resolved.set(ctx, cache);
+  }
+  const key = `${userId}:${nonce}`;
+  const known = stamp === undefined ? undefined : cache.get(key);
+  if (
+    known !== undefined &&
+    known.stamp === stamp &&
+    (known.value === undefined || Date.now() - Date.parse(known.value.row.updatedAt) < TOUCH_EVERY_MS)
+  ) {
+    return known.value;
+  }
+  const [found, row] = await Promise.all([sessionUser(ctx, userId), findWebSession(ctx, nonce, userId, ip)]);
+  const value = found && row ? { ...found, row } : undefined;
+  if (stamp !== undefined) {
+    if (cache.size >= RESOLVED_MAX) cache.clear();
+    cache.set(key, { stamp, value });
+  }
+  return value;
 }
 
 export async function endWebSession(ctx: AppContext, nonce: string): Promise<void> {

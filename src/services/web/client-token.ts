@@ -62,6 +62,27 @@ export interface ClientSession {
  * was revoked (the user must sign in again for a new one).
  */
 export async function webClientToken(ctx: AppContext, session: ClientSession): Promise<string | undefined> {
+  // Known valid while no token, session or user changed since (the database's change stamp).
+  const stamp = ctx.database.changeStamp();
+  let cache = known.get(ctx);
+  if (cache === undefined) {
+    cache = new Map();
+    known.set(ctx, cache);
+  }
+  const seen = cache.get(session.nonce);
+  if (seen !== undefined && stamp !== undefined && seen.stamp === stamp) return seen.token;
+  const token = await sessionToken(ctx, session);
+  if (stamp !== undefined) {
+    if (cache.size >= KNOWN_MAX) cache.clear();
+    cache.set(session.nonce, { stamp, token });
+  }
+  return token;
+}
+
+const known = new WeakMap<AppContext, Map<string, { stamp: number; token: string | undefined }>>();
+const KNOWN_MAX = 10_000;
+
+async function sessionToken(ctx: AppContext, session: ClientSession): Promise<string | undefined> {
   const raw = hmac(ctx.config.secretKey, `web-client-token:${session.nonce}`);
   const hash = sha256(raw);
   const existing = await ctx.repos.oauth.getTokenByHash(hash);

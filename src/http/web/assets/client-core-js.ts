@@ -68,6 +68,7 @@ export const clientCoreJs = `"use strict";
     socket.onopen = function () {
       retry = 1000;
       subs.forEach(function (s) { var m = Object.assign({ type: "subscribe", stream: s.name }, s.params); send(m); });
+      document.documentElement.setAttribute("data-stream-open", "1");
       G.emit("stream:open");
     };
     socket.onmessage = function (ev) {
@@ -83,6 +84,7 @@ export const clientCoreJs = `"use strict";
     };
     socket.onclose = function () {
       socket = null;
+      document.documentElement.removeAttribute("data-stream-open");
       if (subs.length === 0) return;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);

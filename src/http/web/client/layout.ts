@@ -51,22 +51,24 @@ export async function requireClient(c: Context<HonoEnv>): Promise<ClientUser | R
   return { ...me, token };
 }
 
-const labelsByLocale = new Map<string, Record<string, string>>();
+/** The `client.*` texts of each locale, and their JSON (made once: every page carries them). */
+const labelsByLocale = new Map<string, { labels: Record<string, string>; json: string }>();
 
 /** The `client.*` texts of the page's locale, for the renderer (on the server and in the browser). */
-function clientLabels(c: Context<HonoEnv>): Record<string, string> {
+function clientLabels(c: Context<HonoEnv>): { labels: Record<string, string>; json: string } {
   const tr = t(c);
   const known = labelsByLocale.get(tr.locale);
   if (known) return known;
   const labels: Record<string, string> = {};
   for (const key of Object.keys(en)) if (key.startsWith("client.")) labels[key] = tr(key as MessageKey);
-  labelsByLocale.set(tr.locale, labels);
-  return labels;
+  const made = { labels, json: JSON.stringify(labels) };
+  labelsByLocale.set(tr.locale, made);
+  return made;
 }
 
 /** What the renderer needs for this page and viewer; `context` is the filter context of its list. */
 export function clientView(c: Context<HonoEnv>, me: ClientUser, context?: string): ClientView {
-  return { l: clientLabels(c), me: me.account.id, context };
+  return { l: clientLabels(c).labels, me: me.account.id, context };
 }
 
 export interface ClientPageOptions {
@@ -82,8 +84,18 @@ export interface ClientPageOptions {
 }
 
 /** JSON for a `<script type="application/json">` block (no `<` that could close it). */
-function jsonBlock(value: unknown): SafeHtml {
-  return new SafeHtml(JSON.stringify(value).replace(/</g, "\\u003c"));
+const scriptSafe = (json: string): string => json.replace(/</g, "\\u003c");
+
+/**
+ * The state the page's scripts read (`#client-state`): the view (its labels' JSON made once per
+ * locale), the page's own data and the streaming path.
+ */
+function stateBlock(c: Context<HonoEnv>, me: ClientUser, opts: ClientPageOptions): SafeHtml {
+  const labels = clientLabels(c).json;
+  const view = `{"l":${labels},"me":${JSON.stringify(me.account.id)}${opts.context === undefined ? "" : `,"context":${JSON.stringify(opts.context)}`}}`;
+  return new SafeHtml(
+    scriptSafe(`{"view":${view},"page":${JSON.stringify(opts.page ?? {})},"streaming":"/api/v1/streaming"}`),
+  );
 }
 
 /** The client's scripts, in load order (each runs only where its elements are). */
@@ -112,7 +124,6 @@ ${links}<li><a href="/web/accounts/${me.account.id}">${tr("client.profile")}</a>
 ${staff ? html`<li><a href="/admin">${tr("client.moderation")}</a></li>` : ""}
 <li><form method="post" action="/auth/sign_out"><input type="hidden" name="authenticity_token" value="${me.csrf}"><button type="submit" class="link">${tr("common.sign_out")}</button></form></li>
 </ul></nav>`;
-  const state = { view: clientView(c, me, opts.context), page: opts.page ?? {}, streaming: "/api/v1/streaming" };
   const body = html`<div class="client">
 ${nav}
 <section class="client-main" aria-labelledby="client-title"><h1 id="client-title">${opts.title}</h1>
@@ -121,7 +132,7 @@ ${opts.body}
 </section>
 <aside class="client-side">${composeBox(c, me)}</aside>
 </div>
-<script type="application/json" id="client-state">${jsonBlock(state)}</script>`;
+<script type="application/json" id="client-state">${stateBlock(c, me, opts)}</script>`;
   return sendPage(c, {
     title: opts.title,
     body,

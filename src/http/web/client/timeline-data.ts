@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { isId } from "../../../lib/ids.ts";
-import { liveFeedAccess, liveFeedScope } from "../../../services/feeds/live-feed-access.ts";
+import { liveFeedAccessFor, liveFeedScope } from "../../../services/feeds/live-feed-access.ts";
 import { homeTimelineText, publicTimeline, tagTimeline } from "../../../services/feeds/timelines.ts";
 import { listTimelineText } from "../../../services/lists/feeds.ts";
 import { getMarkers } from "../../../services/markers.ts";
@@ -76,17 +76,19 @@ export async function homeData(c: Context<HonoEnv>, viewerId: string, w: Window)
 
 /**
  * `GET /api/v1/timelines/public` (`local=true` for the local one) for a signed-in viewer, within the
- * operator's live feed access (a closed part gives an empty page, as the API does).
+ * operator's live feed access (a closed part gives an empty page, as the API does; staff who may
+ * view feeds read a turned-off one).
  */
 export async function publicData(
   c: Context<HonoEnv>,
-  viewerId: string,
+  viewer: { accountId: string; roleId: string },
   local: boolean,
   w: Window,
 ): Promise<TimelineData> {
   const ctx = c.env.ctx;
   const wanted = { local, remote: false, onlyMedia: false };
-  const scope = liveFeedScope(await liveFeedAccess(ctx), wanted, true);
+  const viewerId = viewer.accountId;
+  const scope = liveFeedScope(await liveFeedAccessFor(ctx, viewer.roleId), wanted, true);
   if (scope === "signIn" || scope === "none") return { body: EMPTY, closed: true };
   const result = await publicTimeline(ctx, viewerId, { ...wanted, ...scope }, { maxId: w.maxId, limit: w.limit });
   const body = await statusesText(ctx, result.visible, viewerId, { filterContext: "public" });

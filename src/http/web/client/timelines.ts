@@ -5,6 +5,7 @@ import { LIST_TITLE_MAX, ownLists } from "../../../services/lists/lists.ts";
 import { tagJsonByName } from "../../../services/statuses/tags.ts";
 import type { HonoEnv } from "../../types.ts";
 import { t } from "../i18n/index.ts";
+import { encodedPart } from "../layout.ts";
 import { html, SafeHtml } from "../pages/html.ts";
 import { type ClientUser, clientView, requireClient, sendClientPage } from "./layout.ts";
 import { esc, lbl, type RStatus, renderStatus, renderStatuses } from "./render.ts";
@@ -70,14 +71,15 @@ function itemsWithMarker(c: Context<HonoEnv>, me: ClientUser, statuses: RStatus[
   return items.join("") || `<li class="empty">${lbl(view, "client.empty")}</li>`;
 }
 
-const renderedItems = new WeakMap<Buffer, Map<string, string>>();
+const renderedItems = new WeakMap<Buffer, Map<string, Buffer>>();
 
 /**
- * The rendered posts of a page's JSON, made once per body and variant (locale, viewer, marker):
- * the home and list timelines' kept bodies stay the same Buffer while nothing on the page changed
- * (services/statuses/rendered.ts), so reloading an unchanged page renders nothing again.
+ * The rendered posts of a page's JSON, made (and encoded) once per body and variant (locale,
+ * viewer, marker): the home and list timelines' kept bodies stay the same Buffer while nothing on
+ * the page changed (services/statuses/rendered.ts), so reloading an unchanged page renders nothing
+ * again.
  */
-function cachedItems(body: Buffer, variant: string, make: () => string): string {
+function cachedItems(body: Buffer, variant: string, make: () => string): Buffer {
   let byVariant = renderedItems.get(body);
   if (byVariant === undefined) {
     byVariant = new Map();
@@ -85,7 +87,7 @@ function cachedItems(body: Buffer, variant: string, make: () => string): string 
   }
   let items = byVariant.get(variant);
   if (items === undefined) {
-    items = make();
+    items = Buffer.from(make());
     if (byVariant.size >= 8) byVariant.clear();
     byVariant.set(variant, items);
   }
@@ -120,7 +122,7 @@ function timelineBlock(
     ? html`<a class="load-more button" href="${list.path}?max_id=${data.nextMaxId}" rel="next">${tr("client.load_more")}</a>`
     : "";
   const newest = firstPage ? "" : html`<p><a href="${list.path}">${tr("client.timelines.newest")}</a></p>`;
-  return html`${newest}<ul class="statuses" ${new SafeHtml(attrs.join(" "))} aria-label="${list.label}">${new SafeHtml(items)}</ul>
+  return html`${newest}<ul class="statuses" ${new SafeHtml(attrs.join(" "))} aria-label="${list.label}">${encodedPart(c, items)}</ul>
 ${more}
 <p class="timeline-keys">${tr("client.timelines.keys")}</p>`;
 }
@@ -157,7 +159,12 @@ async function homePage(c: Context<HonoEnv>, me: ClientUser): Promise<Response> 
 /** `/web/public/local` and `/web/public`: the live feeds, within the operator's access settings. */
 async function publicPage(c: Context<HonoEnv>, me: ClientUser, local: boolean): Promise<Response> {
   const tr = t(c);
-  const data = await publicData(c, me.account.id, local, windowOf(c, PAGE_LIMIT));
+  const data = await publicData(
+    c,
+    { accountId: me.account.id, roleId: me.user.roleId },
+    local,
+    windowOf(c, PAGE_LIMIT),
+  );
   const path = local ? "/web/public/local" : "/web/public";
   const title = local ? tr("client.local") : tr("client.federated");
   const closed = data.closed ? html`<p class="notice" role="alert">${tr("client.timelines.feed_closed")}</p>` : "";
