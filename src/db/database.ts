@@ -54,7 +54,8 @@ export interface DatabaseOptions {
  * users, roles, tokens) and the kept CredentialAccount texts (also follow requests and emojis).
  */
 // web_sessions: deleting a session deletes its web client token by cascade (migration 0050),
-// which the tracker would not see on oauth_access_tokens itself.
+// which the tracker would not see on oauth_access_tokens itself. site_settings: kept web client
+// pages (web/client/layout.ts) show what the operator set.
 const CACHED_TABLES = [
   "accounts",
   "users",
@@ -63,6 +64,7 @@ const CACHED_TABLES = [
   "web_sessions",
   "follow_requests",
   "custom_emojis",
+  "site_settings",
 ];
 
 /** The tables of the instance's federation policy (InstanceDomainBlocksRepository caches it). */

@@ -98,4 +98,37 @@ describe("web client session token and shared renderer", () => {
     assert.match(inBrowser, /^<article class="status/);
     assert.ok(page.body.includes(inBrowser), "the browser's render is the server's, byte for byte");
   });
+
+  it("sends an unchanged home page again as it was, and a new one once anything on it changed", async () => {
+    const web = await signIn(s, ann);
+    const first = await web.get("/home");
+    const again = await web.get("/home");
+    assert.equal(again.body, first.body, "nothing changed: the same page");
+    const selected = (page: typeof first) =>
+      page.doc.querySelector("#compose-visibility option[selected]")?.getAttribute("value");
+    assert.equal(selected(first), "public");
+
+    // A preference (the users table): the compose box follows at once.
+    const prefs = await s.request("/api/v1/accounts/update_credentials", {
+      method: "PATCH",
+      token: ann.token,
+      json: { source: { privacy: "private" } },
+    });
+    assert.equal(prefs.status, 200);
+    assert.equal(selected(await web.get("/home")), "private");
+
+    // A new post of someone followed (the home feed): it is on the next page.
+    const posted = await s.request("/api/v1/statuses", { method: "POST", token: bob.token, json: { status: "fresh" } });
+    await s.settle();
+    const after = await web.get("/home");
+    assert.ok(after.doc.querySelector(`article.status[data-id="${posted.body.id}"]`), "the new post is shown");
+
+    // Another session of the same user gets its own page (its own token and CSRF token).
+    const other = await signIn(s, ann);
+    const theirs = await other.get("/home");
+    assert.notEqual(
+      theirs.doc.querySelector('meta[name="gannet-token"]')?.getAttribute("content"),
+      after.doc.querySelector('meta[name="gannet-token"]')?.getAttribute("content"),
+    );
+  });
 });

@@ -76,10 +76,28 @@ export interface RenderedPage {
  * (plus the client redirect targets the caller names).
  */
 export function sendPage(c: Context<HonoEnv>, opts: PageOptions): Response {
+  return sendEncoded(c, encodePage(c, opts));
+}
+
+/** A page as bytes, ready to send (and to send again, when its caller keeps it). */
+export interface EncodedPage {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Buffer;
+}
+
+/**
+ * The page `sendPage` sends, as bytes rather than a string: a Response made from a string checks
+ * and encodes it in JavaScript (undici's USVString conversion), which costs more than rendering.
+ */
+export function encodePage(c: Context<HonoEnv>, opts: PageOptions): EncodedPage {
   const page = renderPage(c, opts);
-  // Bytes rather than a string: a Response made from a string checks and encodes it in JavaScript
-  // (undici's USVString conversion), which costs more than the page's rendering.
-  return c.body(pageBytes(c, page.html) as Uint8Array<ArrayBuffer>, page.status as 200, page.headers);
+  return { status: page.status, headers: page.headers, bytes: pageBytes(c, page.html) };
+}
+
+/** Sends an encoded page. */
+export function sendEncoded(c: Context<HonoEnv>, page: EncodedPage): Response {
+  return c.body(page.bytes as Uint8Array<ArrayBuffer>, page.status as 200, page.headers);
 }
 
 const chunksOf = new WeakMap<Context<HonoEnv>, Buffer[]>();

@@ -5,7 +5,7 @@ import type { HonoEnv } from "../../types.ts";
 import { requireUser, type SignedIn } from "../guard.ts";
 import { en } from "../i18n/en/index.ts";
 import { type MessageKey, t } from "../i18n/index.ts";
-import { sendPage } from "../layout.ts";
+import { type EncodedPage, encodePage, sendEncoded, sendPage } from "../layout.ts";
 import { html, SafeHtml } from "../pages/html.ts";
 import { composeBox } from "./compose.ts";
 import type { ClientView } from "./render.ts";
@@ -81,6 +81,47 @@ export interface ClientPageOptions {
   status?: number;
   /** Extra data for the page's scripts (`Gannet.page` in the browser). */
   page?: Record<string, unknown>;
+  /**
+   * Keep the page's bytes for the next request of the same session while nothing it shows
+   * changed: `on` is the encoded part the page is made from (a timeline's rendered posts, the same
+   * Buffer while the timeline is unchanged), `variant` what else the page depends on (its path
+   * and query, the marker); the rest is covered by the database's change stamp.
+   */
+  keep?: { on: Buffer; variant: string };
+}
+
+/** A kept page: what it was made from, and its bytes. */
+interface KeptClientPage {
+  on: Buffer;
+  variant: string;
+  stamp: number;
+  page: EncodedPage;
+}
+
+/** The last pages sent, by session token (a bounded few: 64 pages of some 100 KB each). */
+const keptPages = new Map<string, KeptClientPage>();
+const KEPT_PAGES_MAX = 64;
+
+/** The page kept for this session and request, while still what would be made now. */
+function keptPage(c: Context<HonoEnv>, me: ClientUser, keep: ClientPageOptions["keep"]): EncodedPage | undefined {
+  if (keep === undefined) return undefined;
+  const kept = keptPages.get(me.token);
+  const stamp = c.env.ctx.database.changeStamp();
+  if (kept === undefined || stamp === undefined) return undefined;
+  if (kept.on !== keep.on || kept.stamp !== stamp || kept.variant !== `${t(c).locale} ${keep.variant}`)
+    return undefined;
+  return kept.page;
+}
+
+function keepPage(c: Context<HonoEnv>, me: ClientUser, keep: ClientPageOptions["keep"], page: EncodedPage): void {
+  const stamp = c.env.ctx.database.changeStamp();
+  if (keep === undefined || stamp === undefined || page.status !== 200) return;
+  keptPages.delete(me.token);
+  if (keptPages.size >= KEPT_PAGES_MAX) {
+    const oldest = keptPages.keys().next().value;
+    if (oldest !== undefined) keptPages.delete(oldest);
+  }
+  keptPages.set(me.token, { on: keep.on, variant: `${t(c).locale} ${keep.variant}`, stamp, page });
 }
 
 /** JSON for a `<script type="application/json">` block (no `<` that could close it). */
@@ -112,6 +153,8 @@ export const CLIENT_SCRIPTS = [
  * read (the view's labels, the viewer, the token in `<meta name="gannet-token">`).
  */
 export async function sendClientPage(c: Context<HonoEnv>, me: ClientUser, opts: ClientPageOptions): Promise<Response> {
+  const kept = keptPage(c, me, opts.keep);
+  if (kept !== undefined) return sendEncoded(c, kept);
   const tr = t(c);
   const staff = await c.env.ctx.roles.can(me.user.roleId, Permission.manageReports);
   const links = CLIENT_MENU.map(
@@ -133,7 +176,7 @@ ${opts.body}
 <aside class="client-side">${composeBox(c, me)}</aside>
 </div>
 <script type="application/json" id="client-state">${stateBlock(c, me, opts)}</script>`;
-  return sendPage(c, {
+  const page = encodePage(c, {
     title: opts.title,
     body,
     size: "bare",
@@ -142,4 +185,6 @@ ${opts.body}
     noindex: true,
     head: html`<meta name="gannet-token" content="${me.token}">\n`,
   });
+  keepPage(c, me, opts.keep, page);
+  return sendEncoded(c, page);
 }

@@ -94,6 +94,9 @@ function cachedItems(body: Buffer, variant: string, make: () => string): Buffer 
   return items;
 }
 
+/** The encoded posts of the request's timeline block (what a kept page is made from). */
+const blockItems = new WeakMap<Context<HonoEnv>, Buffer>();
+
 /** A timeline's list of posts with its "Load more" link (a link that the script turns into a fetch). */
 function timelineBlock(
   c: Context<HonoEnv>,
@@ -111,6 +114,7 @@ function timelineBlock(
       ? itemsWithMarker(c, me, statusesOf(data), list.lastRead)
       : renderStatuses(statusesOf(data), clientView(c, me, context)),
   );
+  blockItems.set(c, items);
   const attrs: string[] = [`data-timeline="${esc(list.kind)}"`];
   if (data.next) attrs.push(`data-next="${esc(data.next)}"`);
   if (firstPage && list.stream) {
@@ -153,7 +157,10 @@ async function homePage(c: Context<HonoEnv>, me: ClientUser): Promise<Response> 
     { kind: "home", stream: "user", path: "/home", lastRead, label: tr("client.home") },
     "home",
   );
-  return sendClientPage(c, me, { title: tr("client.home"), body, current: "/home", context: "home" });
+  const items = blockItems.get(c);
+  // Reloading an unchanged home page sends the same bytes (layout.ts keeps them per session).
+  const keep = items && { on: items, variant: `/home ${w.maxId ?? ""} ${lastRead ?? ""}` };
+  return sendClientPage(c, me, { title: tr("client.home"), body, current: "/home", context: "home", keep });
 }
 
 /** `/web/public/local` and `/web/public`: the live feeds, within the operator's access settings. */
