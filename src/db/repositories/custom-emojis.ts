@@ -22,6 +22,16 @@ export interface CustomEmoji {
 
 export type CustomEmojiInsert = Insertable<CustomEmojisTable>;
 
+/** Which emojis a page of the moderation panel lists. */
+export interface EmojiListFilter {
+  /** local: this server's; remote: other servers'; all. */
+  origin: "local" | "remote" | "all";
+  /** Part of a shortcode. */
+  shortcode?: string;
+  /** Exactly this remote domain. */
+  domain?: string;
+}
+
 /** Shortcodes wanted from one domain (null: local). */
 export interface ShortcodeQuery {
   domain: string | null;
@@ -177,5 +187,42 @@ export class CustomEmojisRepository {
   async delete(id: string): Promise<boolean> {
     const r = await this.#db.deleteFrom("custom_emojis").where("id", "=", id).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
+  }
+
+  /** One page of emojis, local first then by domain and shortcode (offset paging). */
+  async page(filter: EmojiListFilter, offset: number, limit: number): Promise<CustomEmoji[]> {
+    let q = this.#db.selectFrom("custom_emojis").selectAll();
+    if (filter.origin === "local") q = q.where("domain", "is", null);
+    if (filter.origin === "remote") q = q.where("domain", "is not", null);
+    if (filter.domain) q = q.where("domain", "=", filter.domain.toLowerCase());
+    if (filter.shortcode) {
+      const like = `%${filter.shortcode.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) => eb(eb.fn("lower", ["shortcode"]), "like", like.toLowerCase()));
+    }
+    const rows = await q
+      .orderBy((eb) => eb.case().when("domain", "is", null).then(0).else(1).end())
+      .orderBy("domain")
+      .orderBy("shortcode")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map(toEmoji);
+  }
+
+  async getById(id: string): Promise<CustomEmoji | undefined> {
+    const r = await this.#db.selectFrom("custom_emojis").selectAll().where("id", "=", id).executeTakeFirst();
+    return r && toEmoji(r);
+  }
+
+  /** The categories local emojis use, sorted. */
+  async localCategories(): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom("custom_emojis")
+      .select("category")
+      .distinct()
+      .where("domain", "is", null)
+      .where("category", "is not", null)
+      .execute();
+    return rows.flatMap((r) => (r.category ? [r.category] : [])).sort((a, b) => a.localeCompare(b));
   }
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from "../../context.ts";
-import type { CustomEmoji } from "../../db/repositories/custom-emojis.ts";
+import type { CustomEmoji, EmojiListFilter } from "../../db/repositories/custom-emojis.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { logAction, type Moderator } from "../moderation/action-log.ts";
@@ -15,75 +15,23 @@ import { addCustomEmoji, deleteCustomEmoji, EMOJI_MAX_BYTES } from "./manage.ts"
 
 export type { CustomEmoji };
 
-export interface EmojiFilter {
-  /** local: this server's; remote: other servers'; all. */
-  origin: "local" | "remote" | "all";
-  /** Part of a shortcode. */
-  shortcode?: string;
-  /** Exactly this remote domain. */
-  domain?: string;
-}
+export type EmojiFilter = EmojiListFilter;
 
 export const EMOJI_PAGE_SIZE = 50;
 
 /** One page of emojis, local first then by domain and shortcode (offset paging). */
-export async function listEmojis(
+export function listEmojis(
   ctx: AppContext,
   filter: EmojiFilter,
   offset: number,
   limit = EMOJI_PAGE_SIZE,
 ): Promise<CustomEmoji[]> {
-  let q = ctx.db.selectFrom("custom_emojis").select("id");
-  if (filter.origin === "local") q = q.where("domain", "is", null);
-  if (filter.origin === "remote") q = q.where("domain", "is not", null);
-  if (filter.domain) q = q.where("domain", "=", filter.domain.toLowerCase());
-  if (filter.shortcode) {
-    const like = `%${filter.shortcode.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb(eb.fn("lower", ["shortcode"]), "like", like.toLowerCase()));
-  }
-  const rows = await q
-    .orderBy((eb) => eb.case().when("domain", "is", null).then(0).else(1).end())
-    .orderBy("domain")
-    .orderBy("shortcode")
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return byIds(
-    ctx,
-    rows.map((r) => String(r.id)),
-  );
-}
-
-async function byIds(ctx: AppContext, ids: string[]): Promise<CustomEmoji[]> {
-  if (ids.length === 0) return [];
-  const rows = await ctx.db.selectFrom("custom_emojis").selectAll().where("id", "in", ids).execute();
-  const byId = new Map(
-    rows.map((r) => [
-      String(r.id),
-      {
-        id: String(r.id),
-        shortcode: r.shortcode,
-        domain: r.domain,
-        imageKey: r.image_key,
-        staticKey: r.static_key,
-        imageContentType: r.image_content_type,
-        imageFileSize: r.image_file_size === null ? null : Number(r.image_file_size),
-        imageRemoteUrl: r.image_remote_url,
-        uri: r.uri,
-        category: r.category,
-        visibleInPicker: Boolean(r.visible_in_picker),
-        disabled: Boolean(r.disabled),
-        createdAt: r.created_at,
-        updatedAt: r.updated_at,
-      } satisfies CustomEmoji,
-    ]),
-  );
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return ctx.repos.customEmojis.page(filter, offset, limit);
 }
 
 /** The emoji, or a 404. */
 export async function findEmoji(ctx: AppContext, id: string): Promise<CustomEmoji> {
-  const [emoji] = isId(id) ? await byIds(ctx, [id]) : [];
+  const emoji = isId(id) ? await ctx.repos.customEmojis.getById(id) : undefined;
   if (!emoji) throw notFound();
   return emoji;
 }
@@ -95,15 +43,8 @@ export function emojiImageUrl(ctx: AppContext, e: CustomEmoji): string {
 }
 
 /** The categories in use by local emojis, sorted. */
-export async function emojiCategories(ctx: AppContext): Promise<string[]> {
-  const rows = await ctx.db
-    .selectFrom("custom_emojis")
-    .select("category")
-    .distinct()
-    .where("domain", "is", null)
-    .where("category", "is not", null)
-    .execute();
-  return rows.flatMap((r) => (r.category ? [r.category] : [])).sort((a, b) => a.localeCompare(b));
+export function emojiCategories(ctx: AppContext): Promise<string[]> {
+  return ctx.repos.customEmojis.localCategories();
 }
 
 const label = (e: CustomEmoji) => (e.domain ? `:${e.shortcode}@${e.domain}:` : `:${e.shortcode}:`);
