@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { Permission } from "../../../lib/roles.ts";
+import { authStamp } from "../../../services/oauth/bearer.ts";
 import { webClientToken } from "../../../services/web/client-token.ts";
 import type { HonoEnv } from "../../types.ts";
 import { requireUser, type SignedIn } from "../guard.ts";
@@ -106,7 +107,7 @@ const KEPT_PAGES_MAX = 64;
 function keptPage(c: Context<HonoEnv>, me: ClientUser, keep: ClientPageOptions["keep"]): EncodedPage | undefined {
   if (keep === undefined) return undefined;
   const kept = keptPages.get(me.token);
-  const stamp = c.env.ctx.database.changeStamp();
+  const stamp = authStamp(c.env.ctx);
   if (kept === undefined || stamp === undefined) return undefined;
   if (kept.on !== keep.on || kept.stamp !== stamp || kept.variant !== `${t(c).locale} ${keep.variant}`)
     return undefined;
@@ -114,7 +115,7 @@ function keptPage(c: Context<HonoEnv>, me: ClientUser, keep: ClientPageOptions["
 }
 
 function keepPage(c: Context<HonoEnv>, me: ClientUser, keep: ClientPageOptions["keep"], page: EncodedPage): void {
-  const stamp = c.env.ctx.database.changeStamp();
+  const stamp = authStamp(c.env.ctx);
   if (keep === undefined || stamp === undefined || page.status !== 200) return;
   keptPages.delete(me.token);
   if (keptPages.size >= KEPT_PAGES_MAX) {
