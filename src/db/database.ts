@@ -28,6 +28,11 @@ export interface Database {
   renderChangeStamp(): number | undefined;
   /** As `changeStamp`, for the instance's domain blocks and allows (its federation policy). */
   domainPolicyStamp(): number | undefined;
+  /**
+   * As `changeStamp`, for the home and list feeds (and the statuses and accounts whose deletion
+   * takes their entries with it): while it stays the same, a feed's page holds the same ids.
+   */
+  feedChangeStamp(): number | undefined;
   /** Runs pending migrations; throws with the failing migration's name. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -67,6 +72,9 @@ const CACHED_TABLES = [
   "site_settings",
 ];
 
+/** The materialised feeds, and the tables whose deletions cascade into them. */
+const FEED_TABLES = ["feeds", "list_feeds", "statuses", "accounts"];
+
 /** The tables of the instance's federation policy (InstanceDomainBlocksRepository caches it). */
 const DOMAIN_POLICY_TABLES = ["domain_blocks", "domain_allows"];
 
@@ -103,7 +111,8 @@ export function createDatabase(opts: DatabaseOptions): Database {
   const tracker = new ChangeTracker(CACHED_TABLES);
   const renderTracker = new ChangeTracker(RENDER_TABLES);
   const domainPolicyTracker = new ChangeTracker(DOMAIN_POLICY_TABLES);
-  const plugins = [tracker, renderTracker, domainPolicyTracker];
+  const feedTracker = new ChangeTracker(FEED_TABLES);
+  const plugins = [tracker, renderTracker, domainPolicyTracker, feedTracker];
   let sqliteDialect: NodeSqliteDialect | undefined;
   if (opts.databaseUrl) {
     dialect = "postgres";
@@ -149,6 +158,11 @@ export function createDatabase(opts: DatabaseOptions): Database {
       if (!sqliteDialect) return undefined;
       const external = sqliteDialect.dataVersion();
       return external === undefined ? undefined : domainPolicyTracker.generation + external;
+    },
+    feedChangeStamp() {
+      if (!sqliteDialect) return undefined;
+      const external = sqliteDialect.dataVersion();
+      return external === undefined ? undefined : feedTracker.generation + external;
     },
     async migrate() {
       if (dialect === "postgres" && opts.pgSchema) {

@@ -63,6 +63,31 @@ export async function tagTimeline(
   return { rows, visible: await filterVisible(ctx, rows, viewerId) };
 }
 
+const feedPages = new WeakMap<AppContext, Map<string, { stamp: number; ids: string[] }>>();
+const FEED_PAGES_MAX = 2_000;
+
+/**
+ * A page of the viewer's home feed: its status ids, asked again only when a feed (or a status or
+ * account whose deletion takes feed entries with it) may have changed since (the database's feed
+ * change stamp; on PostgreSQL with other processes, always asked).
+ */
+async function homeFeedIds(ctx: AppContext, viewerId: string, window: IdWindow): Promise<string[]> {
+  const stamp = ctx.database.feedChangeStamp();
+  if (stamp === undefined) return ctx.repos.feeds.page(viewerId, window);
+  let pages = feedPages.get(ctx);
+  if (pages === undefined) {
+    pages = new Map();
+    feedPages.set(ctx, pages);
+  }
+  const key = `${viewerId} ${window.maxId ?? ""} ${window.sinceId ?? ""} ${window.minId ?? ""} ${window.limit}`;
+  const known = pages.get(key);
+  if (known !== undefined && known.stamp === stamp) return known.ids;
+  const ids = await ctx.repos.feeds.page(viewerId, window);
+  if (pages.size >= FEED_PAGES_MAX) pages.clear();
+  pages.set(key, { stamp, ids });
+  return ids;
+}
+
 /**
  * `GET /api/v1/timelines/home`: the viewer's materialised feed as JSON, each entry checked again
  * against the visibility rules (follows and deletions change after fan-out), rendered from parts
@@ -73,6 +98,6 @@ export async function homeTimelineText(
   viewerId: string,
   window: IdWindow,
 ): Promise<{ rows: { id: string }[]; body: Buffer }> {
-  const ids = await ctx.repos.feeds.page(viewerId, window);
+  const ids = await homeFeedIds(ctx, viewerId, window);
   return { rows: ids.map((id) => ({ id })), body: await keptStatusesText(ctx, ids, viewerId, "home") };
 }
