@@ -317,6 +317,12 @@ describe("moderation panel: content and server", () => {
     assert.match(textOf(list.doc, "tbody"), /puffin/);
     const local = await web.get("/admin/custom_emojis?origin=local");
     assert.doesNotMatch(textOf(local.doc, "tbody"), /puffin/);
+    // Part of a shortcode, in any case; `_` and `%` are plain characters, not wildcards.
+    const found = await web.get("/admin/custom_emojis?origin=all&shortcode=UFF");
+    assert.match(textOf(found.doc, "tbody"), /puffin/);
+    assert.doesNotMatch(textOf(found.doc, "tbody"), /gannet/);
+    const wildcard = await web.get("/admin/custom_emojis?origin=all&shortcode=p_ffin");
+    assert.equal(wildcard.doc.querySelectorAll("tr[data-id]").length, 0);
     const copied = await web.submit(list, `/admin/custom_emojis/${remoteId}/copy`);
     assert.equal(copied.status, 303, copied.body);
     assert.ok((await listed()).some((e) => e.shortcode === "puffin"));

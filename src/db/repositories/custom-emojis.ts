@@ -1,5 +1,6 @@
-import type { Insertable, Kysely, Selectable } from "kysely";
+import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
 import type { CustomEmojisTable, DB } from "../schema.ts";
+import { escapeLike } from "./admin-accounts.ts";
 
 /** A custom emoji row with booleans normalised. */
 export interface CustomEmoji {
@@ -196,8 +197,8 @@ export class CustomEmojisRepository {
     if (filter.origin === "remote") q = q.where("domain", "is not", null);
     if (filter.domain) q = q.where("domain", "=", filter.domain.toLowerCase());
     if (filter.shortcode) {
-      const like = `%${filter.shortcode.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where((eb) => eb(eb.fn("lower", ["shortcode"]), "like", like.toLowerCase()));
+      const like = `%${escapeLike(filter.shortcode.toLowerCase())}%`;
+      q = q.where(sql<boolean>`lower(shortcode) LIKE ${like} ESCAPE '\\'`);
     }
     const rows = await q
       .orderBy((eb) => eb.case().when("domain", "is", null).then(0).else(1).end())

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { DB, DeliveryHealthTable } from "../schema.ts";
+import { escapeLike } from "./admin-accounts.ts";
 
 /** The `delivery_health` row of one remote server (migration 0054). */
 export interface DeliveryHealth {
@@ -54,8 +55,6 @@ export interface InstanceCounts {
   /** Reports about accounts of the server. */
   reports: number;
 }
-
-const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const toHealth = (r: DeliveryHealthTable): DeliveryHealth => ({
   domain: r.domain,
