@@ -14,7 +14,14 @@ export const HOME_PAGE_TARGET = 0.3;
 /** The page's HTML and scripts, gzip-compressed, in bytes. */
 export const HOME_PAGE_BYTES = 100 * 1024;
 /** The scripts the client's pages load (client/layout.ts CLIENT_SCRIPTS). */
-const SCRIPTS = ["client-render.js", "client-core.js", "client-timelines.js", "client-pages.js", "client-compose.js"];
+const SCRIPTS = [
+  "client-render.js",
+  "client-core.js",
+  "client-timelines.js",
+  "client-pages.js",
+  "client-compose.js",
+  "client-actions.js",
+];
 /** The seeded users' password and e-mail domain (bench/seed.ts). */
 const PASSWORD = "benchmark-password";
 const EMAIL = "reader@bench.example";

@@ -12,6 +12,7 @@ import { adminReportsCss } from "./assets/admin-reports-css.ts";
 import { adminServerCss } from "./assets/admin-server-css.ts";
 import { authCss } from "./assets/auth-css.ts";
 import { baseCss } from "./assets/base-css.ts";
+import { clientActionsJs } from "./assets/client-actions-js.ts";
 import { clientComposeCss } from "./assets/client-compose-css.ts";
 import { clientComposeJs } from "./assets/client-compose-js.ts";
 import { clientCoreJs } from "./assets/client-core-js.ts";
@@ -72,6 +73,7 @@ const SCRIPTS: Record<string, string> = {
   "client-timelines.js": clientTimelinesJs,
   "client-pages.js": clientPagesJs,
   "client-compose.js": clientComposeJs,
+  "client-actions.js": clientActionsJs,
 };
 
 const assets = new Map<string, Asset>();

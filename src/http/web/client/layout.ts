@@ -147,6 +147,7 @@ export const CLIENT_SCRIPTS = [
   "client-timelines.js",
   "client-pages.js",
   "client-compose.js",
+  "client-actions.js",
 ];
 
 /**
