@@ -3,6 +3,7 @@ import type { HonoEnv } from "../../types.ts";
 import { type MessageKey, t } from "../i18n/index.ts";
 import { sendPage } from "../layout.ts";
 import { html, type SafeHtml } from "../pages/html.ts";
+import { errorPage } from "../pages/notices.ts";
 import { Permission, type Staff } from "./guard.ts";
 
 /** Every panel page, in the order of the side menu: href, label key, the permission it needs. */
@@ -81,4 +82,15 @@ export function noticeFrom(c: Context<HonoEnv>): string | undefined {
   const tr = t(c);
   const text = tr(key as MessageKey);
   return text === key ? undefined : text;
+}
+
+/** The panel's 404 page: what was asked for is not there (any more). */
+export function adminNotFound(c: Context<HonoEnv>): Response {
+  const tr = t(c);
+  return errorPage(c, 404, tr("admin.not_found"), tr("admin.not_found_text"));
+}
+
+/** After a successful form: back to `path` (303) with a one-line notice that `noticeFrom` shows. */
+export function redirectWithNotice(c: Context<HonoEnv>, path: string, notice: string): Response {
+  return c.redirect(`${path}${path.includes("?") ? "&" : "?"}notice=${notice}`, 303);
 }

@@ -488,15 +488,7 @@ ${functionsSource(count)}
   });
 
   // What the actions script (client-actions.js, loaded next) shares with this one.
-  G.posts = {
-    tx: tx,
-    fail: fail,
-    articles: articles,
-    path: path,
-    removeStatus: removeStatus,
-    removeAccountPosts: removeAccountPosts,
-    replaceStatus: replaceStatus,
-    box: box,
-  };
+  G.posts = { tx: tx, fail: fail, articles: articles, path: path, box: box,
+    removeStatus: removeStatus, removeAccountPosts: removeAccountPosts, replaceStatus: replaceStatus };
 })();
 `;

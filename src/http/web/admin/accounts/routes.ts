@@ -19,6 +19,7 @@ import type { HonoEnv } from "../../../types.ts";
 import { checked, field } from "../../guard.ts";
 import { type Translate, t } from "../../i18n/index.ts";
 import { Permission, type Staff, staffForm } from "../guard.ts";
+import { redirectWithNotice } from "../layout.ts";
 import { accountListPage } from "./list.ts";
 import { accountPage, accountShowPage, findPageAccount, notFoundPage } from "./show.ts";
 
@@ -69,7 +70,7 @@ function accountAction(permission: number, act: Act) {
       });
     }
     if (typeof done === "object") return c.redirect(done.redirect, 303);
-    return c.redirect(`/admin/accounts/${account.id}?notice=${done}`, 303);
+    return redirectWithNotice(c, `/admin/accounts/${account.id}`, done);
   };
 }
 

@@ -14,10 +14,9 @@ import { roleActorOf } from "../../../../services/moderation/roles.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { type Translate, t } from "../../i18n/index.ts";
 import { html, type SafeHtml } from "../../pages/html.ts";
-import { errorPage } from "../../pages/notices.ts";
 import { emojifyHtml, emojifyText, timeTag } from "../../profiles/format.ts";
 import { Permission, requireStaff, type Staff } from "../guard.ts";
-import { noticeFrom, sendAdminPage } from "../layout.ts";
+import { adminNotFound, noticeFrom, sendAdminPage } from "../layout.ts";
 import { type AdminAccountJson, acctOf, dateOrNever, isPending, lastActive, roleName, statusBadges } from "./views.ts";
 
 /** The account of a panel page, or undefined when there is none (a 404 page then). */
@@ -30,10 +29,8 @@ export async function findPageAccount(c: Context<HonoEnv>, id: string): Promise<
   }
 }
 
-export function notFoundPage(c: Context<HonoEnv>): Response {
-  const tr = t(c);
-  return errorPage(c, 404, tr("admin.not_found"), tr("admin.not_found_text"));
-}
+/** The panel's 404 page. */
+export const notFoundPage = adminNotFound;
 
 /** A one-button form posting to the account's `path` (CSRF token included). */
 function button(me: Staff, id: string, path: string, label: string, cls = "secondary"): SafeHtml {

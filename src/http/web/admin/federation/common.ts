@@ -4,9 +4,9 @@ import type { IdWindow } from "../../../../lib/pagination.ts";
 import type { HonoEnv } from "../../../types.ts";
 import { t } from "../../i18n/index.ts";
 import { html, type SafeHtml } from "../../pages/html.ts";
-import { errorPage } from "../../pages/notices.ts";
 
 export { checkbox, csrfField, formatDate } from "../../settings/forms.ts";
+export { adminNotFound as notFoundPage, redirectWithNotice as done } from "../layout.ts";
 
 /** Rows per page of the federation lists. */
 export const PAGE_SIZE = 50;
@@ -37,17 +37,6 @@ export function paged<T extends { id: string }>(
 export function refusal(e: unknown): { status: number; message: string } | undefined {
   if (!(e instanceof ApiError) || (e.status !== 422 && e.status !== 404)) return undefined;
   return { status: e.status, message: e.message.replace(/^Validation failed: /, "") };
-}
-
-/** The 404 page of the panel (a block that is gone). */
-export function notFoundPage(c: Context<HonoEnv>): Response {
-  const tr = t(c);
-  return errorPage(c, 404, tr("admin.not_found"), tr("admin.not_found_text"));
-}
-
-/** A redirect after a successful form (303), with the notice to show there. */
-export function done(c: Context<HonoEnv>, path: string, notice: string): Response {
-  return c.redirect(`${path}${path.includes("?") ? "&" : "?"}notice=${notice}`, 303);
 }
 
 /** A one-button form (delete, remove) posting to `action`. */

@@ -30,16 +30,13 @@ import { type MessageKey, t } from "../../i18n/index.ts";
 import { html } from "../../pages/html.ts";
 import { errorPage } from "../../pages/notices.ts";
 import { Permission, requireStaff, type Staff, staffForm } from "../guard.ts";
-import { noticeFrom, sendAdminPage } from "../layout.ts";
+import { adminNotFound, noticeFrom, redirectWithNotice, sendAdminPage } from "../layout.ts";
 import { filterForm, reportBody, reportTable, type ShowInput, STANDARD_PRESETS } from "./view.ts";
 
 /** Reports per page of the list. */
 const PAGE_SIZE = 40;
 
-const notFoundPage = (c: Context<HonoEnv>) => {
-  const tr = t(c);
-  return errorPage(c, 404, tr("admin.not_found"), tr("admin.not_found_text"));
-};
+const notFoundPage = adminNotFound;
 
 /** The report named in the path, or undefined (a 404 page). */
 async function reportOf(c: Context<HonoEnv>): Promise<Report | undefined> {
@@ -97,7 +94,7 @@ async function showReport(
 
 /** After a change: back to the report, with the change's notice. */
 const backTo = (c: Context<HonoEnv>, report: Report, notice: string) =>
-  c.redirect(`/admin/reports/${report.id}?notice=admin.reports.notice.${notice}`, 303);
+  redirectWithNotice(c, `/admin/reports/${report.id}`, `admin.reports.notice.${notice}`);
 
 /**
  * A POST on one report: the staff form (role and CSRF), the report, then `act`; a refusal from

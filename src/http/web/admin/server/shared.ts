@@ -3,17 +3,17 @@ import { ApiError } from "../../../../lib/errors.ts";
 import { moderatorOf } from "../../../../services/moderation/action-log.ts";
 import type { Params } from "../../../oauth/params.ts";
 import type { HonoEnv } from "../../../types.ts";
-import { type MessageKey, t } from "../../i18n/index.ts";
+import type { MessageKey } from "../../i18n/index.ts";
 import { html, type SafeHtml } from "../../pages/html.ts";
-import { errorPage } from "../../pages/notices.ts";
 import type { Staff } from "../guard.ts";
+import { adminNotFound, redirectWithNotice } from "../layout.ts";
 
 /** The staff member as the action log names them. */
 export const actingAs = (me: Staff) => moderatorOf(me.account);
 
 /** After a successful POST: back to `path` with a one-line notice (`admin.<part>.<key>`). */
 export function done(c: Context<HonoEnv>, path: string, notice: MessageKey): Response {
-  return c.redirect(`${path}${path.includes("?") ? "&" : "?"}notice=${notice}`, 303);
+  return redirectWithNotice(c, path, notice);
 }
 
 /**
@@ -32,10 +32,7 @@ export async function found<T>(c: Context<HonoEnv>, load: () => Promise<T>): Pro
   try {
     return await load();
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) {
-      const tr = t(c);
-      return errorPage(c, 404, tr("admin.not_found"), tr("admin.not_found_text"));
-    }
+    if (e instanceof ApiError && e.status === 404) return adminNotFound(c);
     throw e;
   }
 }
