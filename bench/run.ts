@@ -54,6 +54,7 @@ import { FAN_OUT_JOB, measureFanOut, waitForJobs } from "./lib/fan-out.ts";
 import { BENCH_FILTERS, createFiltersThroughApi } from "./lib/filters.ts";
 import { get, waitUntilAnswering } from "./lib/http.ts";
 import { type LoadJob, medianRun, runLoad } from "./lib/load.ts";
+import { notificationTargets, prepareNotifications } from "./lib/notification-workloads.ts";
 import { type Options, parseOptions } from "./lib/options.ts";
 import { clockTicksPerSecond, memory } from "./lib/proc.ts";
 import {
@@ -72,6 +73,7 @@ import {
   VERIFY_CREDENTIALS,
   type WorkloadResult,
 } from "./lib/report.ts";
+import { type PrepareArgs, prepareTimelines, timelineTargets } from "./lib/timeline-workloads.ts";
 import { measureScoring, prepareTrends, type ScoringResult, trendsTargets } from "./lib/trends.ts";
 import { prepareWebPages, webPageTargets } from "./lib/web-pages.ts";
 
@@ -255,24 +257,6 @@ async function main(): Promise<void> {
       baseline: BARE,
     },
     {
-      name: "GET /api/v1/timelines/public?local=true&limit=40 (reader)",
-      url: `${origin}/api/v1/timelines/public?local=true&limit=40`,
-      headers: reader,
-      baseline: BARE_PAGE,
-    },
-    {
-      name: "GET /api/v1/accounts/:author/statuses?limit=40 (reader)",
-      url: `${origin}/api/v1/accounts/${seeded.authorId}/statuses?limit=40`,
-      headers: reader,
-      baseline: BARE_PAGE,
-    },
-    {
-      name: "GET /api/v1/notifications?limit=40 (reader)",
-      url: `${origin}/api/v1/notifications?limit=40`,
-      headers: reader,
-      baseline: BARE_PAGE,
-    },
-    {
       name: RELATIONSHIPS,
       url: `${origin}/api/v1/accounts/relationships?${seeded.relationshipIds.map((id) => `id[]=${id}`).join("&")}`,
       headers: reader,
@@ -290,8 +274,22 @@ async function main(): Promise<void> {
   const webPrep = await prepareWebPages(origin, seeded, wanted, probes, notes, log);
   // The web client's home page, for the reader signed in through the sign-in form.
   const homePagePrep = await prepareHomePage(origin, wanted, probes, notes, log);
+  // Every timeline but home, and the notifications and conversations, each with its own body.
+  const prepArgs: PrepareArgs = {
+    origin,
+    seeded,
+    wanted,
+    probes,
+    notes,
+    log,
+    postgres: opts.postgresUrl !== undefined,
+  };
+  const timelinesPrep = await prepareTimelines(prepArgs);
+  const notificationsPrep = await prepareNotifications(prepArgs);
+  const listed = [timelinesPrep, notificationsPrep];
   const pages = [
     { name: BARE_PAGE, body: homeProbe.body },
+    ...listed.flatMap((x) => x.pages),
     ...trendsPrep.pages,
     ...webPrep.pages,
     ...homePagePrep.pages,
@@ -303,12 +301,13 @@ async function main(): Promise<void> {
       t.name === BARE ||
       t.name === BARE_PAGE ||
       trends.some((x) => x.baseline === t.name) ||
+      listed.some((p) => p.targets.some((x) => x.baseline === t.name)) ||
       webPrep.targets.some((x) => x.baseline === t.name) ||
       homePagePrep.targets.some((x) => x.baseline === t.name),
   );
   notes.push(
-    `The bare server's second body is the home timeline page (${homeProbe.body.length} bytes); the other ` +
-      "timelines and notifications are compared with it too (their bodies are listed above).",
+    `The bare server's second body is the home timeline page (${homeProbe.body.length} bytes); every other ` +
+      "timeline and the notifications are compared with a bare server serving their own body (sizes above).",
   );
   const relationshipsProbe = await get(gannet.find((t) => t.name === RELATIONSHIPS)?.url ?? "", reader);
   const followersProbe = await get(`${origin}/api/v1/accounts/${seeded.authorId}/followers?limit=40`, reader);
@@ -318,7 +317,15 @@ async function main(): Promise<void> {
       `${JSON.parse(followersProbe.body.toString("utf8")).length} accounts (the query leaves out those the reader blocks, mutes or is blocked by).`,
   );
   // The trends lists join the reads before the home timeline (the reader's filters come after it).
-  const reads = [...gannet.slice(0, -1), ...trends, ...webPrep.targets, ...homePagePrep.targets, ...gannet.slice(-1)];
+  const reads = [
+    ...gannet.slice(0, 3),
+    ...listed.flatMap((x) => x.targets),
+    ...gannet.slice(3, -1),
+    ...trends,
+    ...webPrep.targets,
+    ...homePagePrep.targets,
+    ...gannet.slice(-1),
+  ];
   const workloads = await runWorkloads(
     reads.filter((t) => wanted(t.name)).map((t) => ({ ...t, pid: server.pid })),
     opts,
@@ -447,6 +454,8 @@ async function main(): Promise<void> {
       ...trendsTargets(workloads, scoring),
       ...webPageTargets(workloads),
       ...homePageTargets(workloads, homePagePrep.weight),
+      ...timelineTargets(workloads, opts.postgresUrl !== undefined),
+      ...notificationTargets(workloads, opts.postgresUrl !== undefined),
     ],
     scoring,
     notes,
