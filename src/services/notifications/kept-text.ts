@@ -1,0 +1,136 @@
+import type { AppContext } from "../../context.ts";
+import type { IdWindow } from "../../lib/pagination.ts";
+import { Bounded } from "../statuses/kept.ts";
+import { DEFAULT_GROUPED_TYPES, type ExpandAccounts, groupedNotificationsJson } from "./groups.ts";
+import { type NotificationFilter, notificationGroupsPage, notificationsPage } from "./inbox.ts";
+import { notificationsBytes } from "./views.ts";
+
+/**
+ * Pages of notifications (v1 and the grouped v2) and conversations kept in memory, as made: the
+ * rows' cursors (for the Link header) and the JSON bytes. A page is made by the usual path
+ * (`notificationsBytes`, `groupedNotificationsJson`, `conversationsJson`), so its bytes are those;
+ * asked again while nothing it may show changed, the same bytes are sent without a query. What
+ * it may show changes with a write to the notifications or conversations (the database's
+ * notification stamp), to anything a status or account JSON or the viewer's relations, flags and
+ * filters are made of (the render stamp: the tables logged in `render_changes`), to the
+ * instance's domain policy, or to accounts, users and roles (the change stamp); and without a
+ * write, when one of the viewer's mutes or filters runs out (read when the page is made). Where a
+ * stamp is unknown (PostgreSQL with other processes), nothing is kept. Not kept: pages with a poll
+ * (live tallies, `expired` turns with time) and pages with a report, a moderation warning or a
+ * severance event (their JSON is made of other tables).
+ */
+
+/** A page as made: `count` rows, the first's and last's cursors, the body. */
+export interface PageText {
+  count: number;
+  firstId: string | undefined;
+  lastId: string | undefined;
+  body: Buffer;
+}
+
+interface KeptText extends PageText {
+  stamp: string;
+  until: number;
+}
+
+/** Some 40-80 KB a page: 300 pages, 24 MB at most. */
+const KEPT_PAGES = 300;
+const kept = new WeakMap<AppContext, Bounded<KeptText>>();
+
+/** The stamps a kept page holds while they stay the same, or undefined (do not keep). */
+function stampOf(ctx: AppContext): string | undefined {
+  const d = ctx.database;
+  const parts = [d.notificationChangeStamp(), d.renderChangeStamp(), d.domainPolicyStamp(), d.changeStamp()];
+  return parts.some((x) => x === undefined) ? undefined : parts.join(" ");
+}
+
+/** Types whose JSON is made of other tables than the stamps watch (reports, warnings, severances). */
+const APART_TYPES = new Set(["admin.report", "moderation_warning", "severed_relationships"]);
+
+/** A poll object in a page's JSON (`"poll":null` otherwise; a quote inside a string is escaped). */
+const POLL = Buffer.from('"poll":{');
+
+/**
+ * The page of `key` for `viewerId`: kept, or made by `make` (which says whether it may be kept)
+ * and kept while the stamps hold and none of the viewer's mutes and filters runs out.
+ */
+export async function keptPageText(
+  ctx: AppContext,
+  key: string,
+  viewerId: string,
+  make: () => Promise<PageText & { keepable: boolean }>,
+): Promise<PageText> {
+  const stamp = stampOf(ctx);
+  if (stamp === undefined) return make();
+  let pages = kept.get(ctx);
+  if (pages === undefined) {
+    pages = new Bounded(KEPT_PAGES);
+    kept.set(ctx, pages);
+  }
+  const hit = pages.get(key);
+  if (hit !== undefined && hit.stamp === stamp && Date.now() < hit.until) return hit;
+  const [made, until] = await Promise.all([
+    make(),
+    ctx.repos.notifications.nextExpiry(viewerId, new Date().toISOString()),
+  ]);
+  if (made.keepable && !made.body.includes(POLL)) {
+    pages.set(key, {
+      stamp,
+      until,
+      count: made.count,
+      firstId: made.firstId,
+      lastId: made.lastId,
+      body: made.body,
+    });
+  } else pages.delete(key);
+  return made;
+}
+
+const windowKey = (w: IdWindow) => `${w.maxId ?? ""} ${w.sinceId ?? ""} ${w.minId ?? ""} ${w.limit}`;
+
+/** `GET /api/v1/notifications`: the page's rows (for the Link header) and its JSON, kept while unchanged. */
+export function notificationsText(
+  ctx: AppContext,
+  viewerId: string,
+  filter: NotificationFilter,
+  window: IdWindow,
+): Promise<PageText> {
+  const key = `n1 ${viewerId} ${windowKey(window)} ${JSON.stringify(filter)}`;
+  return keptPageText(ctx, key, viewerId, async () => {
+    const rows = await notificationsPage(ctx, viewerId, filter, window);
+    return {
+      count: rows.length,
+      firstId: rows[0]?.id,
+      lastId: rows.at(-1)?.id,
+      body: await notificationsBytes(ctx, rows, viewerId),
+      keepable: !rows.some((n) => APART_TYPES.has(n.type)),
+    };
+  });
+}
+
+/**
+ * `GET /api/v2/notifications`: the page's groups (their latest notifications, for the Link
+ * header) and the GroupedNotificationsResults JSON, kept while unchanged.
+ */
+export function groupedNotificationsText(
+  ctx: AppContext,
+  viewerId: string,
+  filter: NotificationFilter,
+  window: IdWindow,
+  groupedTypes: readonly string[],
+  expandAccounts: ExpandAccounts,
+): Promise<PageText> {
+  const types = groupedTypes === DEFAULT_GROUPED_TYPES ? "" : JSON.stringify(groupedTypes);
+  const key = `n2 ${viewerId} ${windowKey(window)} ${expandAccounts} ${types} ${JSON.stringify(filter)}`;
+  return keptPageText(ctx, key, viewerId, async () => {
+    const rows = await notificationGroupsPage(ctx, viewerId, filter, window, groupedTypes);
+    const json = await groupedNotificationsJson(ctx, rows, viewerId, { groupedTypes, expandAccounts, paginated: true });
+    return {
+      count: rows.length,
+      firstId: rows[0]?.id,
+      lastId: rows.at(-1)?.id,
+      body: Buffer.from(JSON.stringify(json)),
+      keepable: !rows.some((n) => APART_TYPES.has(n.type)),
+    };
+  });
+}
