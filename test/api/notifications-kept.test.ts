@@ -188,6 +188,15 @@ describe("kept notifications and conversations pages", () => {
     assert.ok(!deleted.includes(`"id":"${mention.status.id}"`));
   });
 
+  it("is made anew when a mute runs out, with no write", async () => {
+    await ok(me, `/api/v1/accounts/${dave.account.id}/mute`, "POST", { notifications: true, duration: 5 });
+    const muted = await same("a mute for five seconds");
+    assert.ok(!muted.includes(`"username":"dave"`));
+    await new Promise((r) => setTimeout(r, 5500));
+    const over = await same("the mute over");
+    assert.ok(over.includes(`"username":"dave"`));
+  });
+
   it("is made anew when a notification request is accepted", async () => {
     const withFiltered = await raw("/api/v1/notifications?include_filtered=true");
     const [request] = (await s.request("/api/v1/notifications/requests", { token: me.token })).body;
