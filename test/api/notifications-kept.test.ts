@@ -188,6 +188,17 @@ describe("kept notifications and conversations pages", () => {
     assert.ok(!deleted.includes(`"id":"${mention.status.id}"`));
   });
 
+  it("is made anew when a status or an account on the page changes", async () => {
+    const [mention] = JSON.parse((await raw("/api/v1/notifications?types[]=mention")).body);
+    const author = [alice, bob, carol, dave].find((u) => u.account.id === mention.account.id);
+    assert.ok(author);
+    await same("before the edit");
+    await ok(author, `/api/v1/statuses/${mention.status.id}`, "PUT", { status: `@${me.account.username} edited` });
+    assert.match(await same("an edited status"), /edited/);
+    await ok(dave, "/api/v1/accounts/update_credentials", "PATCH", { display_name: "Dave Renamed" });
+    assert.match(await same("a renamed account"), /Dave Renamed/);
+  });
+
   it("is made anew when a mute runs out, with no write", async () => {
     await ok(me, `/api/v1/accounts/${dave.account.id}/mute`, "POST", { notifications: true, duration: 5 });
     const muted = await same("a mute for five seconds");
