@@ -39,8 +39,8 @@ interface KeptText extends PageText {
   accountIds: string[];
 }
 
-/** Some 40-120 KB a page: 300 pages, 36 MB at most. */
-const KEPT_PAGES = 300;
+/** Some 40-190 KB a page (120 KB for 40 notifications): 120 pages, about 15-20 MB at most. */
+const KEPT_PAGES = 120;
 const kept = new WeakMap<AppContext, Bounded<KeptText>>();
 
 /** The stamps a kept page holds while they stay the same, or undefined (do not keep). */
