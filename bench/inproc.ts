@@ -26,6 +26,8 @@ const paths: Record<string, string> = {
   local: "/api/v1/timelines/public?local=true&limit=40",
   account: `/api/v1/accounts/${process.env.AUTHOR_ID}/statuses?limit=40`,
   notifications: "/api/v1/notifications?limit=40",
+  "notifications-v2": "/api/v2/notifications?limit=40",
+  conversations: "/api/v1/conversations?limit=40",
   // Posting as the author (jobs are queued, not run: there are no workers in this harness).
   post: "POST /api/v1/statuses",
 };

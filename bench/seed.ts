@@ -30,6 +30,7 @@ import { FEED_CAP } from "../src/services/feeds/fan-out.ts";
 import { cliApplication, issueToken } from "../src/services/oauth/tokens.ts";
 import { bulkInsert, Ids, iso } from "./lib/bulk-insert.ts";
 import { BENCH_FILTERS } from "./lib/filters.ts";
+import { seedConversations } from "./lib/seed-conversations.ts";
 import { curate } from "./lib/seed-curation.ts";
 import {
   AUTHOR,
@@ -475,6 +476,7 @@ export async function writeSeed(ctx: AppContext, data: SeedData): Promise<SeedRe
   const curation = await curate(ctx, data, accountIds);
   const curateMs = performance.now() - tCurate;
   Object.assign(counts, curation.counts);
+  Object.assign(counts, await seedConversations(ctx, accountIds[READER]));
 
   const reader = await issueToken(ctx, { applicationId: app.id, userId: userIds[READER], scopes: SCOPES });
   const author = await issueToken(ctx, { applicationId: app.id, userId: userIds[AUTHOR], scopes: SCOPES });

@@ -33,6 +33,11 @@ export interface Database {
    * takes their entries with it): while it stays the same, a feed's page holds the same ids.
    */
   feedChangeStamp(): number | undefined;
+  /**
+   * As `changeStamp`, for notifications and conversations (services/notifications/kept-text.ts
+   * keeps their pages while it and `renderChangeStamp` stay the same).
+   */
+  notificationChangeStamp(): number | undefined;
   /** Runs pending migrations; throws with the failing migration's name. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -78,6 +83,9 @@ const FEED_TABLES = ["feeds", "list_feeds", "statuses", "accounts"];
 /** The tables of the instance's federation policy (InstanceDomainBlocksRepository caches it). */
 const DOMAIN_POLICY_TABLES = ["domain_blocks", "domain_allows"];
 
+/** Notifications and the conversations lists (their pages are kept: services/notifications/kept-text.ts). */
+const NOTIFICATION_TABLES = ["notifications", "account_conversations", "account_conversation_statuses"];
+
 /** Tables with triggers that write `render_changes` (migrations 0024 and 0027). */
 const RENDER_TABLES = [
   "statuses",
@@ -112,7 +120,8 @@ export function createDatabase(opts: DatabaseOptions): Database {
   const renderTracker = new ChangeTracker(RENDER_TABLES);
   const domainPolicyTracker = new ChangeTracker(DOMAIN_POLICY_TABLES);
   const feedTracker = new ChangeTracker(FEED_TABLES);
-  const plugins = [tracker, renderTracker, domainPolicyTracker, feedTracker];
+  const notificationTracker = new ChangeTracker(NOTIFICATION_TABLES);
+  const plugins = [tracker, renderTracker, domainPolicyTracker, feedTracker, notificationTracker];
   let sqliteDialect: NodeSqliteDialect | undefined;
   if (opts.databaseUrl) {
     dialect = "postgres";
@@ -163,6 +172,11 @@ export function createDatabase(opts: DatabaseOptions): Database {
       if (!sqliteDialect) return undefined;
       const external = sqliteDialect.dataVersion();
       return external === undefined ? undefined : feedTracker.generation + external;
+    },
+    notificationChangeStamp() {
+      if (!sqliteDialect) return undefined;
+      const external = sqliteDialect.dataVersion();
+      return external === undefined ? undefined : notificationTracker.generation + external;
     },
     async migrate() {
       if (dialect === "postgres" && opts.pgSchema) {

@@ -104,6 +104,29 @@ export class NotificationsRepository {
     return sortDesc(rows.map(toNotification));
   }
 
+  /**
+   * When the first of the account's mutes and filters still in force runs out (ms since the
+   * epoch), or Infinity: what its pages show may change then without any write.
+   */
+  async nextExpiry(accountId: string, nowIso: string): Promise<number> {
+    const [mutes, filters] = await Promise.all([
+      this.#db
+        .selectFrom("mutes")
+        .select((eb) => eb.fn.min("expires_at").as("at"))
+        .where("account_id", "=", accountId)
+        .where("expires_at", ">", nowIso)
+        .executeTakeFirst(),
+      this.#db
+        .selectFrom("filters")
+        .select((eb) => eb.fn.min("expires_at").as("at"))
+        .where("account_id", "=", accountId)
+        .where("expires_at", ">", nowIso)
+        .executeTakeFirst(),
+    ]);
+    const ms = (v: unknown) => (v === null || v === undefined ? Infinity : new Date(v as string).getTime());
+    return Math.min(ms(mutes?.at), ms(filters?.at));
+  }
+
   /** How many notifications newer than `afterId` there are, counting at most `limit`. */
   async countAfter(
     accountId: string,

@@ -1,7 +1,9 @@
 import type { Hono } from "hono";
 import { notFound } from "../../../../lib/errors.ts";
-import { conversationsPage, markConversation, removeConversation } from "../../../../services/conversations/manage.ts";
+import { conversationsText } from "../../../../services/conversations/kept-text.ts";
+import { markConversation, removeConversation } from "../../../../services/conversations/manage.ts";
 import { conversationsJson } from "../../../../services/conversations/views.ts";
+import { jsonText } from "../../../json-text.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import type { HonoEnv } from "../../../types.ts";
@@ -15,9 +17,9 @@ export function conversationRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const page = pageParams(c, 20, 40);
     const viewerId = currentAccount(c).id;
-    const rows = await conversationsPage(ctx, viewerId, page);
-    setLinkHeader(c, page, rows.length, rows[0]?.lastStatusId, rows.at(-1)?.lastStatusId);
-    return c.json(await conversationsJson(ctx, rows, viewerId));
+    const p = await conversationsText(ctx, viewerId, page);
+    setLinkHeader(c, page, p.count, p.firstId, p.lastId);
+    return jsonText(c, p.body);
   });
 
   app.delete("/api/v1/conversations/:id{[0-9]+}", requireUser(...WRITE), async (c) => {

@@ -5,11 +5,11 @@ import {
   clearNotifications,
   dismissNotification,
   type NotificationFilter,
-  notificationsPage,
   ownNotification,
   unreadNotificationsCount,
 } from "../../../../services/notifications/inbox.ts";
-import { notificationsBytes, notificationsJson } from "../../../../services/notifications/views.ts";
+import { notificationsText } from "../../../../services/notifications/kept-text.ts";
+import { notificationsJson } from "../../../../services/notifications/views.ts";
 import { jsonText } from "../../../json-text.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
@@ -44,9 +44,9 @@ export function notificationRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const page = pageParams(c, 40, 80);
     const viewerId = currentAccount(c).id;
-    const rows = await notificationsPage(ctx, viewerId, await filterOf(c), page);
-    setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
-    return jsonText(c, await notificationsBytes(ctx, rows, viewerId));
+    const p = await notificationsText(ctx, viewerId, await filterOf(c), page);
+    setLinkHeader(c, page, p.count, p.firstId, p.lastId);
+    return jsonText(c, p.body);
   });
 
   app.get("/api/v1/notifications/unread_count", requireUser(...READ), async (c) => {

@@ -11,9 +11,10 @@ import {
   dismissNotificationGroup,
   latestOfNotificationGroup,
   notificationGroupAccountsPage,
-  notificationGroupsPage,
   unreadNotificationGroupsCount,
 } from "../../../../services/notifications/inbox.ts";
+import { groupedNotificationsText } from "../../../../services/notifications/kept-text.ts";
+import { jsonText } from "../../../json-text.ts";
 import { currentAccount, requireUser } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
 import { asArray, readParams } from "../../../params.ts";
@@ -52,12 +53,10 @@ export function groupedNotificationRoutes(app: Hono<HonoEnv>): void {
     const expandAccounts = await expandAccountsOf(c);
     const groupedTypes = await groupedTypesOf(c);
     const viewerId = currentAccount(c).id;
-    const rows = await notificationGroupsPage(ctx, viewerId, await filterOf(c), page, groupedTypes);
+    const p = await groupedNotificationsText(ctx, viewerId, await filterOf(c), page, groupedTypes, expandAccounts);
     // Mastodon links to the next page whenever this one has groups, full or not.
-    setLinkHeader(c, page, rows.length === 0 ? 0 : Math.max(rows.length, page.limit), rows[0]?.id, rows.at(-1)?.id);
-    return c.json(
-      await groupedNotificationsJson(ctx, rows, viewerId, { groupedTypes, expandAccounts, paginated: true }),
-    );
+    setLinkHeader(c, page, p.count === 0 ? 0 : Math.max(p.count, page.limit), p.firstId, p.lastId);
+    return jsonText(c, p.body);
   });
 
   app.get("/api/v2/notifications/unread_count", requireUser(...READ), async (c) => {
