@@ -43,7 +43,10 @@ export function startFront(port: number, webPorts: number[], streamingPort: numb
       if (!res.headersSent) res.writeHead(502).end();
       else res.destroy();
     });
-    res.on("close", () => out.destroy());
+    // The client gone before the answer was sent: drop the backend's request too.
+    res.on("close", () => {
+      if (!res.writableFinished) out.destroy();
+    });
     req.pipe(out);
   });
   // WebSocket upgrades: the request as it came, then bytes both ways.
