@@ -181,7 +181,9 @@ async function measureSide(label: string, procs: Proc[], origin: string, args: S
     rate: opts.postRate,
   });
   // The queue lives in Redis: a post made now is in every feed once the load's fan-outs are done.
+  log(`  ${label}: waiting for the posting load's fan-outs`);
   const [drain] = await measureFanOut({ ...fanOutArgs(origin, args, followers), samples: 1, limitMs: 300_000 });
+  log(`  ${label}: done ${(drain.delayMs / 1000).toFixed(1)} s after the load`);
   const rss = Object.fromEntries(procs.map((p) => [p.name, memory(p.child.pid).rss]));
   return { label, home, post, shares, fanOut, drainMs: drain.delayMs, rss };
 }
