@@ -13,6 +13,8 @@
 //   --quick                 a short smoke run (1 s warm-up, one 3 s run per workload)
 //   --postgres[=URL]        on PostgreSQL (also when DATABASE_URL is set): a fresh database is
 //                           created on that server for the run and dropped afterwards
+//   --split                 with --postgres: only the home timeline and posting, on one process
+//                           and then split over processes behind a front (bench/split.ts)
 //   BENCH_DURATION=10       seconds per measured run       BENCH_WARMUP=3   warm-up seconds
 //   BENCH_CONNECTIONS=50    concurrent connections         BENCH_RUNS=3     runs per workload (median)
 //   BENCH_POST_RATE=5       posts/s in the posting workload (open loop)
@@ -76,6 +78,7 @@ import {
 import { type PrepareArgs, prepareTimelines, timelineTargets } from "./lib/timeline-workloads.ts";
 import { measureScoring, prepareTrends, type ScoringResult, trendsTargets } from "./lib/trends.ts";
 import { prepareWebPages, webPageTargets } from "./lib/web-pages.ts";
+import { runSplit } from "./split.ts";
 
 /**
  * The server is started the way `npm start` starts it: the same Node flags and entry point,
@@ -240,6 +243,7 @@ async function main(): Promise<void> {
   log(`seeded in ${(seeded.ms / 1000).toFixed(1)} s: ${seeded.counts}`);
   const token = await prepareData(env);
   await database.open(dir);
+  if (opts.split) return runSplit({ opts, env, database, seeded, port, log });
   const { server, ms: startupMs } = await measureStartups(env, origin);
   await sleep(IDLE_MS);
   const afterStartup = memory(server.pid);

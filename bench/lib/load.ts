@@ -44,9 +44,14 @@ const WORKER = fileURLToPath(new URL("./load-worker.ts", import.meta.url));
 
 /**
  * Runs `job` from a separate load process against the server `serverPid`, reading that PID's CPU
- * time just before and just after each measured run.
+ * time just before and just after each measured run (summed over the PIDs when given several: a
+ * server split over processes, and its front).
  */
-export async function runLoad(job: LoadJob, serverPid: number, ticksPerSecond: number): Promise<MeasuredRun[]> {
+export async function runLoad(
+  job: LoadJob,
+  serverPid: number | number[],
+  ticksPerSecond: number,
+): Promise<MeasuredRun[]> {
   const worker = startChild(NODE, [WORKER], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
   const limitMs = (job.warmupSeconds + job.runs * (job.durationSeconds + 5) + 30) * 1000;
   try {
@@ -62,7 +67,14 @@ export async function runLoad(job: LoadJob, serverPid: number, ticksPerSecond: n
   }
 }
 
-function drive(proc: ChildProcess, job: LoadJob, serverPid: number, ticksPerSecond: number): Promise<MeasuredRun[]> {
+function drive(
+  proc: ChildProcess,
+  job: LoadJob,
+  serverPid: number | number[],
+  ticksPerSecond: number,
+): Promise<MeasuredRun[]> {
+  const pids = Array.isArray(serverPid) ? serverPid : [serverPid];
+  const ticks = () => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
   return new Promise((resolve, reject) => {
     const runs: MeasuredRun[] = [];
     let ticksBefore = 0;
@@ -70,10 +82,10 @@ function drive(proc: ChildProcess, job: LoadJob, serverPid: number, ticksPerSeco
       const msg = raw as { type: string; result?: RunResult };
       try {
         if (msg.type === "ready") {
-          ticksBefore = cpuTicks(serverPid);
+          ticksBefore = ticks();
           proc.send("go");
         } else if (msg.type === "result" && msg.result) {
-          const cpuMs = ((cpuTicks(serverPid) - ticksBefore) * 1000) / ticksPerSecond;
+          const cpuMs = ((ticks() - ticksBefore) * 1000) / ticksPerSecond;
           const r = msg.result;
           runs.push({
             ...r,

@@ -15,6 +15,8 @@ export interface Options {
   trendRuns: number;
   /** Only the workloads whose name contains one of these (BENCH_ONLY=home,post); all when empty. */
   only: string[];
+  /** `--split`: the home timeline and posting on one process, then on split processes (bench/split.ts). */
+  split: boolean;
 }
 
 const DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres";
@@ -30,14 +32,19 @@ export function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: numb
 
 /**
  * `--quick` picks short defaults; BENCH_* variables override either set. `--postgres[=URL]` (or
- * DATABASE_URL in the environment) runs on PostgreSQL.
+ * DATABASE_URL in the environment) runs on PostgreSQL; `--split` (with it) compares one process
+ * with the roles split over processes.
  */
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
-  const unknown = argv.filter((a) => a !== "--quick" && !/^--postgres(=.+)?$/.test(a));
-  if (unknown.length > 0) throw new Error(`unknown argument ${unknown[0]} (only --quick and --postgres[=URL])`);
+  const unknown = argv.filter((a) => a !== "--quick" && a !== "--split" && !/^--postgres(=.+)?$/.test(a));
+  if (unknown.length > 0) {
+    throw new Error(`unknown argument ${unknown[0]} (only --quick, --postgres[=URL] and --split)`);
+  }
   const quick = argv.includes("--quick");
   const pgFlag = argv.find((a) => a.startsWith("--postgres"));
   const postgresUrl = pgFlag ? pgFlag.split("=")[1] || env.DATABASE_URL || DEFAULT_PG : env.DATABASE_URL || undefined;
+  const split = argv.includes("--split");
+  if (split && !postgresUrl) throw new Error("--split needs PostgreSQL (--postgres[=URL]): SQLite runs one process");
   const num = (name: string, fallback: number, min: number) => wholeNumber(env, name, fallback, min);
   return {
     connections: num("BENCH_CONNECTIONS", 50, 1),
@@ -53,5 +60,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
       .split(",")
       .map((x) => x.trim().toLowerCase())
       .filter((x) => x !== ""),
+    split,
   };
 }

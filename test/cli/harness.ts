@@ -175,7 +175,7 @@ export async function gannetOk(inst: Instance, ...args: string[]): Promise<strin
 
 export interface ServerProcess {
   proc: ChildProcess;
-  /** The URL the log line announced. */
+  /** The URL the log line announced ("" for a process without HTTP: a worker or scheduler alone). */
   url: string;
   /** stdout and stderr so far. */
   output(): string;
@@ -183,8 +183,17 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the server (the sources, or `opts.main`, e.g. a build's `main.js`) and waits until it listens. */
-export async function startServer(opts: { env: Env; cwd: string; main?: string }): Promise<ServerProcess> {
+/**
+ * Starts the server (the sources, or `opts.main`, e.g. a build's `main.js`) and waits until it
+ * listens, or (a process without the web and streaming roles) until it says it is running.
+ */
+export async function startServer(opts: {
+  env: Env;
+  cwd: string;
+  main?: string;
+  /** How long to wait for the log line (30 s). */
+  limitMs?: number;
+}): Promise<ServerProcess> {
   const proc = spawn(NODE, [opts.main ?? MAIN], {
     env: cleanEnv(opts.env),
     cwd: opts.cwd,
@@ -193,13 +202,13 @@ export async function startServer(opts: { env: Env; cwd: string; main?: string }
   let output = "";
   const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), opts.limitMs ?? 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const m = /listening on '?(http:\/\/[^\s']+)/.exec(output);
+      const m = /listening on '?(http:\/\/[^\s']+)|Gannet is running \(/.exec(output);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve(m[1] ?? "");
       }
     };
     proc.stdout.on("data", onData);
