@@ -1,0 +1,159 @@
+// The soak's figures beside its targets (bench/soak.ts): a Markdown table for the terminal and
+// the same as JSON for bench/results/soak.json.
+import type { Memory } from "./proc.ts";
+import { errorKinds, summarize, type Workload } from "./soak-load.ts";
+
+export const RSS_GOAL_MIB = 200;
+/** The last window's p99 may exceed the first's by at most this fraction. */
+export const P99_DRIFT = 0.2;
+
+export interface SoakConfig {
+  minutes: number;
+  readRate: number;
+  postRate: number;
+  inboxRate: number;
+  streamClients: number;
+  readers: number;
+  authors: number;
+  remoteServers: number;
+  actorsEach: number;
+  seed: Record<string, string>;
+}
+
+export interface QueueDepth {
+  backlog: number;
+  delayed: number;
+  dead: number;
+  byName: Record<string, number>;
+}
+
+export interface StreamCounts {
+  open: number;
+  events: { user: number; public: number };
+  disconnects: number;
+  errors: number;
+  refused: number;
+  reconnections: number;
+}
+
+export interface MinuteSample {
+  minute: number;
+  rssMiB: number;
+  cpuPercent: number;
+  mainThreadCpuPercent: number;
+  queue: QueueDepth;
+  inFlight: number;
+  stream?: StreamCounts;
+}
+
+export interface SoakRun {
+  config: SoakConfig;
+  database: string;
+  commit: string;
+  loadAverage: number[];
+  workloads: Workload[];
+  samples: MinuteSample[];
+  idle: Memory;
+  atEnd: { memory: Memory; queue: QueueDepth; stream?: StreamCounts };
+  drained: { queue: QueueDepth; ms: number };
+  streamAtStart?: StreamCounts;
+  inboxActivities: { actors: number; likeable: number };
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : "-");
+const ok = (b: boolean) => (b ? "✔" : "✘");
+
+export function report(run: SoakRun): { markdown: string; json: unknown } {
+  const { config, workloads, samples } = run;
+  const n = config.minutes;
+  const win = Math.max(1, Math.round(n / 6));
+  const rows: string[] = [];
+  const stability: Record<string, { first: number; last: number; ratio: number; pass: boolean }> = {};
+  const stable = (name: string, ws: Workload[]) => {
+    const first = summarize(ws, 0, win).p99;
+    const last = summarize(ws, n - win, n).p99;
+    const ratio = last / first;
+    const pass = ratio <= 1 + P99_DRIFT;
+    stability[name] = { first, last, ratio, pass };
+    return `| p99 stable, ${name}: minutes ${n - win + 1}-${n} vs 1-${win} | ${ms(last)} vs ${ms(first)} (${((ratio - 1) * 100).toFixed(0)}%) | ≤ +${P99_DRIFT * 100}% | ${ok(pass)} |`;
+  };
+  const stream = run.atEnd.stream;
+  const streamErrors = stream ? stream.disconnects + stream.errors + stream.refused : 0;
+  const errorsOf = Object.fromEntries(workloads.map((w) => [w.name, errorKinds(w)]));
+  const totalErrors = workloads.reduce((t, w) => t + summarize([w], 0, n).errors, 0);
+  const rss = run.atEnd.memory.rss;
+  const isSqlite = run.database.startsWith("SQLite");
+  const queueOk = run.drained.queue.backlog === 0;
+
+  rows.push(
+    "",
+    `## Soak: ${n} minutes, mixed open-loop load (${run.database}, commit ${run.commit}, load average ${run.loadAverage.map((x) => x.toFixed(2)).join(" ")})`,
+    "",
+    `Reading ${config.readRate}/s (five workloads, ${config.readers} readers), posting ${config.postRate}/s (${config.authors} authors), ` +
+      `inbox ${config.inboxRate}/s (Create:Like 3:1 from ${run.inboxActivities.actors} actors on ${config.remoteServers} fake servers), ` +
+      `${config.streamClients} streaming clients (user and public). Seed: ${Object.entries(config.seed)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ")}.`,
+    "",
+    "| target | figure | goal | |",
+    "|---|---|---|---|",
+    `| resident memory at the end${isSqlite ? "" : " (the goal is SQLite's)"} (idle before the load; peak) | ${rss.toFixed(1)} MiB (${run.idle.rss.toFixed(1)}; ${run.atEnd.memory.peak.toFixed(1)}) | ≤ ${RSS_GOAL_MIB} MiB | ${ok(rss <= RSS_GOAL_MIB)} |`,
+    `| error answers (non-2xx, socket errors, timeouts), all HTTP workloads | ${totalErrors} | 0 | ${ok(totalErrors === 0)} |`,
+    `| streaming: disconnects / socket errors / refused | ${stream ? `${stream.disconnects} / ${stream.errors} / ${stream.refused}` : "-"} | 0 | ${ok(streamErrors === 0)} |`,
+    stable("all HTTP workloads", workloads),
+    ...workloads.map((w) => stable(w.name, [w])),
+    `| job backlog (due or running) at the end; after the load stopped | ${run.atEnd.queue.backlog}; ${run.drained.queue.backlog} after ${(run.drained.ms / 1000).toFixed(1)} s | drains | ${ok(queueOk)} |`,
+    "",
+    "| workload | rate/s | requests | p50 | p99 | max | errors |",
+    "|---|---|---|---|---|---|---|",
+    ...workloads.map((w) => {
+      const s = summarize([w], 0, n);
+      const kinds = Object.entries(errorsOf[w.name] ?? {})
+        .map(([k, c]) => `${c} × ${k}`)
+        .join(", ");
+      return `| ${w.name} | ${w.rate} | ${s.count} | ${ms(s.p50)} | ${ms(s.p99)} | ${ms(s.max)} | ${kinds || 0} |`;
+    }),
+    "",
+    "| minute | RSS | server CPU (main thread), % of a core | requests | p99 (all HTTP) | errors | job backlog / delayed / dead | stream events (user, public) |",
+    "|---|---|---|---|---|---|---|---|",
+  );
+  let prevEvents = run.streamAtStart?.events ?? { user: 0, public: 0 };
+  for (const s of samples) {
+    const m = summarize(workloads, s.minute - 1, s.minute);
+    const ev = s.stream?.events;
+    const evText = ev ? `${ev.user - prevEvents.user}, ${ev.public - prevEvents.public}` : "-";
+    if (ev) prevEvents = ev;
+    rows.push(
+      `| ${s.minute} | ${s.rssMiB.toFixed(1)} MiB | ${s.cpuPercent.toFixed(0)} (${s.mainThreadCpuPercent.toFixed(0)}) | ${m.count} | ${ms(m.p99)} | ${m.errors} | ${s.queue.backlog} / ${s.queue.delayed} / ${s.queue.dead} | ${evText} |`,
+    );
+  }
+  rows.push("");
+  const json = {
+    date: new Date().toISOString(),
+    database: run.database,
+    commit: run.commit,
+    loadAverage: run.loadAverage,
+    node: process.version,
+    config,
+    memoryMiB: { idle: run.idle, atEnd: run.atEnd.memory },
+    errors: errorsOf,
+    stream: { atStart: run.streamAtStart, atEnd: stream },
+    stabilityWindowMinutes: win,
+    stability,
+    queue: { atEnd: run.atEnd.queue, afterLoad: run.drained.queue, drainMs: run.drained.ms },
+    workloads: workloads.map((w) => ({
+      name: w.name,
+      rate: w.rate,
+      total: summarize([w], 0, n),
+      perMinute: w.minutes.map((_, i) => summarize([w], i, i + 1)),
+    })),
+    minutes: samples,
+    targets: {
+      rss: { goalMiB: RSS_GOAL_MIB, pass: rss <= RSS_GOAL_MIB },
+      errors: { pass: totalErrors === 0 && streamErrors === 0 },
+      p99Stable: { pass: Object.values(stability).every((x) => x.pass) },
+      queueDrains: { pass: queueOk },
+    },
+  };
+  return { markdown: rows.join("\n"), json };
+}
