@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import { getVisibleAccount } from "../../../../services/accounts/find-accounts.ts";
+import { getVisibleAccountKept } from "../../../../services/accounts/find-accounts.ts";
 import { accountStatusesText, savedStatusesText } from "../../../../services/statuses/pages.ts";
 import { tagJsonByName } from "../../../../services/statuses/tags.ts";
 import { jsonText } from "../../../json-text.ts";
@@ -15,7 +15,7 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const page = pageParams(c, 20, 40);
     const p = validate(accountStatusesSchema, c.req.query());
-    const account = await getVisibleAccount(ctx, c.req.param("id"));
+    const account = await getVisibleAccountKept(ctx, c.req.param("id"));
     const viewerId = viewerAccount(c)?.id;
     const { rows, body } = await accountStatusesText(
       ctx,
