@@ -45,7 +45,7 @@ const P99_TARGET_MS = 15;
 const DEEP_P99_TARGET_MS = 50;
 
 const bareName = (what: string) => `bare node:http (${what}'s body)`;
-const isDeep = (name: string) => name.includes("(deep");
+const isDeep = (name: string) => name.includes(", deep: ");
 
 /** The `max_id` of the Link header's next page, if any. */
 function nextMaxId(link: string | undefined): string | undefined {
