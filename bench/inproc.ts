@@ -1,7 +1,7 @@
 // In-process CPU per request of verify_credentials and the timeline endpoints on a seeded data
 // directory (no HTTP, no load generator), for development of the read paths; `npm run bench` is
 // the reference. `instance` (no token, no query) is the floor of the HTTP layer in this harness.
-//   DATA_DIR=/tmp/x READER_TOKEN=... AUTHOR_ID=... AUTHOR_TOKEN=... node bench/inproc.ts [requests]
+//   DATA_DIR=/tmp/x READER_TOKEN=... AUTHOR_ID=... AUTHOR_TOKEN=... [TAG=...] node bench/inproc.ts [requests]
 //   BENCH_ONLY=verify,home,local   COUNT_QUERIES=1 (queries per request, time per statement)
 //   SHOW_SQL=1   DUMP_DIR=/tmp/d (writes each body, to compare two versions)
 import { writeFileSync } from "node:fs";
@@ -25,6 +25,10 @@ const paths: Record<string, string> = {
   "home-alternating": "/api/v1/timelines/home?limit=40|/api/v1/timelines/home?limit=39",
   local: "/api/v1/timelines/public?local=true&limit=40",
   account: `/api/v1/accounts/${process.env.AUTHOR_ID}/statuses?limit=40`,
+  federated: "/api/v1/timelines/public?limit=40",
+  tag: `/api/v1/timelines/tag/${process.env.TAG ?? "x"}?limit=40`,
+  favourites: "/api/v1/favourites?limit=40",
+  bookmarks: "/api/v1/bookmarks?limit=40",
   notifications: "/api/v1/notifications?limit=40",
   "notifications-v2": "/api/v2/notifications?limit=40",
   conversations: "/api/v1/conversations?limit=40",

@@ -310,14 +310,6 @@ export function generate(shape: SeedShape = DEFAULT_SHAPE): SeedData {
     for (let j = 0; j < Math.min(count, 200); j++) favourite(byPopularity.pick(rand()), i);
     if (s.author[i] === READER) for (let j = int(0, 6); j > 0; j--) favourite(int(2, nA - 1), i);
   }
-  const favOrder = Array.from(favTime.keys()).sort((a, b) => favTime[a] - favTime[b]);
-  const favourites = {
-    n: favOrder.length,
-    account: Int32Array.from(favOrder, (x) => favAccount[x]),
-    status: Int32Array.from(favOrder, (x) => favStatus[x]),
-    time: Float64Array.from(favOrder, (x) => favTime[x]),
-  };
-
   // Home feeds, as the fan-out job leaves them (see FeedsRepository.fanOut), newest feedCap kept.
   const byAuthor: number[][] = Array.from({ length: nA }, () => []);
   const directTo: number[][] = Array.from({ length: nA }, () => []);
@@ -329,10 +321,18 @@ export function generate(shape: SeedShape = DEFAULT_SHAPE): SeedData {
   for (let owner = 0; owner < nA; owner++)
     feeds.push(feedOf(owner, s, byAuthor, directTo, following, showReblogs, shape.feedCap));
 
-  // The reader's bookmarks: some posts of its feed.
+  // The reader's bookmarks: some posts of its feed (enough for a full page of 40, and deeper).
   const bookmarks: [number, number][] = [];
-  for (const t of feeds[READER]) if (chance(0.03) && s.kind[t] !== KIND_BOOST) bookmarks.push([READER, t]);
+  for (const t of feeds[READER]) if (chance(0.07) && s.kind[t] !== KIND_BOOST) bookmarks.push([READER, t]);
   for (const t of feeds[READER]) if (chance(0.05) && s.kind[t] !== KIND_BOOST && s.vis[t] <= 1) favourite(READER, t);
+  // (After the reader's favourites above: before, they were left out of the list written.)
+  const favOrder = Array.from(favTime.keys()).sort((a, b) => favTime[a] - favTime[b]);
+  const favourites = {
+    n: favOrder.length,
+    account: Int32Array.from(favOrder, (x) => favAccount[x]),
+    status: Int32Array.from(favOrder, (x) => favStatus[x]),
+    time: Float64Array.from(favOrder, (x) => favTime[x]),
+  };
 
   // The reader's notifications: mentions, boosts and favourites of its posts, new followers.
   const notifications: SeedNotification[] = [];

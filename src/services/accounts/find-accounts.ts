@@ -10,6 +10,28 @@ import { isAccountDeleted, isAccountPublic } from "../../policies/accounts.ts";
  * nobody may see yet (unconfirmed, unapproved), 410 when it was deleted. Suspended accounts are
  * returned; the serializer empties them.
  */
+const keptVisible = new WeakMap<AppContext, { stamp: number; accounts: Map<string, Account> }>();
+
+/**
+ * `getVisibleAccount`, the account kept while the accounts and users stay the same (both among
+ * the change stamp's tables), for the busiest reads (an account's statuses).
+ */
+export async function getVisibleAccountKept(ctx: AppContext, id: string): Promise<Account> {
+  const stamp = ctx.database.changeStamp();
+  if (stamp === undefined) return getVisibleAccount(ctx, id);
+  let kept = keptVisible.get(ctx);
+  if (kept === undefined || kept.stamp !== stamp) {
+    kept = { stamp, accounts: new Map() };
+    keptVisible.set(ctx, kept);
+  }
+  const known = kept.accounts.get(id);
+  if (known !== undefined) return known;
+  const account = await getVisibleAccount(ctx, id);
+  if (kept.accounts.size >= 2000) kept.accounts.clear();
+  kept.accounts.set(id, account);
+  return account;
+}
+
 export async function getVisibleAccount(ctx: AppContext, id: string): Promise<Account> {
   if (!isId(id)) throw notFound();
   const account = await ctx.repos.accounts.getById(id);

@@ -25,7 +25,19 @@ const accessOf = (v: unknown): FeedAccess | undefined =>
   typeof v === "string" && (ACCESS as readonly string[]).includes(v) ? (v as FeedAccess) : undefined;
 
 /** The operator's live feed access settings (one query). */
+const keptAccess = new WeakMap<AppContext, { stamp: number; access: LiveFeedAccess }>();
+
 export async function liveFeedAccess(ctx: AppContext): Promise<LiveFeedAccess> {
+  // Read once while the settings stay the same (site_settings is among the change stamp's tables).
+  const stamp = ctx.database.changeStamp();
+  const known = keptAccess.get(ctx);
+  if (stamp !== undefined && known?.stamp === stamp) return known.access;
+  const access = await readLiveFeedAccess(ctx);
+  if (stamp !== undefined) keptAccess.set(ctx, { stamp, access });
+  return access;
+}
+
+async function readLiveFeedAccess(ctx: AppContext): Promise<LiveFeedAccess> {
   const s = await ctx.repos.settings.all();
   const fallback: FeedAccess = s[LIVE_FEED_SETTING.timelinePreview] === false ? "authenticated" : "public";
   return {

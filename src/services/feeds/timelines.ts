@@ -4,6 +4,7 @@ import type { IdWindow } from "../../lib/pagination.ts";
 import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import { keptStatusesText } from "../statuses/rendered.ts";
 import { filterVisible } from "../statuses/views.ts";
+import { keptIdPage, windowKey } from "./id-pages.ts";
 
 /** Mastodon reads at most this many tags per `any[]`, `all[]` and `none[]`. */
 const TAGS_PER_MODE = 4;
@@ -45,14 +46,26 @@ export async function tagTimeline(
   opts: PublicTimelineOptions,
   window: IdWindow,
 ): Promise<TimelinePage> {
+  const rows = await tagTimelineRows(ctx, viewerId, tag, tags, opts, window);
+  return { rows, visible: await filterVisible(ctx, rows, viewerId) };
+}
+
+async function tagTimelineRows(
+  ctx: AppContext,
+  viewerId: string | undefined,
+  tag: string,
+  tags: { any: string[]; all: string[]; none: string[] },
+  opts: PublicTimelineOptions,
+  window: IdWindow,
+): Promise<Status[]> {
   const any = [tagName(tag), ...tags.any.slice(0, TAGS_PER_MODE).map(tagName)];
   const all = tags.all.slice(0, TAGS_PER_MODE).map(tagName);
   const none = tags.none.slice(0, TAGS_PER_MODE).map(tagName);
   const ids = await ctx.repos.statusPages.tagIdsByName([...any, ...all, ...none]);
   const main = ids.get(any[0]);
-  if (main === undefined || all.some((n) => !ids.has(n))) return { rows: [], visible: [] };
+  if (main === undefined || all.some((n) => !ids.has(n))) return [];
   const pick = (names: string[]) => [...new Set(names.flatMap((n) => ids.get(n) ?? []))];
-  const rows = await ctx.repos.statusPages.publicTimelinePage(
+  return ctx.repos.statusPages.publicTimelinePage(
     {
       ...opts,
       tags: { anyTagIds: pick(any), allTagIds: pick(all), noneTagIds: pick(none) },
@@ -60,7 +73,72 @@ export async function tagTimeline(
     },
     window,
   );
-  return { rows, visible: await filterVisible(ctx, rows, viewerId) };
+}
+
+/**
+ * How long a page of the public or hashtag timeline read for a signed-in reader is kept at most:
+ * its query leaves out the accounts the reader mutes, until each mute's end.
+ */
+const MUTES_MAX_AGE_MS = 1000;
+
+const ids = (rows: readonly { id: string }[]) => rows.map((r) => r.id);
+const optionsKey = (o: PublicTimelineOptions) => `${o.local ? "l" : ""}${o.remote ? "r" : ""}${o.onlyMedia ? "m" : ""}`;
+
+/** A page of the public (or hashtag) timeline's ids, kept while nothing it is read from changed. */
+function publicIds(
+  ctx: AppContext,
+  viewerId: string | undefined,
+  key: string,
+  window: IdWindow,
+  read: () => Promise<Status[]>,
+): Promise<string[]> {
+  return keptIdPage(
+    ctx,
+    ctx.database.renderChangeStamp(),
+    `${key} ${viewerId ?? ""} ${windowKey(window)}`,
+    async () => ids(await read()),
+    viewerId === undefined ? undefined : MUTES_MAX_AGE_MS,
+  );
+}
+
+/**
+ * `GET /api/v1/timelines/public` as JSON: the same as `publicTimeline` rendered by `statusesText`
+ * (filter context `public`), from the kept renders (statuses/rendered.ts). `rows` are the page as read.
+ */
+export async function publicTimelineText(
+  ctx: AppContext,
+  viewerId: string | undefined,
+  opts: PublicTimelineOptions,
+  window: IdWindow,
+): Promise<{ rows: { id: string }[]; body: Buffer }> {
+  const key = `public ${optionsKey(opts)}`;
+  const page = await publicIds(ctx, viewerId, key, window, () =>
+    ctx.repos.statusPages.publicTimelinePage({ ...opts, reader: { accountId: viewerId } }, window),
+  );
+  return textOf(ctx, page, viewerId, `${key} ${windowKey(window)}`);
+}
+
+/** `GET /api/v1/timelines/tag/:hashtag` as JSON, as `publicTimelineText` (see `tagTimeline`). */
+export async function tagTimelineText(
+  ctx: AppContext,
+  viewerId: string | undefined,
+  tag: string,
+  tags: { any: string[]; all: string[]; none: string[] },
+  opts: PublicTimelineOptions,
+  window: IdWindow,
+): Promise<{ rows: { id: string }[]; body: Buffer }> {
+  const key = `tag ${optionsKey(opts)} ${JSON.stringify([tag, tags.any, tags.all, tags.none])}`;
+  const page = await publicIds(ctx, viewerId, key, window, () =>
+    tagTimelineRows(ctx, viewerId, tag, tags, opts, window),
+  );
+  return textOf(ctx, page, viewerId, `${key} ${windowKey(window)}`);
+}
+
+async function textOf(ctx: AppContext, page: string[], viewerId: string | undefined, pageKey: string) {
+  return {
+    rows: page.map((id) => ({ id })),
+    body: await keptStatusesText(ctx, page, viewerId, "public", { pageKey }),
+  };
 }
 
 const feedPages = new WeakMap<AppContext, Map<string, { stamp: number; ids: string[] }>>();

@@ -1,5 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
+import { keptIdPage, windowKey } from "../feeds/id-pages.ts";
 import { keptStatusesText } from "../statuses/rendered.ts";
 import { getOwnedList, LIST_FEED_CAP } from "./lists.ts";
 
@@ -29,6 +30,11 @@ export async function listTimelineText(
   window: IdWindow,
 ): Promise<{ rows: { id: string }[]; body: Buffer }> {
   const list = await getOwnedList(ctx, ownerId, listId);
-  const ids = await ctx.repos.lists.page(list.id, window);
-  return { rows: ids.map((id) => ({ id })), body: await keptStatusesText(ctx, ids, ownerId, "home") };
+  // The list feed's ids, read again only when a feed may have changed (as the home timeline's).
+  const key = `list ${list.id} ${windowKey(window)}`;
+  const ids = await keptIdPage(ctx, ctx.database.feedChangeStamp(), key, () => ctx.repos.lists.page(list.id, window));
+  return {
+    rows: ids.map((id) => ({ id })),
+    body: await keptStatusesText(ctx, ids, ownerId, "home", { pageKey: key }),
+  };
 }

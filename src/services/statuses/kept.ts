@@ -1,9 +1,8 @@
 import type { AppContext } from "../../context.ts";
 import type { CustomEmoji } from "../../db/repositories/custom-emojis.ts";
-import type { FilterContext } from "../../db/repositories/filters.ts";
 import type { BlockMuteRelations } from "../../db/repositories/relationships.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
-import type { CompiledFilter } from "../filters/match.ts";
+import type { CompiledFilter, FilterScope } from "../filters/match.ts";
 
 /**
  * What rendering status lists keeps in memory between requests (statuses/rendered.ts), and how
@@ -81,7 +80,7 @@ export interface KeptPage {
 }
 
 export interface ViewerState {
-  filters: Map<FilterContext, ViewerFilters>;
+  filters: Map<FilterScope, ViewerFilters>;
   flags?: ViewerFlags;
   relations?: ViewerRelations;
 }

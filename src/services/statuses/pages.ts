@@ -3,6 +3,8 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
 import { isUnavailable } from "../../policies/moderation.ts";
+import { keptIdPage, windowKey } from "../feeds/id-pages.ts";
+import { keptStatusesText } from "./rendered.ts";
 import { filterVisible, type ViewerId } from "./views.ts";
 
 /**
@@ -36,22 +38,59 @@ export async function accountStatusesPage(
   window: IdWindow,
 ): Promise<StatusesPage> {
   if (isUnavailable(account)) return { rows: [], statuses: [] };
-  const accountId = account.id;
+  const rows = await accountStatusRows(ctx, account.id, viewerId, opts, window);
+  return { rows, statuses: await filterVisible(ctx, rows, viewerId, { keep: account.id }) };
+}
+
+function accountStatusRows(
+  ctx: AppContext,
+  accountId: string,
+  viewerId: ViewerId,
+  opts: AccountStatusesOptions,
+  window: IdWindow,
+): Promise<Status[]> {
   const reader = { accountId: viewerId };
-  let rows: Status[];
   if (opts.pinned) {
-    rows =
-      window.maxId || window.minId || window.sinceId ? [] : await ctx.repos.statusPages.pinnedOf(accountId, reader);
-  } else {
-    const { excludeReplies, excludeReblogs, onlyMedia, tagged } = opts;
-    rows = await ctx.repos.statusPages.accountStatusesPage(
-      accountId,
-      reader,
-      { excludeReplies, excludeReblogs, onlyMedia, tagged },
-      window,
-    );
+    return window.maxId || window.minId || window.sinceId
+      ? Promise.resolve([])
+      : ctx.repos.statusPages.pinnedOf(accountId, reader);
   }
-  return { rows, statuses: await filterVisible(ctx, rows, viewerId, { keep: accountId }) };
+  const { excludeReplies, excludeReblogs, onlyMedia, tagged } = opts;
+  return ctx.repos.statusPages.accountStatusesPage(
+    accountId,
+    reader,
+    { excludeReplies, excludeReblogs, onlyMedia, tagged },
+    window,
+  );
+}
+
+/** A page of statuses as JSON, with the rows it was read from (for the Link header). */
+export interface StatusesText {
+  rows: readonly { id: string }[];
+  body: Buffer;
+}
+
+/**
+ * `accountStatusesPage` rendered as `statusesText` does (filter context `account`), from the kept
+ * renders (statuses/rendered.ts): its ids are read once while nothing they are read from changed
+ * (the render change stamp).
+ */
+export async function accountStatusesText(
+  ctx: AppContext,
+  account: Account,
+  viewerId: ViewerId,
+  opts: AccountStatusesOptions,
+  window: IdWindow,
+): Promise<StatusesText> {
+  if (isUnavailable(account)) return { rows: [], body: Buffer.from("[]") };
+  const key = `account ${account.id} ${viewerId ?? ""} ${JSON.stringify(opts)} ${windowKey(window)}`;
+  const ids = await keptIdPage(ctx, ctx.database.renderChangeStamp(), key, async () =>
+    (await accountStatusRows(ctx, account.id, viewerId, opts, window)).map((s) => s.id),
+  );
+  return {
+    rows: ids.map((id) => ({ id })),
+    body: await keptStatusesText(ctx, ids, viewerId, "account", { keep: account.id, pageKey: key }),
+  };
 }
 
 /** One page of the statuses the account favourited or bookmarked, latest saved first (paged by that). */
@@ -69,4 +108,26 @@ export async function savedStatusesPage(
     { keep: "all" },
   );
   return { rows, statuses };
+}
+
+/**
+ * `savedStatusesPage` rendered as `statusesText` does without a filter context (every filter
+ * marks, none hides), from the kept renders: paged (and linked) by the favourite's or bookmark's
+ * id, its ids read once while nothing they are read from changed (the render change stamp).
+ */
+export async function savedStatusesText(
+  ctx: AppContext,
+  kind: "favourites" | "bookmarks",
+  accountId: string,
+  window: IdWindow,
+): Promise<StatusesText> {
+  const key = `${kind} ${accountId} ${windowKey(window)}`;
+  const page = await keptIdPage(ctx, ctx.database.renderChangeStamp(), key, async () => {
+    const rows = await ctx.repos.statusInteractions.statusesPage(kind, accountId, window);
+    return { rows: rows.map((r) => ({ id: r.id })), ids: rows.map((r) => r.status.id) };
+  });
+  return {
+    rows: page.rows,
+    body: await keptStatusesText(ctx, page.ids, accountId, "any", { keep: "all", pageKey: key }),
+  };
 }

@@ -1,8 +1,7 @@
 import type { AppContext } from "../../context.ts";
-import type { FilterContext } from "../../db/repositories/filters.ts";
 import { noRelations } from "../../db/repositories/relationships.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
-import { hiddenByBlocks } from "../../policies/blocks.ts";
+import { hiddenByBlocks, type KeepBlockedAndMuted } from "../../policies/blocks.ts";
 import {
   parseQuotePolicy as parsedPolicy,
   policyAsksFollowing,
@@ -19,7 +18,7 @@ import {
   serializeStatusPoll,
 } from "../../serializers/status.ts";
 import { accountsText } from "../accounts/views.ts";
-import { activeFilters, matchFilters, searchableText } from "../filters/match.ts";
+import { activeFilters, type FilterScope, matchFilters, searchableText } from "../filters/match.ts";
 import { loadPollViews } from "../polls/views.ts";
 import {
   type AccountEntry,
@@ -197,7 +196,7 @@ async function viewerFilters(
   k: Kept,
   snap: number,
   viewerId: string,
-  scope: FilterContext,
+  scope: FilterScope,
 ): Promise<ViewerFilters> {
   const state = k.viewer(viewerId);
   const hit = state.filters.get(scope);
@@ -222,19 +221,42 @@ export function filteredOf(f: ViewerFilters, s: StatusEntry, original: StatusEnt
   return entry;
 }
 
+/** What an anonymous reader is rendered with: no relations, no filters (never changed). */
+const NOBODY_RELATIONS: ViewerRelations = {
+  asked: new Set(),
+  relations: noRelations(),
+  followsAsked: new Set(),
+  follows: new Set(),
+  until: Number.POSITIVE_INFINITY,
+};
+const NOBODY_FILTERS: ViewerFilters = { until: Number.POSITIVE_INFINITY, compiled: [], matches: new Map() };
+
+export interface KeptListOptions {
+  /**
+   * Names the list and window asked (a timeline's page): the last page of each is kept for asking
+   * again. Without, one page is kept per viewer and filter context (the home timeline).
+   */
+  pageKey?: string;
+  /** Whose posts stay though the viewer blocks or mutes them (`filterVisible`'s `keep`). */
+  keep?: KeepBlockedAndMuted;
+}
+
 /**
  * The statuses of `ids` (in that order) as the JSON array `statusesText` gives for `viewerId`
- * with `filterContext`: those the viewer may not see and those a `hide` filter matches are left out.
+ * (undefined: an anonymous reader) with `filterContext`: those the viewer may not see (by
+ * `filterVisible`'s rules, with `opts.keep`) are left out, and those a `hide` filter matches
+ * unless the context is `any` (which, as `statusesText` without a context, only marks them).
  */
 export async function keptStatusesText(
   ctx: AppContext,
   ids: readonly string[],
-  viewerId: string,
-  filterContext: FilterContext,
+  viewerId: string | undefined,
+  filterContext: FilterScope,
+  opts: KeptListOptions = {},
 ): Promise<Buffer> {
   if (ids.length === 0) return Buffer.from("[]");
   const k = await keptFor(ctx);
-  const pageKey = `${viewerId} ${filterContext}`;
+  const pageKey = `${viewerId ?? ""} ${filterContext} ${opts.keep ?? ""} ${opts.pageKey ?? ""}`;
   const same = samePage(k, pageKey, ids, viewerId, filterContext);
   if (same !== undefined) return same;
   const snap = k.snapshot();
@@ -253,9 +275,10 @@ export async function keptStatusesText(
   );
   const [accounts, rel, filters] = await Promise.all([
     accountEntries(ctx, k, snap, authorIds),
-    viewerRelations(ctx, k, snap, viewerId, authorIds, followIds),
-    viewerFilters(ctx, k, snap, viewerId, filterContext),
+    viewerId === undefined ? NOBODY_RELATIONS : viewerRelations(ctx, k, snap, viewerId, authorIds, followIds),
+    viewerId === undefined ? NOBODY_FILTERS : viewerFilters(ctx, k, snap, viewerId, filterContext),
   ]);
+  const dropHidden = filterContext !== "any";
 
   // filterVisible's rules on the kept rows.
   const sees = (e: StatusEntry | undefined): e is StatusEntry => {
@@ -264,8 +287,12 @@ export async function keptStatusesText(
     return (
       s.deletedAt === null &&
       accounts.get(s.accountId)?.searchable === true &&
-      !hiddenByBlocks(s.accountId, viewerId, rel.relations, undefined) &&
-      canSeeStatus(s, { viewerId, followsAuthor: rel.follows.has(s.accountId), mentioned: e.mentioned.has(viewerId) })
+      !hiddenByBlocks(s.accountId, viewerId, rel.relations, opts.keep) &&
+      canSeeStatus(s, {
+        viewerId,
+        followsAuthor: rel.follows.has(s.accountId),
+        mentioned: viewerId !== undefined && e.mentioned.has(viewerId),
+      })
     );
   };
   const shown: { entry: StatusEntry; original: StatusEntry | undefined; filtered: string }[] = [];
@@ -276,7 +303,7 @@ export async function keptStatusesText(
     const original = reblogOf === null ? undefined : byStatus.get(reblogOf);
     if (reblogOf !== null && !sees(original)) continue;
     const f = filteredOf(filters, entry, original);
-    if (f.hide) continue;
+    if (f.hide && dropHidden) continue;
     shown.push({ entry, original, filtered: f.filtered });
   }
 
@@ -284,7 +311,7 @@ export async function keptStatusesText(
   const all = shown.flatMap((x) => (x.original ? [x.entry.status, x.original.status] : [x.entry.status]));
   const pollIds = unique(all.flatMap((s) => (s.pollId === null ? [] : [s.pollId])));
   const [flags, polls] = await Promise.all([
-    all.length > 0 ? viewerFlags(ctx, k, snap, viewerId, all) : undefined,
+    all.length > 0 && viewerId !== undefined ? viewerFlags(ctx, k, snap, viewerId, all) : undefined,
     pollIds.length > 0 ? loadPollViews(ctx, pollIds, viewerId) : new Map<string, PollView>(),
   ]);
 
@@ -341,7 +368,8 @@ export interface WriteParts {
   /** The viewer's flags; without, none are written (no viewer). */
   flags: Pick<ViewerFlags, "favourited" | "reblogged" | "bookmarked" | "pinned" | "mutedConversations"> | undefined;
   polls: ReadonlyMap<string, PollView>;
-  viewerId: string;
+  /** Undefined: an anonymous reader. */
+  viewerId: string | undefined;
   /** Authors the viewer follows, among those whose posts only followers may quote (at least). */
   follows: ReadonlySet<string>;
   opts: StatusSerializeOptions;
@@ -385,7 +413,7 @@ export function writeStatus(
   out.bytes(e.head);
   if (flags) {
     const muted = s.conversationId !== null && flags.mutedConversations.has(s.conversationId);
-    const pinned = canPin(s, p.viewerId) ? `,"pinned":${flags.pinned.has(s.id)}` : "";
+    const pinned = p.viewerId !== undefined && canPin(s, p.viewerId) ? `,"pinned":${flags.pinned.has(s.id)}` : "";
     // As loadStatusViews: a boost shows the viewer's favourite, boost and bookmark of the boosted post.
     const proper = (original ?? e).status.id;
     out.add(
@@ -428,15 +456,17 @@ export function writeStatus(
  * The bytes of the viewer's last page when it is asked again and all it was made of is still
  * kept, the very same objects (anything the change log named was dropped and made anew).
  */
-function samePage(k: Kept, pageKey: string, ids: readonly string[], viewerId: string, scope: FilterContext) {
+function samePage(k: Kept, pageKey: string, ids: readonly string[], viewerId: string | undefined, scope: FilterScope) {
   const last = k.pages.get(pageKey);
   if (last === undefined || last.ids.length !== ids.length) return undefined;
-  const state = k.viewer(viewerId);
+  const state = viewerId === undefined ? undefined : k.viewer(viewerId);
   const now = Date.now();
   if (
-    state.flags !== last.flags ||
-    state.relations !== last.relations ||
-    state.filters.get(scope) !== last.filters ||
+    (state === undefined
+      ? last.flags !== undefined || last.relations !== NOBODY_RELATIONS || last.filters !== NOBODY_FILTERS
+      : state.flags !== last.flags ||
+        state.relations !== last.relations ||
+        state.filters.get(scope) !== last.filters) ||
     now >= last.relations.until ||
     now >= last.filters.until
   )

@@ -1,8 +1,7 @@
 import type { Hono } from "hono";
-import { getVisibleAccount } from "../../../../services/accounts/find-accounts.ts";
-import { accountStatusesPage, savedStatusesPage } from "../../../../services/statuses/pages.ts";
+import { getVisibleAccountKept } from "../../../../services/accounts/find-accounts.ts";
+import { accountStatusesText, savedStatusesText } from "../../../../services/statuses/pages.ts";
 import { tagJsonByName } from "../../../../services/statuses/tags.ts";
-import { statusesText } from "../../../../services/statuses/views-text.ts";
 import { jsonText } from "../../../json-text.ts";
 import { currentAccount, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
 import { pageParams, setLinkHeader } from "../../../pagination.ts";
@@ -16,9 +15,9 @@ export function listRoutes(app: Hono<HonoEnv>): void {
     const ctx = c.env.ctx;
     const page = pageParams(c, 20, 40);
     const p = validate(accountStatusesSchema, c.req.query());
-    const account = await getVisibleAccount(ctx, c.req.param("id"));
+    const account = await getVisibleAccountKept(ctx, c.req.param("id"));
     const viewerId = viewerAccount(c)?.id;
-    const { rows, statuses } = await accountStatusesPage(
+    const { rows, body } = await accountStatusesText(
       ctx,
       account,
       viewerId,
@@ -32,7 +31,7 @@ export function listRoutes(app: Hono<HonoEnv>): void {
       page,
     );
     setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
-    return jsonText(c, await statusesText(ctx, statuses, viewerId, { filterContext: "account" }));
+    return jsonText(c, body);
   });
 
   for (const [path, table, scope] of [
@@ -43,9 +42,9 @@ export function listRoutes(app: Hono<HonoEnv>): void {
       const ctx = c.env.ctx;
       const page = pageParams(c, 20, 40);
       const viewerId = currentAccount(c).id;
-      const { rows, statuses } = await savedStatusesPage(ctx, table, viewerId, page);
+      const { rows, body } = await savedStatusesText(ctx, table, viewerId, page);
       setLinkHeader(c, page, rows.length, rows[0]?.id, rows.at(-1)?.id);
-      return jsonText(c, await statusesText(ctx, statuses, viewerId));
+      return jsonText(c, body);
     });
   }
 

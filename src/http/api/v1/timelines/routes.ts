@@ -5,12 +5,9 @@ import { liveFeedAccessFor, liveFeedScope } from "../../../../services/feeds/liv
 import {
   homeTimelineText,
   type PublicTimelineOptions,
-  publicTimeline,
-  type TimelinePage,
-  tagTimeline,
+  publicTimelineText,
+  tagTimelineText,
 } from "../../../../services/feeds/timelines.ts";
-import type { FilterContext } from "../../../../services/filters/types.ts";
-import { statusesText } from "../../../../services/statuses/views-text.ts";
 import { jsonText } from "../../../json-text.ts";
 import { currentAccount, optionalToken, requireUser, viewerAccount } from "../../../middleware/auth.ts";
 import { type PageParams, pageParams, setLinkHeader } from "../../../pagination.ts";
@@ -32,15 +29,9 @@ function publicOptions(params: unknown): PublicTimelineOptions {
 const names = (v: unknown): string[] =>
   (asArray(v) ?? []).filter((x): x is string => typeof x === "string" && x.trim() !== "");
 
-async function answer(
-  c: Context<HonoEnv>,
-  page: PageParams,
-  result: TimelinePage,
-  viewerId: string | undefined,
-  filterContext: FilterContext,
-) {
+function answer(c: Context<HonoEnv>, page: PageParams, result: { rows: { id: string }[]; body: Buffer }) {
   setLinkHeader(c, page, result.rows.length, result.rows[0]?.id, result.rows.at(-1)?.id);
-  return jsonText(c, await statusesText(c.env.ctx, result.visible, viewerId, { filterContext }));
+  return jsonText(c, result.body);
 }
 
 /** The home, public and hashtag timelines. */
@@ -62,9 +53,8 @@ export function timelineRoutes(app: Hono<HonoEnv>): void {
     const access = await liveFeedAccessFor(c.env.ctx, c.get("auth")?.user?.roleId);
     const scope = liveFeedScope(access, opts, viewerId !== undefined);
     if (scope === "signIn") throw new ApiError(422, ERR.userRequired);
-    if (scope === "none") return answer(c, page, { rows: [], visible: [] }, viewerId, "public");
-    const result = await publicTimeline(c.env.ctx, viewerId, { ...opts, ...scope }, page);
-    return answer(c, page, result, viewerId, "public");
+    if (scope === "none") return answer(c, page, { rows: [], body: Buffer.from("[]") });
+    return answer(c, page, await publicTimelineText(c.env.ctx, viewerId, { ...opts, ...scope }, page));
   });
 
   app.get("/api/v1/timelines/tag/:hashtag", optionalToken("read", "read:statuses"), async (c) => {
@@ -73,7 +63,6 @@ export function timelineRoutes(app: Hono<HonoEnv>): void {
     const opts = publicOptions(params);
     const viewerId = viewerAccount(c)?.id;
     const tags = { any: names(params.any), all: names(params.all), none: names(params.none) };
-    const result = await tagTimeline(c.env.ctx, viewerId, c.req.param("hashtag"), tags, opts, page);
-    return answer(c, page, result, viewerId, "public");
+    return answer(c, page, await tagTimelineText(c.env.ctx, viewerId, c.req.param("hashtag"), tags, opts, page));
   });
 }
