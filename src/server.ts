@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { AppContext } from "./context.ts";
 import { createApp, handlerFor } from "./http/app.ts";
+import { LoadShedder } from "./http/middleware/overload.ts";
 import { createStreamingApp } from "./http/streaming/app.ts";
 import { attachWebSocket } from "./http/streaming/websocket.ts";
 
@@ -24,9 +25,11 @@ export function startHttpServer(
   opts: { overrideGlobalObjects?: boolean; streamingOnly?: boolean } = {},
 ): Promise<RunningServer> {
   const logRequests = ctx.config.logRequests;
+  const shedding = ctx.config.loadShedding;
+  const shedder = shedding.enabled ? new LoadShedder(shedding) : undefined;
   const fetch = opts.streamingOnly
-    ? handlerFor(createStreamingApp({ logRequests }), ctx, { inbox: false })
-    : handlerFor(createApp({ logRequests }), ctx);
+    ? handlerFor(createStreamingApp({ logRequests }), ctx, { inbox: false, shedder })
+    : handlerFor(createApp({ logRequests }), ctx, { shedder });
   return new Promise((resolve, reject) => {
     // @hono/node-server swaps the global Response for a lighter one (faster); tests turn that off
     // because clients in the same process (masto) rely on `instanceof Response`.
@@ -42,11 +45,15 @@ export function startHttpServer(
         close: () =>
           new Promise<void>((res) => {
             closeWebSockets();
+            shedder?.stop();
             server.close(() => res());
             (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
           }),
       });
     });
-    server.once("error", reject);
+    server.once("error", (e) => {
+      shedder?.stop();
+      reject(e);
+    });
   });
 }

@@ -14,6 +14,15 @@ export interface RateLimitConfig {
   enabled: boolean;
 }
 
+export interface LoadSheddingConfig {
+  enabled: boolean;
+  /** Event-loop lag (ms) past which, sustained, new requests are refused. */
+  lagMs: number;
+  /** Requests in flight past which new ones are refused; 0: no bound. */
+  maxInFlight: number;
+  retryAfterSeconds: number;
+}
+
 export interface SmtpConfig {
   server: string;
   port: number;
@@ -92,6 +101,8 @@ export interface Config {
   passwordHash: PasswordHashParams;
   rateLimits: RateLimitConfig;
   trustedProxies: string[];
+  /** Refusing requests while overloaded (LOAD_SHEDDING*; see http/middleware/overload.ts). */
+  loadShedding: LoadSheddingConfig;
   /**
    * Inbox POSTs from one client IP whose signature failed, past which its inbox POSTs are
    * answered 429 for the rest of the window (INBOX_FAILURE_LIMIT, 0 for never; INBOX_FAILURE_WINDOW s).
@@ -216,6 +227,12 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     },
     rateLimits: { enabled: read(env, "RATE_LIMITS") === "on" },
     trustedProxies: [...read(env, "TRUSTED_PROXY_IP")],
+    loadShedding: {
+      enabled: read(env, "LOAD_SHEDDING") === "on",
+      lagMs: read(env, "LOAD_SHEDDING_LAG_MS"),
+      maxInFlight: read(env, "LOAD_SHEDDING_MAX_IN_FLIGHT"),
+      retryAfterSeconds: read(env, "LOAD_SHEDDING_RETRY_AFTER"),
+    },
     inboxFailureLimit: read(env, "INBOX_FAILURE_LIMIT"),
     inboxFailureWindowSeconds: read(env, "INBOX_FAILURE_WINDOW"),
     allowedPrivateAddresses: [...read(env, "ALLOWED_PRIVATE_ADDRESSES")],

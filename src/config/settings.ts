@@ -122,6 +122,32 @@ export const SETTINGS = {
     default: "on",
     description: "Mastodon's API rate limits (requests from loopback are never limited).",
   }),
+  LOAD_SHEDDING: setting({
+    group: "Server",
+    type: oneOf(["on", "off"]),
+    default: "on",
+    description:
+      "Refuses requests at once with 503 and `Retry-After` while the server is overloaded (its event loop lagging past LOAD_SHEDDING_LAG_MS for several turns, or LOAD_SHEDDING_MAX_IN_FLIGHT requests at once), so it keeps serving what it can instead of answering everything late. `/health` and WebSocket connections are never refused.",
+  }),
+  LOAD_SHEDDING_LAG_MS: setting({
+    group: "Server",
+    type: int(1, 60_000),
+    default: 100,
+    description:
+      "How far behind its schedule (in ms) the event loop must be, several turns in a row and in the current turn, before new requests are refused.",
+  }),
+  LOAD_SHEDDING_MAX_IN_FLIGHT: setting({
+    group: "Server",
+    type: int(0, 1_000_000),
+    default: 1000,
+    description: "Requests being handled at once past which new ones are refused (0: no bound).",
+  }),
+  LOAD_SHEDDING_RETRY_AFTER: setting({
+    group: "Server",
+    type: int(1, 3600),
+    default: 2,
+    description: "The `Retry-After` (seconds) of a refusal for overload.",
+  }),
   // Database
   DATABASE_URL: setting({
     group: "Database",

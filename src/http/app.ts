@@ -39,6 +39,7 @@ import { clientIpOfRequest } from "./middleware/client-ip.ts";
 import { applyCors } from "./middleware/cors.ts";
 import { onError, onNotFound } from "./middleware/errors.ts";
 import { ipAccess } from "./middleware/ip-access.ts";
+import type { LoadShedder } from "./middleware/overload.ts";
 import { checkApiRateLimit } from "./middleware/rate-limit.ts";
 import { logRequest, requestLog } from "./middleware/request-log.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
@@ -152,17 +153,30 @@ export function createApp(opts: { logRequests?: boolean } = {}): Hono<HonoEnv> {
  * A fetch handler serving `app` with `ctx`, for node-server (whose env carries incoming/outgoing).
  * With `inbox` (an app that has the inboxes: not the streaming-only one), an unsigned inbox POST
  * is refused before Hono's routing and middleware (precheck.ts says why), and so is any inbox POST
- * from a client IP throttled for failed signatures (failure-throttle.ts).
+ * from a client IP throttled for failed signatures (failure-throttle.ts). With `shedder`, every
+ * request first passes its admission check (overload.ts).
  */
 export function handlerFor(
   app: Hono<HonoEnv>,
   ctx: AppContext,
-  opts: { inbox?: boolean } = {},
+  opts: { inbox?: boolean; shedder?: LoadShedder } = {},
+): (request: Request, env?: object) => Response | Promise<Response> {
+  const handler = inboxPrecheckedHandler(app, ctx, opts.inbox !== false);
+  // Outermost: while overloaded, a request is refused before anything else looks at it.
+  const shedder = opts.shedder;
+  if (shedder === undefined) return handler;
+  return (request, env) => shedder.admit(request, env, handler);
+}
+
+function inboxPrecheckedHandler(
+  app: Hono<HonoEnv>,
+  ctx: AppContext,
+  inbox: boolean,
 ): (request: Request, env?: object) => Response | Promise<Response> {
   // Fedify's own fetches made while serving (WebFinger, deliveries) obey the address policy.
   const serve = (request: Request, env?: object) =>
     withGuardedFetch(ctx.guardedFetch, () => app.fetch(request, { ...env, ctx }));
-  if (opts.inbox === false) return serve;
+  if (!inbox) return serve;
   // An unsigned inbox POST is refused before routing and middleware (precheck.ts), and so is any
   // inbox POST from an address whose signatures kept failing (failure-throttle.ts).
   const throttle = ctx.inboxThrottle;

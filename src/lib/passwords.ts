@@ -1,4 +1,10 @@
-import { hash, verify } from "@node-rs/argon2";
+type Argon2 = typeof import("@node-rs/argon2");
+let argon2: Promise<Argon2> | undefined;
+/** The native argon2 binding, loaded at the first sign-in or sign-up rather than at start-up. */
+const loadArgon2 = (): Promise<Argon2> => {
+  argon2 ??= import("@node-rs/argon2");
+  return argon2;
+};
 
 /** argon2id's cost (PASSWORD_HASH_MEMORY_KIB, PASSWORD_HASH_ITERATIONS); parallelism stays 1. */
 export interface PasswordHashParams {
@@ -13,11 +19,11 @@ export const DEFAULT_PASSWORD_HASH: PasswordHashParams = { memoryCost: 19_456, t
 
 /** argon2id; a hash records its own parameters, so verifying one made with other parameters works. */
 export const passwords = {
-  hash: (plain: string, params: PasswordHashParams = DEFAULT_PASSWORD_HASH): Promise<string> =>
-    hash(plain, { memoryCost: params.memoryCost, timeCost: params.timeCost, parallelism: 1 }),
+  hash: async (plain: string, params: PasswordHashParams = DEFAULT_PASSWORD_HASH): Promise<string> =>
+    (await loadArgon2()).hash(plain, { memoryCost: params.memoryCost, timeCost: params.timeCost, parallelism: 1 }),
   verify: async (encoded: string, plain: string): Promise<boolean> => {
     try {
-      return await verify(encoded, plain);
+      return await (await loadArgon2()).verify(encoded, plain);
     } catch {
       return false;
     }

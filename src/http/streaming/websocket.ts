@@ -1,12 +1,17 @@
 import type { IncomingMessage, Server } from "node:http";
+import { createRequire } from "node:module";
 import type { Duplex } from "node:stream";
 import { getLogger } from "@logtape/logtape";
-import { type RawData, WebSocket, WebSocketServer } from "ws";
+import type { RawData, WebSocket, WebSocketServer } from "ws";
 import type { AppContext } from "../../context.ts";
 import { ipAccessDenied } from "../../services/moderation/ip-blocks.ts";
 import { resolveClientIp } from "../middleware/client-ip.ts";
 import { type Frame, hubFor, type StreamTarget, type Subscription } from "./hub.ts";
 import { resolveStream, StreamError, type StreamingAuth, type StreamRequest, streamingAuth } from "./streams.ts";
+
+const require = createRequire(import.meta.url);
+/** `WebSocket.OPEN`, without loading `ws` for it. */
+const OPEN = 1;
 
 const logger = getLogger(["gannet", "streaming"]);
 
@@ -66,7 +71,7 @@ class WebSocketTarget implements StreamTarget {
   }
 
   deliver(frame: Frame): void {
-    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.ws.readyState !== OPEN) return;
     if (this.ws.bufferedAmount > MAX_BUFFERED) {
       this.ws.terminate();
       return;
@@ -83,14 +88,19 @@ class WebSocketTarget implements StreamTarget {
  */
 export function attachWebSocket(server: Server, ctx: AppContext): () => void {
   const hub = hubFor(ctx);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  // `ws` (14 modules) is loaded at the first upgrade, not at start-up.
+  let wss: WebSocketServer | undefined;
+  const webSocketServer = () => {
+    wss ??= new (require("ws") as typeof import("ws")).WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+    return wss;
+  };
   const targets = new Set<WebSocketTarget>();
 
   const subscribe = async (t: WebSocketTarget, auth: StreamingAuth, req: StreamRequest) => {
     try {
       const r = await resolveStream(ctx, auth, req);
       const key = r.channels.join(";");
-      if (t.subs.has(key) || t.ws.readyState !== WebSocket.OPEN) return;
+      if (t.subs.has(key) || t.ws.readyState !== OPEN) return;
       const { sub, ready } = hub.subscribe(t, r.stream, r.channels);
       t.subs.set(key, sub);
       // The socket's next message waits for this (its messages are handled in turn).
@@ -101,7 +111,7 @@ export function attachWebSocket(server: Server, ctx: AppContext): () => void {
       });
     } catch (e) {
       if (!(e instanceof StreamError)) throw e;
-      if (t.ws.readyState === WebSocket.OPEN) t.ws.send(JSON.stringify({ error: e.message, status: e.status }));
+      if (t.ws.readyState === OPEN) t.ws.send(JSON.stringify({ error: e.message, status: e.status }));
     }
   };
   const unsubscribe = async (t: WebSocketTarget, auth: StreamingAuth, req: StreamRequest) => {
@@ -114,7 +124,7 @@ export function attachWebSocket(server: Server, ctx: AppContext): () => void {
       hub.unsubscribe(sub);
     } catch (e) {
       if (!(e instanceof StreamError)) throw e;
-      if (t.ws.readyState === WebSocket.OPEN) t.ws.send(JSON.stringify({ error: e.message, status: e.status }));
+      if (t.ws.readyState === OPEN) t.ws.send(JSON.stringify({ error: e.message, status: e.status }));
     }
   };
 
@@ -178,7 +188,7 @@ export function attachWebSocket(server: Server, ctx: AppContext): () => void {
         if (denied) return refuse(socket, 403, "Forbidden");
         const auth = await streamingAuth(ctx, upgradeToken(req, url));
         if (socket.destroyed) return;
-        wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, auth, url));
+        webSocketServer().handleUpgrade(req, socket, head, (ws) => onConnection(ws, auth, url));
       })
       .catch((e: unknown) => {
         if (e instanceof StreamError) refuse(socket, e.status, e.message);
@@ -208,6 +218,6 @@ export function attachWebSocket(server: Server, ctx: AppContext): () => void {
     server.off("upgrade", onUpgrade);
     for (const t of targets) t.ws.terminate();
     targets.clear();
-    wss.close();
+    wss?.close();
   };
 }

@@ -1,4 +1,4 @@
-import sanitizeHtml from "sanitize-html";
+import { type SanitizeOptions, sanitizeHtml } from "./sanitize-html.ts";
 
 /** URL schemes Mastodon keeps in links of remote HTML (Sanitize::Config::HTTP_PROTOCOLS and friends). */
 const LINK_SCHEMES = ["http", "https", "dat", "dweb", "ipfs", "ipns", "ssb", "gopher", "xmpp", "magnet", "gemini"];
@@ -13,7 +13,7 @@ function linkAllowed(href: string): boolean {
   return LINK_SCHEMES.includes(scheme[1].toLowerCase());
 }
 
-const OPTIONS: sanitizeHtml.IOptions = {
+const OPTIONS: SanitizeOptions = {
   allowedTags: [
     "p",
     "br",

@@ -1,9 +1,9 @@
-import sanitizeHtml from "sanitize-html";
 import type { AppContext } from "../../context.ts";
 import type { Account } from "../../db/repositories/accounts.ts";
 import type { Rule } from "../../db/repositories/settings.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
+import { type SanitizeOptions, sanitizeHtml } from "../../lib/text/sanitize-html.ts";
 import { type LiveFeedAccess, liveFeedAccess, liveFeedScope } from "../feeds/live-feed-access.ts";
 import { publicTimeline } from "../feeds/timelines.ts";
 import { BANNER_PATH } from "../instance/default-images.ts";
@@ -105,7 +105,7 @@ const SITE_TAGS = [
   "td",
 ];
 
-function siteHtmlOptions(shift: 1 | 2): sanitizeHtml.IOptions {
+function siteHtmlOptions(shift: 1 | 2): SanitizeOptions {
   // The page's own title is the one h1: the text's headings go down below the heading it sits under.
   const headings: Record<string, string> = {};
   for (let level = 1; level <= 6; level++) headings[`h${level}`] = `h${Math.min(level + shift, 6)}`;

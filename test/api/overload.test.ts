@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { connect, type Socket } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+/** Holds the event loop for `ms` on every turn (as a server swamped with work does) until stopped. */
+function blockEveryTurn(ms: number): () => void {
+  const timer = setInterval(() => {
+    const end = performance.now() + ms;
+    while (performance.now() < end) {
+      // busy
+    }
+  }, 1);
+  return () => clearInterval(timer);
+}
+
+/**
+ * Asks `path` in bursts of `burst` requests at once until one answers `status` (at most `tries`
+ * bursts); that answer, or the last one.
+ */
+async function askUntil(s: TestServer, path: string, status: number, burst = 1, tries = 100) {
+  let last = await s.request(path);
+  for (let i = 0; i < tries && last.status !== status; i++) {
+    const answers = await Promise.all(Array.from({ length: burst }, () => s.request(path)));
+    last = answers.find((r) => r.status === status) ?? answers[answers.length - 1];
+  }
+  return last;
+}
+
+describe("overload: a lagging event loop", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ LOAD_SHEDDING_LAG_MS: "1", LOAD_SHEDDING_RETRY_AFTER: "3" });
+  });
+  after(() => s.close());
+
+  it("refuses requests at once with 503, Retry-After and Mastodon's error body, but not /health", async () => {
+    const unblock = blockEveryTurn(30);
+    try {
+      // A turn of the loop refuses what comes after the requests it has already taken.
+      const refused = await askUntil(s, "/api/v1/instance", 503, 5);
+      assert.equal(refused.status, 503);
+      assert.equal(refused.headers.get("retry-after"), "3");
+      assert.match(refused.headers.get("content-type") ?? "", /^application\/json/);
+      assert.deepEqual(Object.keys(refused.body), ["error"]);
+      assert.equal(typeof refused.body.error, "string");
+      // Inbox deliveries are refused the same way (remote servers retry a 503).
+      const inbox = await fetch(`${s.url}/inbox`, {
+        method: "POST",
+        headers: { "content-type": "application/activity+json", signature: 'keyId="x"' },
+        body: "{}",
+      });
+      if (inbox.status === 503) assert.equal(inbox.headers.get("retry-after"), "3");
+      // The health check still answers while requests are refused.
+      for (let i = 0; i < 5; i++) {
+        const health = await s.request("/health");
+        assert.equal(health.status, 200);
+        assert.equal(health.body, "OK");
+      }
+    } finally {
+      unblock();
+    }
+    // Once the loop keeps up again, requests are served.
+    const served = await askUntil(s, "/api/v1/instance", 200);
+    assert.equal(served.status, 200);
+  });
+});
+
+describe("overload: too many requests in flight", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ LOAD_SHEDDING_MAX_IN_FLIGHT: "1", LOAD_SHEDDING_LAG_MS: "60000" });
+  });
+  after(() => s.close());
+
+  it("refuses new requests while the bound is reached, and serves again after", async () => {
+    // A request whose body never finishes stays in flight.
+    const host = new URL(s.url);
+    const socket: Socket = connect(Number(host.port), host.hostname);
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    socket.on("error", () => {});
+    socket.write(
+      `POST /api/v1/apps HTTP/1.1\r\nHost: ${host.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"client_name":`,
+    );
+    try {
+      const refused = await askUntil(s, "/api/v1/instance", 503);
+      assert.equal(refused.status, 503);
+      assert.ok(refused.headers.get("retry-after"));
+      assert.equal(typeof refused.body.error, "string");
+      assert.equal((await s.request("/health")).status, 200);
+    } finally {
+      socket.destroy();
+    }
+    assert.equal((await askUntil(s, "/api/v1/instance", 200)).status, 200);
+  });
+});
+
+describe("overload: the defaults", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  it("are on, and never refuse a burst of concurrent requests", async () => {
+    assert.equal(s.ctx.config.loadShedding.enabled, true);
+    const answers = await Promise.all(Array.from({ length: 200 }, () => s.request("/api/v1/instance")));
+    assert.deepEqual(
+      answers.filter((r) => r.status !== 200).map((r) => r.status),
+      [],
+    );
+  });
+});
+
+describe("overload: LOAD_SHEDDING=off", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ LOAD_SHEDDING: "off", LOAD_SHEDDING_LAG_MS: "1", LOAD_SHEDDING_MAX_IN_FLIGHT: "1" });
+  });
+  after(() => s.close());
+
+  it("never refuses", async () => {
+    const unblock = blockEveryTurn(30);
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => s.request("/api/v1/instance")));
+      assert.deepEqual(
+        answers.filter((r) => r.status !== 200).map((r) => r.status),
+        [],
+      );
+    } finally {
+      unblock();
+    }
+  });
+});
