@@ -30,7 +30,7 @@ async function askUntil(s: TestServer, path: string, status: number, burst = 1, 
 describe("overload: a lagging event loop", () => {
   let s: TestServer;
   before(async () => {
-    s = await startTestServer({ LOAD_SHEDDING_LAG_MS: "1", LOAD_SHEDDING_RETRY_AFTER: "3" });
+    s = await startTestServer({ LOAD_SHEDDING: "on", LOAD_SHEDDING_LAG_MS: "1", LOAD_SHEDDING_RETRY_AFTER: "3" });
   });
   after(() => s.close());
 
@@ -69,7 +69,7 @@ describe("overload: a lagging event loop", () => {
 describe("overload: too many requests in flight", () => {
   let s: TestServer;
   before(async () => {
-    s = await startTestServer({ LOAD_SHEDDING_MAX_IN_FLIGHT: "1", LOAD_SHEDDING_LAG_MS: "60000" });
+    s = await startTestServer({ LOAD_SHEDDING: "on", LOAD_SHEDDING_MAX_IN_FLIGHT: "1", LOAD_SHEDDING_LAG_MS: "60000" });
   });
   after(() => s.close());
 
@@ -98,7 +98,8 @@ describe("overload: too many requests in flight", () => {
 describe("overload: the defaults", () => {
   let s: TestServer;
   before(async () => {
-    s = await startTestServer();
+    // The shipped defaults (the suite's other servers run with LOAD_SHEDDING=off: test/helpers/server.ts).
+    s = await startTestServer({ LOAD_SHEDDING: "on" });
   });
   after(() => s.close());
 

@@ -116,6 +116,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     PASSWORD_HASH_MEMORY_KIB: "64",
     PASSWORD_HASH_ITERATIONS: "1",
     REGISTRATIONS_MODE: "open",
+    // The test code shares the server's event loop (and the suite two cores), so a busy test
+    // could look like overload; test/api/overload.test.ts turns it on where it is tested.
+    LOAD_SHEDDING: "off",
     REDIS_URL: process.env.REDIS_URL,
     REDIS_NAMESPACE: `gannet-test-${process.pid}-${port}`,
     ...env,
