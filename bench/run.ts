@@ -13,6 +13,10 @@
 //   --quick                 a short smoke run (1 s warm-up, one 3 s run per workload)
 //   --postgres[=URL]        on PostgreSQL (also when DATABASE_URL is set): a fresh database is
 //                           created on that server for the run and dropped afterwards
+//   --redis[=URL]           the server gets REDIS_URL (default redis://127.0.0.1:6379): event bus,
+//                           job queue and rate limits in Redis (without it, on PostgreSQL the bus is
+//                           LISTEN/NOTIFY; the jobs' counts the harness reads are in the database,
+//                           so use it with BENCH_ONLY=verify,home and the like)
 //   BENCH_DURATION=10       seconds per measured run       BENCH_WARMUP=3   warm-up seconds
 //   BENCH_CONNECTIONS=50    concurrent connections         BENCH_RUNS=3     runs per workload (median)
 //   BENCH_POST_RATE=5       posts/s in the posting workload (open loop)
@@ -67,6 +71,7 @@ import {
   median,
   mib,
   POST_STATUS,
+  postgresTargets,
   RELATIONSHIPS,
   type Report,
   renderMarkdown,
@@ -218,7 +223,8 @@ async function main(): Promise<void> {
     PORT: String(port),
     DATA_DIR: dir,
     DATABASE_URL: database.serverUrl,
-    REDIS_URL: "",
+    REDIS_URL: opts.redisUrl ?? "",
+    REDIS_NAMESPACE: `gannet-bench-${process.pid}`,
     RATE_LIMITS: "off",
     LOG_LEVEL: "warning",
     BIND: "127.0.0.1",
@@ -435,7 +441,7 @@ async function main(): Promise<void> {
       commit:
         git(["rev-parse", "--short", "HEAD"]) +
         (git(["status", "--porcelain", "--untracked-files=no"]) ? "+dirty" : ""),
-      database: database.label,
+      database: database.label + (opts.redisUrl ? " + Redis" : ""),
       date: new Date().toISOString(),
       cpus: availableParallelism(),
       connections: opts.connections,
@@ -451,6 +457,7 @@ async function main(): Promise<void> {
     fanOut,
     targets: [
       ...evaluateTargets(workloads, startupMs, mem, fanOut),
+      ...(opts.postgresUrl ? postgresTargets(workloads) : []),
       ...trendsTargets(workloads, scoring),
       ...webPageTargets(workloads),
       ...homePageTargets(workloads, homePagePrep.weight),
