@@ -15,6 +15,10 @@
 //                           created on that server for the run and dropped afterwards
 //   --split                 with --postgres: only the home timeline and posting, on one process
 //                           and then split over processes behind a front (bench/split.ts)
+//   --redis[=URL]           the server gets REDIS_URL (default redis://127.0.0.1:6379): event bus,
+//                           job queue and rate limits in Redis (without it, on PostgreSQL the bus is
+//                           LISTEN/NOTIFY; the jobs' counts the harness reads are in the database,
+//                           so use it with BENCH_ONLY=verify,home and the like)
 //   BENCH_DURATION=10       seconds per measured run       BENCH_WARMUP=3   warm-up seconds
 //   BENCH_CONNECTIONS=50    concurrent connections         BENCH_RUNS=3     runs per workload (median)
 //   BENCH_POST_RATE=5       posts/s in the posting workload (open loop)
@@ -69,6 +73,7 @@ import {
   median,
   mib,
   POST_STATUS,
+  postgresTargets,
   RELATIONSHIPS,
   type Report,
   renderMarkdown,
@@ -221,7 +226,8 @@ async function main(): Promise<void> {
     PORT: String(port),
     DATA_DIR: dir,
     DATABASE_URL: database.serverUrl,
-    REDIS_URL: "",
+    REDIS_URL: opts.redisUrl ?? "",
+    REDIS_NAMESPACE: `gannet-bench-${process.pid}`,
     RATE_LIMITS: "off",
     // 50 closed-loop connections saturate the slow workloads: throughput is measured here,
     // refusing the excess by `npm run bench:overload`.
@@ -442,7 +448,7 @@ async function main(): Promise<void> {
       commit:
         git(["rev-parse", "--short", "HEAD"]) +
         (git(["status", "--porcelain", "--untracked-files=no"]) ? "+dirty" : ""),
-      database: database.label,
+      database: database.label + (opts.redisUrl ? " + Redis" : ""),
       date: new Date().toISOString(),
       cpus: availableParallelism(),
       connections: opts.connections,
@@ -458,6 +464,7 @@ async function main(): Promise<void> {
     fanOut,
     targets: [
       ...evaluateTargets(workloads, startupMs, mem, fanOut),
+      ...(opts.postgresUrl ? postgresTargets(workloads) : []),
       ...trendsTargets(workloads, scoring),
       ...webPageTargets(workloads),
       ...homePageTargets(workloads, homePagePrep.weight),

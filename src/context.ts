@@ -70,6 +70,7 @@ import { FailureThrottle } from "./federation/inbox/failure-throttle.ts";
 import { generateActorKeys } from "./federation/keys.ts";
 import type { BlobStore } from "./infra/blobs/interface.ts";
 import { LocalBlobStore, localMediaDir } from "./infra/blobs/local.ts";
+import { connectChangeNotices } from "./infra/bus/change-notices.ts";
 import { createEventBus, type EventBusKind } from "./infra/bus/create.ts";
 import type { EventBus } from "./infra/bus/interface.ts";
 import { DatabaseKvStore } from "./infra/kv/fedify-kv.ts";
@@ -211,6 +212,11 @@ export interface ContextOptions {
    * Tests hand out pairs generated once per run, each to one account only (test/helpers/test-keys.ts).
    */
   actorKeys?: () => Promise<StoredActorKeys>;
+  /**
+   * Listen for other processes' change notices (PostgreSQL), so what the process reads may be
+   * cached (default true). The `gannet` command, which writes and exits, only sends them.
+   */
+  listenForChanges?: boolean;
 }
 
 /** The composition root: opens the database, runs migrations and wires the adapters. */
@@ -221,6 +227,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     pgSchema: opts.pgSchema,
     sqliteFile: opts.sqliteFile,
     pgAsyncCommit: opts.pgAsyncCommit,
+    cacheMaxAgeMs: config.databaseCacheMaxAgeSeconds * 1000,
   });
   await database.migrate();
   const db = database.db;
@@ -304,6 +311,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     database,
     databaseUrl: config.databaseUrl,
   });
+  // PostgreSQL: writes are announced to the other processes, theirs counted (docs/scaling.md).
+  connectChangeNotices(bus, database, opts.listenForChanges ?? true);
   const ids = new IdGenerator();
   const queue = await createJobQueue({
     context: () => ctx,
@@ -347,6 +356,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       await queue.stop();
       // The delivery outcomes noted since the last write (services/federation/delivery-health.ts).
       await flushDeliveryHealth(ctx);
+      // The last writes' change notices go out before the bus closes.
+      await database.changes?.close();
       await bus.close();
       redis?.disconnect();
       await database.close();

@@ -5,6 +5,11 @@ export interface Options {
   runs: number;
   /** PostgreSQL server to run on (a fresh database is created there), or undefined for SQLite. */
   postgresUrl?: string;
+  /**
+   * `--redis[=URL]`: the server gets REDIS_URL (event bus, job queue, rate limits in Redis);
+   * otherwise none, and on PostgreSQL the bus is LISTEN/NOTIFY.
+   */
+  redisUrl?: string;
   /** Posts per second in the (open-loop) posting workload. */
   postRate: number;
   /** Posts measured one at a time for the fan-out delay. */
@@ -20,6 +25,7 @@ export interface Options {
 }
 
 const DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres";
+const DEFAULT_REDIS = "redis://127.0.0.1:6379";
 
 /** A whole-number setting from the environment (`fallback` when unset), at least `min`. */
 export function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -36,10 +42,11 @@ export function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: numb
  * with the roles split over processes.
  */
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
-  const unknown = argv.filter((a) => a !== "--quick" && a !== "--split" && !/^--postgres(=.+)?$/.test(a));
+  const unknown = argv.filter((a) => a !== "--quick" && a !== "--split" && !/^--(postgres|redis)(=.+)?$/.test(a));
   if (unknown.length > 0) {
-    throw new Error(`unknown argument ${unknown[0]} (only --quick, --postgres[=URL] and --split)`);
+    throw new Error(`unknown argument ${unknown[0]} (only --quick, --postgres[=URL], --redis[=URL] and --split)`);
   }
+  const redisFlag = argv.find((a) => a.startsWith("--redis"));
   const quick = argv.includes("--quick");
   const pgFlag = argv.find((a) => a.startsWith("--postgres"));
   const postgresUrl = pgFlag ? pgFlag.split("=")[1] || env.DATABASE_URL || DEFAULT_PG : env.DATABASE_URL || undefined;
@@ -52,6 +59,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     durationSeconds: num("BENCH_DURATION", quick ? 3 : 10, 1),
     runs: num("BENCH_RUNS", quick ? 1 : 3, 1),
     postgresUrl,
+    redisUrl: redisFlag ? redisFlag.split("=")[1] || DEFAULT_REDIS : undefined,
     postRate: num("BENCH_POST_RATE", 5, 1),
     fanOutSamples: num("BENCH_FANOUT_SAMPLES", quick ? 3 : 5, 1),
     trendRate: num("BENCH_TRENDS_RATE", 500, 1),

@@ -143,6 +143,36 @@ export function evaluateTargets(
   return out;
 }
 
+/**
+ * Issue 20's PostgreSQL targets (docs/performance.md, "PostgreSQL: caches under change notices"),
+ * shown when the run is on PostgreSQL: the server CPU per request beside each, the steadier figure.
+ */
+export function postgresTargets(workloads: WorkloadResult[]): TargetResult[] {
+  const get = (name: string) => workloads.find((w) => w.name === name)?.median;
+  const out: TargetResult[] = [];
+  const vc = get(VERIFY_CREDENTIALS);
+  const bare = get(BARE);
+  if (vc && bare) {
+    const r = vc.okRps / bare.okRps;
+    out.push({
+      what: "PostgreSQL: verify_credentials vs bare server (2xx req/s; CPU/request in brackets)",
+      figure: `${(r * 100).toFixed(0)}% (${int(vc.okRps)} / ${int(bare.okRps)}; ${us(vc.cpuUsPerRequest)} / ${us(bare.cpuUsPerRequest)})`,
+      goal: "≥ 40%",
+      pass: r >= 0.4,
+    });
+  }
+  const home = get(HOME);
+  if (home) {
+    out.push({
+      what: "PostgreSQL: home timeline (2xx req/s; CPU/request in brackets)",
+      figure: `${int(home.okRps)} (${us(home.cpuUsPerRequest)})`,
+      goal: "≥ 3,000",
+      pass: home.okRps >= 3000,
+    });
+  }
+  return out;
+}
+
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} ms` : "n/a");
 const us = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} µs` : "n/a");

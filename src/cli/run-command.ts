@@ -117,7 +117,7 @@ export async function runDatabaseCommand(config: Config, cmd: DatabaseCommand, i
   await configureLogging(config);
   let ctx: AppContext;
   try {
-    ctx = await createContext(config);
+    ctx = await createContext(config, { listenForChanges: false });
   } catch (e) {
     await io.err(`gannet: cannot open the database: ${e instanceof Error ? e.message : String(e)}`);
     return EXIT_FAILURE;

@@ -90,6 +90,8 @@ export interface Config {
   redisUrl?: string;
   /** Prefix of every Redis key (Mastodon's REDIS_NAMESPACE), so several servers can share one Redis. */
   redisNamespace: string;
+  /** PostgreSQL: seconds in-process caches may go without a change notice (0: never cache). */
+  databaseCacheMaxAgeSeconds: number;
   secretKey: string;
   registrationsMode: RegistrationsMode;
   requireEmailConfirmation: boolean;
@@ -215,6 +217,7 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     databaseUrl,
     redisUrl,
     redisNamespace: read(env, "REDIS_NAMESPACE"),
+    databaseCacheMaxAgeSeconds: read(env, "DATABASE_CACHE_MAX_AGE"),
     secretKey,
     registrationsMode,
     requireEmailConfirmation: read(env, "REQUIRE_EMAIL_CONFIRMATION"),

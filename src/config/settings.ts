@@ -167,6 +167,13 @@ export const SETTINGS = {
       "A Redis server for the job queue, the rate limits and the event bus between processes. Without it they live in the database and in memory.",
     secret: true,
   }),
+  DATABASE_CACHE_MAX_AGE: setting({
+    group: "Database",
+    type: int(0, 3600),
+    default: 30,
+    description:
+      "On PostgreSQL, the longest a process keeps what it read (tokens, rendered posts' parts, feed pages) without a change notice from the process that changed it, in seconds: the bound for writes that bypass Gannet (an operator's SQL). 0 keeps nothing.",
+  }),
   REDIS_NAMESPACE: setting({
     group: "Database",
     type: text,

@@ -31,9 +31,22 @@ export class ChangeTracker implements KyselyPlugin {
   }
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    const node = args.node;
-    if (node.kind !== "SelectQueryNode" && this.#touchesTracked(node)) this.#generation++;
-    return node;
+    if (this.touches(args.node)) this.#generation++;
+    return args.node;
+  }
+
+  /**
+   * Counts a change once more. On PostgreSQL a write is counted again once it has committed
+   * (db/pg-commits.ts): a reader that took the stamp after the first count but read the rows
+   * before the commit must not keep them under a stamp that no longer moves.
+   */
+  bump(): void {
+    this.#generation++;
+  }
+
+  /** Whether the query may write a tracked table. */
+  touches(node: RootOperationNode): boolean {
+    return node.kind !== "SelectQueryNode" && this.#touchesTracked(node);
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {

@@ -1,8 +1,10 @@
 import { join } from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
+import { type ChangeGroup, ChangeNotices } from "./change-notices.ts";
 import { ChangeTracker } from "./change-tracker.ts";
 import { runMigrations } from "./migrate.ts";
 import { loadMigrations } from "./migrations/index.ts";
+import { committingDialect } from "./pg-commits.ts";
 import { registerReadNow } from "./repositories/query-shapes.ts";
 import type { DB } from "./schema.ts";
 import { NodeSqliteDialect } from "./sqlite-dialect.ts";
@@ -17,8 +19,10 @@ export interface Database {
   dialect: DialectName;
   /**
    * A number that grows whenever the accounts, users, roles, tokens, follow requests or custom
-   * emojis may have changed, through this process or (on SQLite) any other; undefined where that
-   * cannot be known cheaply (PostgreSQL with other processes writing), so callers must not cache.
+   * emojis may have changed, through this process or any other (SQLite: `PRAGMA data_version`;
+   * PostgreSQL: change notices on the event bus, `changes`); undefined while that cannot be known
+   * (PostgreSQL before the notices' subscription is ready or while the bus is down), so callers
+   * must not cache then. Read it before reading what is cached under it.
    */
   changeStamp(): number | undefined;
   /**
@@ -38,6 +42,13 @@ export interface Database {
    * keeps their pages while it and `renderChangeStamp` stay the same).
    */
   notificationChangeStamp(): number | undefined;
+  /**
+   * PostgreSQL: other processes' writes as they announce them, and this process's announcements
+   * (infra/bus/change-notices.ts wires them to the event bus). Undefined on SQLite.
+   */
+  changes: ChangeNotices | undefined;
+  /** Statements sent to PostgreSQL so far, each a round trip (BEGIN and COMMIT included); 0 on SQLite. */
+  roundTrips(): number;
   /** Runs pending migrations; throws with the failing migration's name. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -48,6 +59,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** SQLite file name inside dataDir (default `gannet.sqlite3`), or `:memory:`. */
   sqliteFile?: string;
+  /** PostgreSQL: ms caches may go without a change notice (`DATABASE_CACHE_MAX_AGE`); 0 never caches. */
+  cacheMaxAgeMs?: number;
   /** PostgreSQL schema to use (created when missing); tests give each server its own. */
   pgSchema?: string;
   pgPoolSize?: number;
@@ -122,7 +135,16 @@ export function createDatabase(opts: DatabaseOptions): Database {
   const feedTracker = new ChangeTracker(FEED_TABLES);
   const notificationTracker = new ChangeTracker(NOTIFICATION_TABLES);
   const plugins = [tracker, renderTracker, domainPolicyTracker, feedTracker, notificationTracker];
+  const groups = new Map<ChangeTracker, ChangeGroup>([
+    [tracker, "cached"],
+    [renderTracker, "render"],
+    [domainPolicyTracker, "domain"],
+    [feedTracker, "feed"],
+    [notificationTracker, "notification"],
+  ]);
   let sqliteDialect: NodeSqliteDialect | undefined;
+  let changes: ChangeNotices | undefined;
+  const counter = { statements: 0 };
   if (opts.databaseUrl) {
     dialect = "postgres";
     const schema = opts.pgSchema;
@@ -139,7 +161,17 @@ export function createDatabase(opts: DatabaseOptions): Database {
             .join(" ") || undefined,
       });
     };
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins });
+    const notices = new ChangeNotices(opts.cacheMaxAgeMs ?? 30_000);
+    changes = notices;
+    // A committed write counts once more here (see ChangeTracker.bump) and is announced.
+    const committed = (touched: ReadonlySet<ChangeTracker>) => {
+      for (const t of touched) t.bump();
+      notices.committed([...touched].map((t) => groups.get(t) as ChangeGroup));
+    };
+    db = new Kysely<DB>({
+      dialect: committingDialect(new PostgresDialect({ pool }), plugins, committed, counter),
+      plugins,
+    });
   } else {
     dialect = "sqlite";
     const file = opts.sqliteFile ?? SQLITE_FILE;
@@ -149,35 +181,22 @@ export function createDatabase(opts: DatabaseOptions): Database {
     registerReadNow(db, (text, parameters) => reader.readNow(text, parameters));
   }
 
+  // Both counters only grow, so their sum grows whenever either does.
+  const stamp = (own: ChangeTracker, group: ChangeGroup): number | undefined => {
+    const external = sqliteDialect ? sqliteDialect.dataVersion() : changes?.external(group);
+    return external === undefined ? undefined : own.generation + external;
+  };
+
   return {
     db,
     dialect,
-    changeStamp() {
-      if (!sqliteDialect) return undefined;
-      const external = sqliteDialect.dataVersion();
-      // Both counters only grow, so their sum grows whenever either does.
-      return external === undefined ? undefined : tracker.generation + external;
-    },
-    renderChangeStamp() {
-      if (!sqliteDialect) return undefined;
-      const external = sqliteDialect.dataVersion();
-      return external === undefined ? undefined : renderTracker.generation + external;
-    },
-    domainPolicyStamp() {
-      if (!sqliteDialect) return undefined;
-      const external = sqliteDialect.dataVersion();
-      return external === undefined ? undefined : domainPolicyTracker.generation + external;
-    },
-    feedChangeStamp() {
-      if (!sqliteDialect) return undefined;
-      const external = sqliteDialect.dataVersion();
-      return external === undefined ? undefined : feedTracker.generation + external;
-    },
-    notificationChangeStamp() {
-      if (!sqliteDialect) return undefined;
-      const external = sqliteDialect.dataVersion();
-      return external === undefined ? undefined : notificationTracker.generation + external;
-    },
+    changeStamp: () => stamp(tracker, "cached"),
+    renderChangeStamp: () => stamp(renderTracker, "render"),
+    domainPolicyStamp: () => stamp(domainPolicyTracker, "domain"),
+    feedChangeStamp: () => stamp(feedTracker, "feed"),
+    notificationChangeStamp: () => stamp(notificationTracker, "notification"),
+    changes,
+    roundTrips: () => counter.statements,
     async migrate() {
       if (dialect === "postgres" && opts.pgSchema) {
         await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(opts.pgSchema)}`.execute(db);
@@ -185,6 +204,7 @@ export function createDatabase(opts: DatabaseOptions): Database {
       await runMigrations(db as unknown as Kysely<unknown>, dialect, await loadMigrations());
     },
     async close() {
+      await changes?.close();
       await db.destroy();
     },
   };

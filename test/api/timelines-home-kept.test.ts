@@ -7,6 +7,7 @@ import pg from "pg";
 import sharp from "sharp";
 import { createScheduler } from "../../src/infra/scheduler/scheduler.ts";
 import { addCustomEmoji } from "../../src/services/custom-emojis/manage.ts";
+import { announceElsewhere } from "../helpers/elsewhere.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
 // The home timeline answers from status and account JSON, viewer flags, relations and compiled
@@ -67,6 +68,7 @@ describe("timelines: home from kept renders", () => {
     } finally {
       await client.end();
     }
+    await announceElsewhere(s);
   };
 
   before(async () => {

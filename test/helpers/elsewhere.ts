@@ -1,10 +1,28 @@
 import { sql } from "kysely";
 import pg from "pg";
+import { CHANGE_GROUPS } from "../../src/db/change-notices.ts";
+import { CHANGES_CHANNEL } from "../../src/infra/bus/change-notices.ts";
 import type { TestServer } from "./server.ts";
 
 /**
+ * On PostgreSQL, what another Gannet process does after its commit: a change notice on the bus
+ * (db/change-notices.ts), here naming every group; resolves once the server counted it. (A write
+ * that no process announces, an operator's SQL, is seen after DATABASE_CACHE_MAX_AGE.)
+ */
+export async function announceElsewhere(s: TestServer): Promise<void> {
+  const notices = s.ctx.database.changes;
+  if (notices === undefined) return;
+  const before = notices.external("cached");
+  await s.ctx.bus.publish(CHANGES_CHANNEL, "changed", { o: "elsewhere", g: [...CHANGE_GROUPS] });
+  for (let i = 0; i < 500 && before !== undefined && notices.external("cached") === before; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
  * Runs one statement on a database connection of its own, as another process (the `gannet`
- * command, another server process) would, with `?` parameters. Another process's SQLite commits
+ * command, another server process) would, with `?` parameters (on PostgreSQL followed by the
+ * change notice such a process sends). Another process's SQLite commits
  * are noticed within 2 ms (the change stamp reads SQLite's data_version at most that often): the
  * wait covers that.
  */
@@ -23,6 +41,7 @@ export async function runElsewhere(s: TestServer, text: string, params: unknown[
     } finally {
       await client.end();
     }
+    await announceElsewhere(s);
   } else {
     const { DatabaseSync } = await import("node:sqlite");
     const other = new DatabaseSync(`${s.ctx.config.dataDir}/gannet.sqlite3`);

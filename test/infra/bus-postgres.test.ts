@@ -43,6 +43,9 @@ if (databaseUrl) {
         const sub = await make();
         const pub = await make();
         const got: unknown[] = [];
+        // What the change notices rely on (infra/bus/change-notices.ts): told of the loss, then of the recovery.
+        const states: boolean[] = [];
+        sub.onConnection((up) => states.push(up));
         await sub.subscribe("timeline:1", (m) => void got.push(m.payload)).ready;
         await pub.publish("timeline:1", "e", 1);
         await waitFor(() => got.length === 1);
@@ -60,6 +63,8 @@ if (databaseUrl) {
           15_000,
           "a message after the reconnection",
         );
+        await waitFor(() => states.length === 2, 15_000, "the recovery reported");
+        assert.deepEqual(states, [false, true]);
       } finally {
         for (const b of buses) await b.close();
         await t.close();

@@ -37,5 +37,11 @@ export interface EventBus {
    * ready; may include one whose last listener left recently.
    */
   listened(channels: readonly string[]): Promise<Set<string>>;
+  /**
+   * Calls `listener(false)` when this process's cross-process subscriptions are lost (messages
+   * may be missed from then on) and `listener(true)` once they are all in force again. Never
+   * called for the in-process bus. Returns a function that stops the calls.
+   */
+  onConnection(listener: (up: boolean) => void): () => void;
   close(): Promise<void>;
 }

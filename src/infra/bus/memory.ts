@@ -21,6 +21,11 @@ export class MemoryEventBus implements EventBus {
     return new Set(channels.filter((c) => this.#local.has(c)));
   }
 
+  onConnection(): () => void {
+    // One process: nothing to lose.
+    return () => {};
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     this.#local.clear();

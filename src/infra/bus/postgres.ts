@@ -66,6 +66,7 @@ export interface PostgresBusOptions extends ListenRegistryOptions {
 class PostgresTransport implements BusTransport {
   readonly #opts: PostgresBusOptions;
   readonly #receive: (msg: BusMessage) => void;
+  readonly #connection: (up: boolean) => void;
   /** Bus channel by NOTIFY channel, for what this process listens to. */
   readonly #names = new Map<string, string>();
   #client: Promise<pg.Client> | undefined;
@@ -74,16 +75,17 @@ class PostgresTransport implements BusTransport {
   #lastPurge = 0;
   #closed = false;
 
-  constructor(opts: PostgresBusOptions, receive: (msg: BusMessage) => void) {
+  constructor(opts: PostgresBusOptions, receive: (msg: BusMessage) => void, connection: (up: boolean) => void) {
     this.#opts = opts;
     this.#receive = receive;
+    this.#connection = connection;
   }
 
   #name(channel: string): string {
     return pgChannelName(this.#opts.schema, channel);
   }
 
-  #connection(): Promise<pg.Client> {
+  #open(): Promise<pg.Client> {
     if (this.#client) return this.#client;
     const opening = (async () => {
       const client = await this.#opts.connect();
@@ -109,11 +111,14 @@ class PostgresTransport implements BusTransport {
     void which.then((c) => c.end().catch(() => {}));
     const names = [...this.#names.keys()];
     if (names.length === 0) return;
+    this.#connection(false);
     const retry = async (delayMs: number) => {
-      if (this.#closed || this.#client) return;
+      if (this.#closed) return;
       try {
-        const client = await this.#connection();
+        // A subscription made meanwhile may have opened the new connection: it listens to all.
+        const client = await this.#open();
         for (const n of this.#names.keys()) await client.query(`LISTEN ${n}`);
+        if (!this.#closed) this.#connection(true);
       } catch (e) {
         logger.warn("Could not listen again: {error}", { error: e });
         setTimeout(() => void retry(Math.min(delayMs * 2, 30_000)), delayMs).unref();
@@ -148,7 +153,7 @@ class PostgresTransport implements BusTransport {
   async listen(channel: string): Promise<void> {
     const name = this.#name(channel);
     this.#names.set(name, channel);
-    const client = await this.#connection();
+    const client = await this.#open();
     await client.query(`LISTEN ${name}`);
   }
 
@@ -194,6 +199,10 @@ class PostgresTransport implements BusTransport {
  */
 export class PostgresEventBus extends RemoteEventBus {
   constructor(opts: PostgresBusOptions) {
-    super((receive) => new PostgresTransport(opts, receive), new PostgresMarks(opts.repo), opts);
+    super(
+      (receive, connection) => new PostgresTransport(opts, receive, connection),
+      new PostgresMarks(opts.repo),
+      opts,
+    );
   }
 }

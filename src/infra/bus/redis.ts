@@ -53,13 +53,17 @@ class RedisTransport implements BusTransport {
   readonly #commands: Redis;
   readonly #prefix: string;
   readonly #receive: (msg: BusMessage) => void;
+  readonly #connection: (up: boolean) => void;
   #subscriber: Redis | undefined;
   #readyWait: Promise<void> | undefined;
+  /** The subscriber connection was lost and is not yet subscribed again. */
+  #down = false;
 
-  constructor(commands: Redis, prefix: string, receive: (msg: BusMessage) => void) {
+  constructor(commands: Redis, prefix: string, receive: (msg: BusMessage) => void, connection: (up: boolean) => void) {
     this.#commands = commands;
     this.#prefix = prefix;
     this.#receive = receive;
+    this.#connection = connection;
   }
 
   /** Opened on first use: processes that only publish (workers) need no second connection. */
@@ -81,6 +85,26 @@ class RedisTransport implements BusTransport {
       this.#receive({ channel: name.slice(this.#prefix.length), event: body.e, payload: body.p });
     });
     sub.on("error", (e) => logger.warn("Redis subscriber connection: {error}", { error: e }));
+    sub.on("close", () => {
+      if (this.#subscriber !== sub || this.#down) return;
+      this.#down = true;
+      this.#connection(false);
+    });
+    sub.on("ready", () => {
+      if (!this.#down) return;
+      // ioredis subscribes again right after "ready": a PING sent after those commands answers
+      // once they are in force.
+      setImmediate(() => {
+        sub.ping().then(
+          () => {
+            if (this.#subscriber !== sub || !this.#down || sub.status !== "ready") return;
+            this.#down = false;
+            this.#connection(true);
+          },
+          () => {},
+        );
+      });
+    });
     this.#subscriber = sub;
     return sub;
   }
@@ -118,8 +142,9 @@ class RedisTransport implements BusTransport {
   }
 
   async close(): Promise<void> {
-    this.#subscriber?.disconnect();
+    const sub = this.#subscriber;
     this.#subscriber = undefined;
+    sub?.disconnect();
   }
 }
 
@@ -131,7 +156,7 @@ class RedisTransport implements BusTransport {
 export class RedisEventBus extends RemoteEventBus {
   constructor(redis: Redis, namespace: string, opts: ListenRegistryOptions = {}) {
     super(
-      (receive) => new RedisTransport(redis, `${namespace}:`, receive),
+      (receive, connection) => new RedisTransport(redis, `${namespace}:`, receive, connection),
       new RedisMarks(redis, `${namespace}:subscribed:`),
       opts,
     );

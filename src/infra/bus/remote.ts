@@ -5,7 +5,11 @@ import { LocalListeners, subscription } from "./local-listeners.ts";
 
 const logger = getLogger(["gannet", "bus"]);
 
-/** How a cross-process bus moves messages (Redis pub/sub, PostgreSQL LISTEN/NOTIFY). */
+/**
+ * How a cross-process bus moves messages (Redis pub/sub, PostgreSQL LISTEN/NOTIFY). Its maker is
+ * given where to deliver messages and whom to tell when the listening connection is lost
+ * (`false`) and when, listening to every channel again, it is back (`true`).
+ */
 export interface BusTransport {
   /** Starts receiving a channel's messages; resolves once the server has it. */
   listen(channel: string): Promise<void>;
@@ -27,14 +31,27 @@ export class RemoteEventBus implements EventBus {
   /** The activation (mark and listen) of each channel with listeners here. */
   readonly #active = new Map<string, Promise<void>>();
   readonly #timer: NodeJS.Timeout;
+  readonly #connectionListeners = new Set<(up: boolean) => void>();
   #closed = false;
 
   constructor(
-    transport: (receive: (msg: BusMessage) => void) => BusTransport,
+    transport: (receive: (msg: BusMessage) => void, connection: (up: boolean) => void) => BusTransport,
     marks: MarkStore,
     opts: ListenRegistryOptions = {},
   ) {
-    this.#transport = transport((msg) => this.#local.deliver(msg));
+    this.#transport = transport(
+      (msg) => this.#local.deliver(msg),
+      (up) => {
+        if (this.#closed) return;
+        for (const l of [...this.#connectionListeners]) {
+          try {
+            l(up);
+          } catch (e) {
+            logger.error("A bus connection listener failed: {error}", { error: e });
+          }
+        }
+      },
+    );
     this.#registry = new ListenRegistry(marks, (c) => this.#local.has(c), opts);
     this.#timer = setInterval(() => void this.#refresh(), this.#registry.refreshMs);
     this.#timer.unref();
@@ -81,8 +98,14 @@ export class RemoteEventBus implements EventBus {
     return this.#registry.listened(channels);
   }
 
+  onConnection(listener: (up: boolean) => void): () => void {
+    this.#connectionListeners.add(listener);
+    return () => void this.#connectionListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
+    this.#connectionListeners.clear();
     this.#closed = true;
     clearInterval(this.#timer);
     this.#local.clear();

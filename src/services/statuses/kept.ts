@@ -10,7 +10,8 @@ import type { CompiledFilter, FilterScope } from "../filters/match.ts";
  * `render_changes` by triggers (migration 0024), whichever process or statement made it, and
  * `sync` reads the new rows before a page is rendered and drops what they name. On SQLite the
  * log is read only when this process wrote to a logged table or another process committed
- * (`renderChangeStamp`), so an idle page costs no query for it; on PostgreSQL one small query.
+ * (`renderChangeStamp`: on PostgreSQL, another process's change notice), so an idle page costs
+ * no query for it.
  */
 
 /** One status's own JSON in four parts (views-text.ts `ownParts`), and what deciding and filtering need. */
