@@ -3,7 +3,7 @@ import { createHash, KeyObject, sign } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { fastSignatureStats, kvOf } from "../../src/federation/inbox/fast-signature.ts";
 import { gateStats } from "../../src/federation/inbox/signature-gate.ts";
-import { type FakeActor, FakeRemote } from "../helpers/fake-remote.ts";
+import { type FakeActor, FakeRemote, postSigned } from "../helpers/fake-remote.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 // The inbox's pre-filter (fast-signature.ts) checks a Mastodon-style signature made with a key
@@ -160,6 +160,44 @@ describe("inbox: signatures checked with held keys before Fedify's verification"
     assert.equal(gateStats.verifications, gate);
     await s.settle({ delayed: false });
     assert.equal(await countByUri(`${bob.id}/statuses/hs2019`), 1);
+  });
+
+  it("verifies in libuv's thread pool: valid and forged signatures in flight together each get their own answer", async () => {
+    const dave = await remote.addActor("dave");
+    assert.equal((await remote.send(inbox, remote.create(dave, remote.note(dave, "dave-first")))).status, 202);
+    const { valid, failed } = fastSignatureStats;
+    // Signed before sending, then all sent at once: the verifications overlap in the pool.
+    const requests = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        i % 2 === 0
+          ? remote.sign(inbox, remote.create(dave, remote.note(dave, `together-${i}`)))
+          : remote.sign(inbox, remote.create(dave, remote.note(dave, `together-${i}`)), forge(dave)),
+      ),
+    );
+    const statuses = await Promise.all(requests.map(async (r) => (await postSigned(r)).status));
+    assert.deepEqual(
+      statuses,
+      statuses.map((_, i) => (i % 2 === 0 ? 202 : 401)),
+    );
+    assert.equal(fastSignatureStats.valid, valid + 8);
+    // One of the forged ones may have spent the key's refetch in the gate instead.
+    assert.ok(fastSignatureStats.failed - failed >= 8);
+    await s.settle({ delayed: false });
+    for (let i = 0; i < 16; i++)
+      assert.equal(await countByUri(`${dave.id}/statuses/together-${i}`), i % 2 === 0 ? 1 : 0);
+  });
+
+  it("refuses a signature that is not one (too short, not base64) naming a held key", async () => {
+    const activity = remote.create(bob, remote.note(bob, "garbled"));
+    const signed = await remote.sign(inbox, activity);
+    for (const garbled of ["AAAA", "not base64 at all!", ""]) {
+      const headers = new Headers(signed.headers);
+      headers.set("signature", (headers.get("signature") ?? "").replace(/signature="[^"]*"/, `signature="${garbled}"`));
+      const res = await fetch(inbox, { method: "POST", headers, body: signed.body });
+      assert.equal(res.status, 401, garbled);
+    }
+    await s.settle({ delayed: false });
+    assert.equal(await countByUri(`${bob.id}/statuses/garbled`), 0);
   });
 
   it("leaves RFC 9421 signatures to Fedify's verification, which takes a valid one and refuses a forged one", async () => {
