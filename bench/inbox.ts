@@ -184,7 +184,11 @@ async function main() {
       console.log(
         `| server CPU per activity | ${(cpuMs / ACTIVITIES).toFixed(2)} ms (${(ACTIVITIES / (cpuMs / 1000)).toFixed(0)} activities per CPU-second) |`,
       );
-      console.log(`| of which the main thread | ${(mainCpuMs / ACTIVITIES).toFixed(2)} ms |`);
+      // The main thread runs every activity's JavaScript and SQL: what it takes per activity bounds
+      // the rate on any machine (the target needs at most 1 ms).
+      console.log(
+        `| of which the main thread | ${(mainCpuMs / ACTIVITIES).toFixed(2)} ms (${(ACTIVITIES / (mainCpuMs / 1000)).toFixed(0)} activities per main-thread CPU-second; ≥ ${TARGET} needed) |`,
+      );
       console.log(`| server RSS after | ${rss.rss.toFixed(0)} MiB (peak ${rss.peak.toFixed(0)} MiB) |`);
       console.log(`| home feed rows | ${feeds.n} |`);
       console.log(`| dead jobs | ${JSON.stringify(dead)} |`);
