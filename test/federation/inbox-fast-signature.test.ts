@@ -238,3 +238,41 @@ describe("inbox: signatures checked with held keys before Fedify's verification"
     assert.equal(await countByUri(note.id), 1);
   });
 });
+
+// The verifications run in libuv's thread pool, which belongs to Node: nothing of Gannet's to
+// stop, and a server closed while some are in flight closes all the same.
+describe("inbox: a server closed while signatures are being verified in the pool", () => {
+  it("closes, and every request in flight is answered 401 or cut off", async () => {
+    const s = await startTestServer({ ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1,::1", INBOX_FAILURE_LIMIT: "0" });
+    const remote = await FakeRemote.start();
+    try {
+      const bob = await remote.addActor("bob");
+      const mallory = await remote.addActor("mallory");
+      await s.createUser("alice");
+      const inbox = `${s.url}/inbox`;
+      assert.equal((await remote.send(inbox, remote.create(bob, remote.note(bob, "first")))).status, 202);
+      const forged = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          remote.sign(inbox, remote.create(bob, remote.note(bob, `closing-${i}`)), {
+            signer: { ...bob, keys: mallory.keys },
+          }),
+        ),
+      );
+      const failedBefore = fastSignatureStats.failed;
+      // A connection cut off by the close is an answer too (caught at once, not left unhandled).
+      const inFlight = forged.map((r) =>
+        postSigned(r).then(
+          (res) => res.status,
+          () => "cut off",
+        ),
+      );
+      // Closed once the first verification has started (so others are in the pool meanwhile).
+      while (fastSignatureStats.failed === failedBefore) await new Promise((r) => setImmediate(r));
+      await s.close();
+      for (const answer of await Promise.all(inFlight))
+        assert.ok(answer === 401 || answer === "cut off", String(answer));
+    } finally {
+      await remote.close();
+    }
+  });
+});
