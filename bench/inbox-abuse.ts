@@ -13,7 +13,7 @@
 //   signed, 501 tags  a correctly signed Create with 501 tags (400 after verification)
 //   bad signature, verified  the bad-signature workload against a server restarted with the
 //                     throttle off (INBOX_FAILURE_LIMIT=0): the cost of the verification itself
-// Printed beside the targets: 10,000 bad-signature requests refused per second, /health under
+// Printed beside the targets: 5,000 bad-signature requests refused per second, /health under
 // 50 ms (99th percentile) meanwhile.
 //   BENCH_DURATION=10 (3 with --quick)  seconds per workload    BENCH_WARMUP=2 (1)  warm-up seconds
 //   BENCH_CONNECTIONS=50                concurrent connections (20 for the 990 KB workload)
@@ -38,7 +38,8 @@ const quick = argv.includes("--quick");
 const DURATION = wholeNumber(process.env, "BENCH_DURATION", quick ? 3 : 10);
 const WARMUP = wholeNumber(process.env, "BENCH_WARMUP", quick ? 1 : 2, 0);
 const CONNECTIONS = opts.connections;
-const TARGET_REFUSED_PER_SECOND = 10_000;
+// Issue 20: 5,000 bad signatures refused per second (the heading of benchmarks.md: 10,000).
+const TARGET_REFUSED_PER_SECOND = 5_000;
 const TARGET_HEALTH_MS = 50;
 const HEALTH_EVERY_MS = 20;
 
@@ -186,7 +187,7 @@ async function main() {
       `each workload ${DURATION} s after ${WARMUP} s of warm-up; /health asked every ${HEALTH_EVERY_MS} ms\n`,
     );
     console.log(
-      "| workload | answers | refused per second | server CPU per request | /health p50 / p99 / max | target |",
+      "| workload | answers | refused per second | server CPU per request (main thread) | /health p50 / p99 / max | target |",
     );
     console.log("|---|---|---|---|---|---|");
     const only = process.env.BENCH_ABUSE_ONLY?.split(",");
@@ -221,7 +222,7 @@ async function main() {
       const fast = !w.rateTarget || perSecond >= TARGET_REFUSED_PER_SECOND;
       const wanted = `${w.rateTarget ? `≥ ${TARGET_REFUSED_PER_SECOND}/s, ` : ""}/health p99 < ${TARGET_HEALTH_MS} ms`;
       console.log(
-        `| ${w.name} | ${JSON.stringify(r.statuses)} | ${perSecond.toFixed(0)} | ${(r.cpuUsPerRequest / 1000).toFixed(3)} ms ` +
+        `| ${w.name} | ${JSON.stringify(r.statuses)} | ${perSecond.toFixed(0)} | ${(r.cpuUsPerRequest / 1000).toFixed(3)} ms (${(r.mainCpuUsPerRequest / 1000).toFixed(3)}) ` +
           `| ${percentile(latencies, 0.5).toFixed(1)} / ${p99.toFixed(1)} / ${(latencies.at(-1) ?? Number.NaN).toFixed(1)} ms ` +
           `| ${wanted}: ${fast && healthy ? "met" : "NOT met"} |`,
       );

@@ -5,7 +5,7 @@
 // feeds. Measured: how many activities per second are accepted (202) and how many are processed
 // (stored, fanned out, any job they queued done), from the first request until the job queue is
 // empty; the server's CPU time per activity, all threads and the main (JavaScript) thread alone.
-// Target: 300 signed activities per second on SQLite.
+// Target: 1,000 signed activities processed per second on SQLite (issue 20).
 //   BENCH_INBOX_ACTIVITIES=3000   activities in the measured run
 //   BENCH_INBOX_SERVERS=10        fake remote servers      BENCH_INBOX_ACTORS=5  actors on each
 //   BENCH_INBOX_FOLLOWERS=20      local accounts following every remote actor
@@ -31,7 +31,8 @@ const SERVERS = int("BENCH_INBOX_SERVERS", 10);
 const ACTORS = int("BENCH_INBOX_ACTORS", 5);
 const FOLLOWERS = int("BENCH_INBOX_FOLLOWERS", 20, 0);
 const CONCURRENCY = int("BENCH_INBOX_CONCURRENCY", 32);
-const TARGET = 300;
+// Issue 20: 1,000 signed activities processed per second end to end.
+const TARGET = 1000;
 
 const { postgresUrl } = parseOptions(
   process.argv.slice(2).filter((a) => a !== "--quick"),
@@ -183,7 +184,11 @@ async function main() {
       console.log(
         `| server CPU per activity | ${(cpuMs / ACTIVITIES).toFixed(2)} ms (${(ACTIVITIES / (cpuMs / 1000)).toFixed(0)} activities per CPU-second) |`,
       );
-      console.log(`| of which the main thread | ${(mainCpuMs / ACTIVITIES).toFixed(2)} ms |`);
+      // The main thread runs every activity's JavaScript and SQL: what it takes per activity bounds
+      // the rate on any machine (the target needs at most 1 ms).
+      console.log(
+        `| of which the main thread | ${(mainCpuMs / ACTIVITIES).toFixed(2)} ms (${(ACTIVITIES / (mainCpuMs / 1000)).toFixed(0)} activities per main-thread CPU-second; ≥ ${TARGET} needed) |`,
+      );
       console.log(`| server RSS after | ${rss.rss.toFixed(0)} MiB (peak ${rss.peak.toFixed(0)} MiB) |`);
       console.log(`| home feed rows | ${feeds.n} |`);
       console.log(`| dead jobs | ${JSON.stringify(dead)} |`);

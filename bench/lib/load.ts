@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { NODE, startChild, stopChild, timeout } from "./children.ts";
-import { cpuTicks } from "./proc.ts";
+import { cpuTicks, mainThreadCpuTicks } from "./proc.ts";
 import { median } from "./report.ts";
 
 export interface LoadJob {
@@ -38,6 +38,8 @@ export interface MeasuredRun extends RunResult {
   okRps: number;
   cpuMs: number;
   cpuUsPerRequest: number;
+  /** The server's main (JavaScript) thread alone: what one core sustains, whatever the pool does. */
+  mainCpuUsPerRequest: number;
 }
 
 const WORKER = fileURLToPath(new URL("./load-worker.ts", import.meta.url));
@@ -75,17 +77,21 @@ function drive(
 ): Promise<MeasuredRun[]> {
   const pids = Array.isArray(serverPid) ? serverPid : [serverPid];
   const ticks = () => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
+  const mainTicks = () => pids.reduce((sum, pid) => sum + mainThreadCpuTicks(pid), 0);
   return new Promise((resolve, reject) => {
     const runs: MeasuredRun[] = [];
     let ticksBefore = 0;
+    let mainTicksBefore = 0;
     proc.on("message", (raw: unknown) => {
       const msg = raw as { type: string; result?: RunResult };
       try {
         if (msg.type === "ready") {
           ticksBefore = ticks();
+          mainTicksBefore = mainTicks();
           proc.send("go");
         } else if (msg.type === "result" && msg.result) {
           const cpuMs = ((ticks() - ticksBefore) * 1000) / ticksPerSecond;
+          const mainCpuMs = ((mainTicks() - mainTicksBefore) * 1000) / ticksPerSecond;
           const r = msg.result;
           runs.push({
             ...r,
@@ -93,6 +99,7 @@ function drive(
             okRps: r.ok / r.seconds,
             cpuMs,
             cpuUsPerRequest: r.requests > 0 ? (cpuMs * 1000) / r.requests : Number.NaN,
+            mainCpuUsPerRequest: r.requests > 0 ? (mainCpuMs * 1000) / r.requests : Number.NaN,
           });
         } else if (msg.type === "done") {
           resolve(runs);
@@ -125,5 +132,6 @@ export function medianRun(runs: MeasuredRun[]): MeasuredRun {
     okRps: med((r) => r.okRps),
     cpuMs: med((r) => r.cpuMs),
     cpuUsPerRequest: med((r) => r.cpuUsPerRequest),
+    mainCpuUsPerRequest: med((r) => r.mainCpuUsPerRequest),
   };
 }

@@ -3,7 +3,7 @@ import { createHash, KeyObject, sign } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { fastSignatureStats, kvOf } from "../../src/federation/inbox/fast-signature.ts";
 import { gateStats } from "../../src/federation/inbox/signature-gate.ts";
-import { type FakeActor, FakeRemote } from "../helpers/fake-remote.ts";
+import { type FakeActor, FakeRemote, postSigned } from "../helpers/fake-remote.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 // The inbox's pre-filter (fast-signature.ts) checks a Mastodon-style signature made with a key
@@ -162,6 +162,45 @@ describe("inbox: signatures checked with held keys before Fedify's verification"
     assert.equal(await countByUri(`${bob.id}/statuses/hs2019`), 1);
   });
 
+  it("verifies in libuv's thread pool: valid and forged signatures in flight together each get their own answer", async () => {
+    const dave = await remote.addActor("dave");
+    assert.equal((await remote.send(inbox, remote.create(dave, remote.note(dave, "dave-first")))).status, 202);
+    const checked = () => fastSignatureStats.valid + fastSignatureStats.failed;
+    const before = checked();
+    // Signed before sending, then all sent at once: the verifications overlap in the pool.
+    const requests = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        i % 2 === 0
+          ? remote.sign(inbox, remote.create(dave, remote.note(dave, `together-${i}`)))
+          : remote.sign(inbox, remote.create(dave, remote.note(dave, `together-${i}`)), forge(dave)),
+      ),
+    );
+    const statuses = await Promise.all(requests.map(async (r) => (await postSigned(r)).status));
+    assert.deepEqual(
+      statuses,
+      statuses.map((_, i) => (i % 2 === 0 ? 202 : 401)),
+    );
+    // Most were checked with the held key; those in flight while the first forgery's refetch
+    // rewrote Fedify's key cache went to the gate instead (which answers the same).
+    assert.ok(checked() > before);
+    await s.settle({ delayed: false });
+    for (let i = 0; i < 16; i++)
+      assert.equal(await countByUri(`${dave.id}/statuses/together-${i}`), i % 2 === 0 ? 1 : 0);
+  });
+
+  it("refuses a signature that is not one (too short, not base64) naming a held key", async () => {
+    const activity = remote.create(bob, remote.note(bob, "garbled"));
+    const signed = await remote.sign(inbox, activity);
+    for (const garbled of ["AAAA", "not base64 at all!", ""]) {
+      const headers = new Headers(signed.headers);
+      headers.set("signature", (headers.get("signature") ?? "").replace(/signature="[^"]*"/, `signature="${garbled}"`));
+      const res = await fetch(inbox, { method: "POST", headers, body: signed.body });
+      assert.equal(res.status, 401, garbled);
+    }
+    await s.settle({ delayed: false });
+    assert.equal(await countByUri(`${bob.id}/statuses/garbled`), 0);
+  });
+
   it("leaves RFC 9421 signatures to Fedify's verification, which takes a valid one and refuses a forged one", async () => {
     const gate = gateStats.verifications;
     const note = remote.note(bob, "rfc9421");
@@ -197,5 +236,43 @@ describe("inbox: signatures checked with held keys before Fedify's verification"
     assert.equal((await remote.send(inbox, remote.create(bob, note), { time: recent })).status, 202);
     await s.settle({ delayed: false });
     assert.equal(await countByUri(note.id), 1);
+  });
+});
+
+// The verifications run in libuv's thread pool, which belongs to Node: nothing of Gannet's to
+// stop, and a server closed while some are in flight closes all the same.
+describe("inbox: a server closed while signatures are being verified in the pool", () => {
+  it("closes, and every request in flight is answered 401 or cut off", async () => {
+    const s = await startTestServer({ ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1,::1", INBOX_FAILURE_LIMIT: "0" });
+    const remote = await FakeRemote.start();
+    try {
+      const bob = await remote.addActor("bob");
+      const mallory = await remote.addActor("mallory");
+      await s.createUser("alice");
+      const inbox = `${s.url}/inbox`;
+      assert.equal((await remote.send(inbox, remote.create(bob, remote.note(bob, "first")))).status, 202);
+      const forged = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          remote.sign(inbox, remote.create(bob, remote.note(bob, `closing-${i}`)), {
+            signer: { ...bob, keys: mallory.keys },
+          }),
+        ),
+      );
+      const failedBefore = fastSignatureStats.failed;
+      // A connection cut off by the close is an answer too (caught at once, not left unhandled).
+      const inFlight = forged.map((r) =>
+        postSigned(r).then(
+          (res) => res.status,
+          () => "cut off",
+        ),
+      );
+      // Closed once the first verification has started (so others are in the pool meanwhile).
+      while (fastSignatureStats.failed === failedBefore) await new Promise((r) => setImmediate(r));
+      await s.close();
+      for (const answer of await Promise.all(inFlight))
+        assert.ok(answer === 401 || answer === "cut off", String(answer));
+    } finally {
+      await remote.close();
+    }
   });
 });

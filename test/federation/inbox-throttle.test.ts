@@ -136,9 +136,11 @@ describe("inbox failure throttle: over HTTP", () => {
   });
 
   it("lets the address in again once the window is over", async () => {
-    const res = await forged("203.0.113.7");
+    // An address of its own, throttled here: the earlier tests' window may be over on a slow run.
+    let res = await forged("203.0.113.8");
+    for (let i = 0; i < 2 * LIMIT && res.status !== 429; i++) res = await forged("203.0.113.8");
     assert.equal(res.status, 429);
     await new Promise((r) => setTimeout(r, Number(res.headers.get("retry-after")) * 1000 + 100));
-    assert.equal((await send("203.0.113.7")).status, 202);
+    assert.equal((await send("203.0.113.8")).status, 202);
   });
 });

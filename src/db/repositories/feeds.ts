@@ -47,6 +47,11 @@ export interface FanOutOptions {
   firstPauseMs?: number;
   /** Feeds written per statement (default `FAN_OUT_CHUNK`). */
   chunk?: number;
+  /**
+   * At most this many recipients, or nothing is written and -1 answered (a fan-out run inside
+   * the status's own transaction, which must stay one short statement: persist/note.ts).
+   */
+  atMost?: number;
 }
 
 /** All SQL on `feeds`, the materialised home timelines. */
@@ -69,7 +74,7 @@ export class FeedsRepository {
    * Mastodon's home filter, no other feed gets it whose owner blocks or mutes its author, the
    * boosted post's author or an account either mentions, nor whose owner the author or boosted
    * author blocks. Running it twice
-   * changes nothing. Answers how many entries were added.
+   * changes nothing. Answers how many entries were added (-1: more recipients than `atMost`).
    *
    * The recipients are read 250 followers per query, then written `FAN_OUT_CHUNK` feeds per statement with
    * a turn of the event loop in between: on SQLite's single connection, one statement for
@@ -116,6 +121,7 @@ export class FeedsRepository {
                 AND rf.target_account_id = fs.in_reply_to_account_id))
           ORDER BY f.id LIMIT ${RECIPIENTS_PAGE}`.execute(db);
       for (const x of page.rows) found.add(String(x.account_id));
+      if (opts.atMost !== undefined && found.size > opts.atMost) return -1;
       const last = page.rows.at(-1);
       if (page.rows.length < RECIPIENTS_PAGE || last === undefined) break;
       after = String(last.id);

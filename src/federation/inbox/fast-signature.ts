@@ -273,11 +273,22 @@ async function judge(kv: KvStore, request: Request, parsed: ParsedSignature, bod
   const held = await heldKey(kv, parsed.keyId);
   if (!held) return { verdict: "unknown" };
   const message = signedMessage(request, parsed);
-  let ok = false;
-  try {
-    ok = verify("sha256", Buffer.from(message), held.key, Buffer.from(parsed.signature, "base64"));
-  } catch {
-    ok = false;
-  }
+  const ok = await verifyOffThread(Buffer.from(message), held.key, Buffer.from(parsed.signature, "base64"));
   return ok ? { verdict: "valid", ownerId: held.ownerId } : { verdict: "failed", keyId: parsed.keyId };
+}
+
+/**
+ * RSASSA-PKCS1-v1_5 with SHA-256, verified by node:crypto in libuv's thread pool (the callback
+ * form of `verify`): the RSA arithmetic (about 67 µs for a 4096-bit key, 23-32 µs for 2048 bits)
+ * runs beside the main thread instead of on it. A signature that is not one (wrong length, not
+ * decodable) is false, as a thrown error was before.
+ */
+export function verifyOffThread(message: Buffer, key: KeyObject, signature: Buffer): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      verify("sha256", message, key, signature, (error, ok) => resolve(!error && ok === true));
+    } catch {
+      resolve(false);
+    }
+  });
 }

@@ -7,7 +7,7 @@ import type { Status } from "../../db/repositories/statuses.ts";
 import type { DB } from "../../db/schema.ts";
 import { type JobBatch, transactionWithJobs } from "../../infra/queue/after-commit.ts";
 import { isSensitized } from "../../policies/moderation.ts";
-import { enqueueFanOut, fanOutNow } from "../../services/feeds/fan-out.ts";
+import { enqueueFanOut, fanOutNow, fillFeedsInTransaction } from "../../services/feeds/fan-out.ts";
 import { addRemoteMediaJob } from "../../services/media/remote-cache.ts";
 import { enqueuePollExpiry } from "../../services/polls/expiry.ts";
 import { addPreviewCardJob, mayHaveCard } from "../../services/preview-cards/fetch-card.ts";
@@ -169,6 +169,7 @@ export async function persistNote(
   if (read.emojis.length > 0 && rule?.rejectMedia !== true) await persistEmojis(ctx, domain, read.emojis, iso);
   const statusId = app.ids.next(createdAt);
   const pollId = read.poll ? app.ids.next(createdAt) : null;
+  let feedsFilled = false;
   try {
     await transactionWithJobs(app, async (trx, jobs) => {
       await app.repos.statuses.insert(
@@ -223,6 +224,13 @@ export async function persistNote(
         await app.repos.statuses.addToAccountCount(author.id, 1, createdAt.toISOString(), trx);
       }
       if (!opts.fanOutNow) enqueueFanOut(jobs, statusId, { immediate: true });
+      // Its request fans it out: a few followers' feeds are filled here, in the same commit.
+      else
+        feedsFilled = await fillFeedsInTransaction(app, trx, {
+          id: statusId,
+          local: false,
+          visibility: read.visibility,
+        });
     });
   } catch (error) {
     // Another delivery of the same post won the race: the URI is unique.
@@ -231,6 +239,6 @@ export async function persistNote(
     throw error;
   }
   const stored = await app.repos.statuses.getById(statusId);
-  if (stored && opts.fanOutNow) await fanOutNow(app, stored);
+  if (stored && opts.fanOutNow) await fanOutNow(app, stored, { feedsFilled });
   return stored ?? null;
 }

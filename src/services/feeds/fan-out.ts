@@ -1,7 +1,9 @@
 import { getLogger } from "@logtape/logtape";
+import type { Transaction } from "kysely";
 import type { AppContext } from "../../context.ts";
-import type { FanOutOptions } from "../../db/repositories/feeds.ts";
+import type { FanOutOptions, FanOutStatus } from "../../db/repositories/feeds.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
+import type { DB } from "../../db/schema.ts";
 import type { JobBatch } from "../../infra/queue/after-commit.ts";
 import { addToConversations } from "../conversations/update.ts";
 import { fanOutToLists } from "../lists/feeds.ts";
@@ -59,11 +61,11 @@ export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Pro
   await fanOutLive(ctx, status, payload.immediate === true);
 }
 
-/** `fanOutStatus` of a status read live. */
-async function fanOutLive(ctx: AppContext, status: Status, immediate: boolean): Promise<void> {
+/** `fanOutStatus` of a status read live (`feedsFilled`: its followers' feeds were filled already). */
+async function fanOutLive(ctx: AppContext, status: Status, immediate: boolean, feedsFilled = false): Promise<void> {
   const statusId = status.id;
   await publishBroadcast(ctx, status);
-  await ctx.repos.feeds.fanOut(status, immediate ? IMMEDIATE : {});
+  if (!feedsFilled) await ctx.repos.feeds.fanOut(status, immediate ? IMMEDIATE : {});
   await fanOutToTagFollowers(ctx, status);
   await ctx.repos.feeds.trimFeedsOf(statusId, FEED_CAP, undefined, FEED_TRIM_EVERY);
   await fanOutToLists(ctx, statusId, status.accountId);
@@ -86,13 +88,32 @@ async function fanOutLive(ctx: AppContext, status: Status, immediate: boolean): 
  * fails, it is queued after all, and retried like any job. `status` is the status as read after
  * that commit.
  */
-export async function fanOutNow(ctx: AppContext, status: Status): Promise<void> {
+export async function fanOutNow(ctx: AppContext, status: Status, opts: { feedsFilled?: boolean } = {}): Promise<void> {
   const statusId = status.id;
   const payload: FanOutPayload = { statusId, immediate: true };
   try {
-    if (status.deletedAt === null) await fanOutLive(ctx, status, true);
+    if (status.deletedAt === null) await fanOutLive(ctx, status, true, opts.feedsFilled === true);
   } catch (error) {
     logger.warn("Fan-out of {statusId} failed, queued to be retried: {error}", { statusId, error });
     await ctx.queue.enqueue(FAN_OUT_JOB, payload, { dedupeKey: fanOutDedupeKey(statusId) });
   }
+}
+
+/** Most local followers whose home feeds a remote post's own transaction fills (one statement). */
+const IN_TRANSACTION_AT_MOST = 25;
+
+/**
+ * The home feeds of a status from another server filled inside the transaction that stores it,
+ * when it has at most `IN_TRANSACTION_AT_MOST` local recipients (the common case: one statement,
+ * and one commit for the post and its feeds instead of two); true when done, and `fanOutNow` is
+ * then told so. Past that, false, nothing written: the fan-out runs after the commit as before,
+ * in chunks, so that a post with thousands of local followers never holds SQLite's one
+ * connection in a transaction.
+ */
+export async function fillFeedsInTransaction(
+  ctx: AppContext,
+  trx: Transaction<DB>,
+  status: FanOutStatus,
+): Promise<boolean> {
+  return (await ctx.repos.feeds.fanOut(status, { ...IMMEDIATE, atMost: IN_TRANSACTION_AT_MOST }, trx)) >= 0;
 }
