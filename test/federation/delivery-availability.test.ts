@@ -136,16 +136,19 @@ describe("delivery: unavailable servers and slow ones", () => {
     const received = down.received.length;
     await post(s, author, "while unavailable");
     await s.settle({ allowDead: true, delayed: false });
-    const retries = await s.ctx.db.selectFrom("jobs").select("id").where("name", "=", "federation.outbox").execute();
-    await s.ctx.db
-      .updateTable("jobs")
-      .set({ run_at: String(Date.now() - 1000) })
-      .where("name", "=", "federation.outbox")
-      .execute();
+    // A delivery already queued (a retry come due) ends without a request too.
+    await s.ctx.queue.enqueue(
+      "federation.outbox",
+      { type: "outbox", inbox: `${down.origin}/inbox`, activityId: `${s.url}/queued` },
+      { attempts: 17 },
+    );
     await s.settle({ allowDead: true, delayed: false });
-    assert.ok(retries.length > 0);
     assert.equal(down.received.length, received);
-    assert.equal((await s.ctx.queue.state()).counts.filter((c) => c.name === "federation.outbox").length, 0);
+    const outbox = (await s.ctx.queue.state()).counts.filter((c) => c.name === "federation.outbox");
+    assert.deepEqual(
+      outbox.filter((c) => c.state !== "delayed"),
+      [],
+    );
 
     recovers(down);
     // An administrator restarts delivery (Mastodon's "Restart delivery"): the next post arrives.
