@@ -4,8 +4,13 @@
 // The server runs as `npm start` runs it, on SQLite or PostgreSQL (--postgres[=URL]). One post
 // warms up (Fedify loads, keys are made), then BENCH_DELIVERY_SAMPLES posts (default 5) are timed
 // one at a time: from sending POST /api/v1/statuses to the last of the 100 servers receiving the
-// Create. Prints a Markdown table and writes bench/results/delivery[-postgres].json.
+// Create. Then the volume phases (bench/lib/delivery-volume.ts): BENCH_DELIVERY_BURST posts sent
+// at once, deliveries per second until every server has them all (target 1,500/s); then
+// BENCH_DELIVERY_BAD more servers (followers of the author too) turn bad, half hanging until the
+// 10 s time-out and half answering 500, and the same burst is timed to the healthy servers (target:
+// at most 10 % slower). Prints a Markdown table and writes bench/results/delivery[-postgres].json.
 //   BENCH_DELIVERY_FOLLOWERS=1000  BENCH_DELIVERY_SERVERS=100  BENCH_DELIVERY_SAMPLES=5
+//   BENCH_DELIVERY_BURST=30  BENCH_DELIVERY_BAD=20 (0: no slow-server phase)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,8 +27,10 @@ import {
   stopChild,
 } from "./lib/children.ts";
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from "./lib/database.ts";
+import { type Burst, burst, setMode } from "./lib/delivery-volume.ts";
 import { get, send, waitUntilAnswering } from "./lib/http.ts";
 import { parseOptions, wholeNumber } from "./lib/options.ts";
+import { clockTicksPerSecond } from "./lib/proc.ts";
 
 const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
 const START = startCommand();
@@ -35,6 +42,10 @@ const num = (name: string, fallback: number) => wholeNumber(process.env, name, f
 const FOLLOWERS = num("BENCH_DELIVERY_FOLLOWERS", 1000);
 const SERVERS = num("BENCH_DELIVERY_SERVERS", 100);
 const SAMPLES = num("BENCH_DELIVERY_SAMPLES", 5);
+const BURST = num("BENCH_DELIVERY_BURST", 30);
+const BAD = wholeNumber(process.env, "BENCH_DELIVERY_BAD", 20, 0);
+const RATE_TARGET = 1500;
+const SLOWDOWN_TARGET = 0.1;
 
 const children: Child[] = [];
 let dataDir: string | undefined;
@@ -77,8 +88,8 @@ async function main(): Promise<void> {
     BIND: "127.0.0.1",
     ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1,::1",
   };
-  log(`starting ${SERVERS} fake remote servers`);
-  const inboxes = startChild(NODE, [join(BENCH_DIR, "lib/fake-inboxes.ts"), String(SERVERS)]);
+  log(`starting ${SERVERS + BAD} fake remote servers`);
+  const inboxes = startChild(NODE, [join(BENCH_DIR, "lib/fake-inboxes.ts"), String(SERVERS + BAD)]);
   children.push(inboxes);
   let fake: { control: number; ports: number[] } | undefined;
   for (let i = 0; i < 200 && !fake; i++) {
@@ -88,6 +99,9 @@ async function main(): Promise<void> {
   }
   if (!fake) throw new Error(`the fake inboxes did not start:\n${inboxes.output()}`);
   const control = `http://127.0.0.1:${fake.control}`;
+  const healthyPorts = fake.ports.slice(0, SERVERS);
+  const badPorts = fake.ports.slice(SERVERS);
+  const ALL = SERVERS + BAD;
 
   log(`setting up ${dir} on ${database.label}: ${FOLLOWERS} remote followers over ${SERVERS} servers`);
   for (const args of BUILD_COMMANDS) await runChild(NODE, args, { env }, 120_000);
@@ -114,17 +128,39 @@ async function main(): Promise<void> {
     const postMs = performance.now() - t;
     if (res.status !== 200) throw new Error(`POST /api/v1/statuses answered ${res.status}: ${res.body}`);
     const uri = JSON.parse(res.body.toString("utf8")).uri as string;
-    const last = await arrival(control, uri, SERVERS, 60_000);
+    const last = await arrival(control, uri, ALL, 60_000);
     const deliveredMs = last === null ? null : last - sentAt;
     if (i === 0) {
-      log(`warm-up post: in all ${SERVERS} inboxes after ${deliveredMs ?? "more than 60 000"} ms`);
+      log(`warm-up post: in all ${ALL} inboxes after ${deliveredMs ?? "more than 60 000"} ms`);
     } else {
       samples.push({ postMs, deliveredMs });
-      log(`post ${i}: answered in ${postMs.toFixed(1)} ms, in all ${SERVERS} inboxes after ${deliveredMs} ms`);
+      log(`post ${i}: answered in ${postMs.toFixed(1)} ms, in all ${ALL} inboxes after ${deliveredMs} ms`);
     }
     await sleep(500);
   }
   const stats = JSON.parse((await get(`${control}/arrivals?object=`)).body.toString("utf8"));
+  const ticks = clockTicksPerSecond();
+  const phase = (label: string, ports: number[]) =>
+    burst(origin, control, headers, BURST, ports, server.pid, ticks, label).then((b) => {
+      log(
+        `${label}: ${BURST} posts to ${ports.length} servers in ${b.ms ?? "more than 180 000"} ms (${b.deliveriesPerSecond?.toFixed(0) ?? "–"} deliveries/s, ${b.cpuMsPerDelivery.toFixed(2)} ms CPU each)`,
+      );
+      return b;
+    });
+  const volume = await phase("volume", fake.ports);
+  await sleep(1000);
+  let clean: Burst | undefined;
+  let withBad: Burst | undefined;
+  if (BAD > 0) {
+    clean = await phase("healthy servers, all healthy", healthyPorts);
+    await sleep(1000);
+    const half = Math.ceil(BAD / 2);
+    await setMode(control, badPorts.slice(0, half), badPorts.slice(half));
+    withBad = await phase(`healthy servers, ${half} hanging and ${BAD - half} failing`, healthyPorts);
+    await setMode(control, [], []);
+  }
+  const slowdown = clean?.ms && withBad?.ms ? withBad.ms / clean.ms - 1 : null;
+  const volumeRate = volume.deliveriesPerSecond ?? 0;
   const delivered = samples.map((s) => s.deliveredMs ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
   const medianMs = delivered[Math.floor(delivered.length / 2)];
   const worstMs = delivered.at(-1) ?? Number.POSITIVE_INFINITY;
@@ -138,6 +174,12 @@ async function main(): Promise<void> {
     worstMs,
     postsReceived: stats.posts,
     target: { goalMs: TARGET_MS, pass: worstMs < TARGET_MS },
+    volume,
+    clean,
+    withBad,
+    slowdown,
+    volumeTarget: { deliveriesPerSecond: RATE_TARGET, pass: volumeRate >= RATE_TARGET },
+    slowdownTarget: { max: SLOWDOWN_TARGET, pass: slowdown !== null && slowdown <= SLOWDOWN_TARGET },
   };
   const line = (ms: number) => (Number.isFinite(ms) ? `${ms.toFixed(0)} ms` : "not delivered");
   process.stdout.write(
@@ -145,9 +187,16 @@ async function main(): Promise<void> {
       "",
       `| delivery of one status (${database.label}) | figure | goal | |`,
       "|---|---|---|---|",
-      `| ${FOLLOWERS} followers on ${SERVERS} servers: all inboxes have it, median of ${SAMPLES} | ${line(medianMs)} | < 2 s | ${medianMs < TARGET_MS ? "✔" : "✘"} |`,
+      `| ${FOLLOWERS} followers on ${ALL} servers: all inboxes have it, median of ${SAMPLES} | ${line(medianMs)} | < 2 s | ${medianMs < TARGET_MS ? "✔" : "✘"} |`,
       `| the slowest of the ${SAMPLES} posts | ${line(worstMs)} | < 2 s | ${worstMs < TARGET_MS ? "✔" : "✘"} |`,
-      `| POSTs received by the fake servers (all posts, warm-up included) | ${stats.posts} | ${(SAMPLES + 1) * SERVERS} (one per server per post) | ${stats.posts === (SAMPLES + 1) * SERVERS ? "✔" : "✘"} |`,
+      `| POSTs received by the fake servers (all posts, warm-up included) | ${stats.posts} | ${(SAMPLES + 1) * ALL} (one per server per post) | ${stats.posts === (SAMPLES + 1) * ALL ? "✔" : "✘"} |`,
+      `| ${BURST} posts at once to ${ALL} servers: deliveries per second | ${volume.deliveriesPerSecond?.toFixed(0) ?? "not delivered"} (${volume.cpuMsPerDelivery.toFixed(2)} ms CPU each) | ≥ ${RATE_TARGET} | ${volumeRate >= RATE_TARGET ? "✔" : "✘"} |`,
+      ...(clean && withBad
+        ? [
+            `| the same to the ${SERVERS} healthy servers, all healthy / with ${BAD} bad (half hanging 10 s, half 500) | ${line(clean.ms ?? Number.POSITIVE_INFINITY)} / ${line(withBad.ms ?? Number.POSITIVE_INFINITY)} | | |`,
+            `| healthy servers delayed by the bad ones | ${slowdown === null ? "not delivered" : `${(slowdown * 100).toFixed(1)} %`} | ≤ ${SLOWDOWN_TARGET * 100} % | ${slowdown !== null && slowdown <= SLOWDOWN_TARGET ? "✔" : "✘"} |`,
+          ]
+        : []),
       "",
     ].join("\n"),
   );

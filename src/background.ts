@@ -26,7 +26,7 @@ export interface Background {
 export async function startBackground(ctx: AppContext, opts: BackgroundOptions = {}): Promise<Background> {
   const worker = opts.worker ?? true;
   if (worker) {
-    registerJobHandlers(ctx.queue);
+    registerJobHandlers(ctx.queue, { deliveryConcurrency: ctx.config.deliveryConcurrency });
     ctx.queue.start({ concurrency: opts.concurrency });
   }
   const scheduler = await createScheduler(ctx, { tickMs: opts.schedulerTickMs });

@@ -110,6 +110,9 @@ export interface Config {
    * answered 429 for the rest of the window (INBOX_FAILURE_LIMIT, 0 for never; INBOX_FAILURE_WINDOW s).
    */
   inboxFailureLimit: number;
+  /** Deliveries run at once per worker process, and to one server (DELIVERY_CONCURRENCY[_PER_SERVER]). */
+  deliveryConcurrency: number;
+  deliveryConcurrencyPerServer: number;
   inboxFailureWindowSeconds: number;
   allowedPrivateAddresses: string[];
   /** Federate only with the domains operators allow (LIMITED_FEDERATION_MODE, Mastodon's name). */
@@ -237,6 +240,8 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
       retryAfterSeconds: read(env, "LOAD_SHEDDING_RETRY_AFTER"),
     },
     inboxFailureLimit: read(env, "INBOX_FAILURE_LIMIT"),
+    deliveryConcurrency: read(env, "DELIVERY_CONCURRENCY"),
+    deliveryConcurrencyPerServer: read(env, "DELIVERY_CONCURRENCY_PER_SERVER"),
     inboxFailureWindowSeconds: read(env, "INBOX_FAILURE_WINDOW"),
     allowedPrivateAddresses: [...read(env, "ALLOWED_PRIVATE_ADDRESSES")],
     limitedFederationMode: read(env, "LIMITED_FEDERATION_MODE"),

@@ -331,6 +331,20 @@ export const SETTINGS = {
     default: false,
     description: "Federate only with the domains an administrator allowed (`gannet domains allow`).",
   }),
+  DELIVERY_CONCURRENCY: setting({
+    group: "Federation",
+    type: int(1, 10_000),
+    default: 64,
+    description:
+      "Deliveries to remote inboxes run at once by each worker process, in a pool of their own beside the other jobs (they mostly wait on the network).",
+  }),
+  DELIVERY_CONCURRENCY_PER_SERVER: setting({
+    group: "Federation",
+    type: int(1, 10_000),
+    default: 4,
+    description:
+      "Deliveries to one remote server run at once by each worker process, so that a slow or unreachable server holds a few of the DELIVERY_CONCURRENCY slots, never all.",
+  }),
   ALLOWED_PRIVATE_ADDRESSES: setting({
     group: "Federation",
     type: list("comma-separated IP addresses or CIDR ranges", (entry, name) => {

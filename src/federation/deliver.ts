@@ -2,6 +2,8 @@ import type { Recipient } from "@fedify/vocab";
 import type { AppContext } from "../context.ts";
 import type { RemoteInbox } from "../db/repositories/delivery.ts";
 import type { JobInfo } from "../infra/queue/interface.ts";
+import { unavailableDomains } from "../services/federation/availability.ts";
+import { inboxHost } from "../services/federation/delivery-health.ts";
 import type { Delivery } from "./deliveries.ts";
 import { planDelivery } from "./delivery-plans.ts";
 
@@ -42,7 +44,14 @@ async function deliverable(ctx: AppContext, inboxes: RemoteInbox[]): Promise<Rem
   for (const domain of new Set(inboxes.map((r) => r.domain))) {
     allowed.set(domain, await ctx.repos.instanceDomainBlocks.isDeliveryAllowed(domain));
   }
-  return inboxes.filter((r) => allowed.get(r.domain) === true);
+  // Nor to a server marked unavailable (Mastodon's `without_unavailable`), by its inbox's host.
+  const unavailable = await unavailableDomains(ctx);
+  const reachable = (r: RemoteInbox) => {
+    if (unavailable.size === 0) return true;
+    const host = inboxHost(r.sharedInboxUrl ?? r.inboxUrl ?? "");
+    return host === undefined || !unavailable.has(host);
+  };
+  return inboxes.filter((r) => allowed.get(r.domain) === true && reachable(r));
 }
 
 /**

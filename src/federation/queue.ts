@@ -4,8 +4,10 @@ import type { AppContext } from "../context.ts";
 import { DatabaseKvStore } from "../infra/kv/fedify-kv.ts";
 import { type JobInfo, type JobQueue, type JobToEnqueue, PermanentJobError } from "../infra/queue/interface.ts";
 import { ForbiddenAddressError, UnsupportedUrlError } from "../lib/net/errors.ts";
-import { noteDelivery, watchDelivery } from "../services/federation/delivery-health.ts";
+import { isUnavailable } from "../services/federation/availability.ts";
+import { inboxHost, noteDelivery, watchDelivery } from "../services/federation/delivery-health.ts";
 import type { CircuitDecision, DeliveryCircuit } from "./delivery-circuit.ts";
+import { DELIVERY_ATTEMPTS, HOST_BUSY_DELAY_MS, HostLimiter } from "./delivery-limits.ts";
 
 const logger = getLogger(["gannet", "federation"]);
 
@@ -21,13 +23,8 @@ export const FEDERATION_JOBS = {
   fanout: "federation.fanout",
 } as const;
 
-/**
- * Attempts of one delivery: with the queue's backoff (30 s doubling, at most 6 h between two)
- * the last comes about two days after the first, as Mastodon's 16 retries of a delivery do, so
- * a peer that is down over a weekend still gets its mail. The queue's default (10) gave up
- * after about four hours.
- */
-export const DELIVERY_ATTEMPTS = 16;
+/** Attempts and retry delays of one delivery: Mastodon's (delivery-limits.ts). */
+export { DELIVERY_ATTEMPTS, deliveryBackoff } from "./delivery-limits.ts";
 
 type MessageHandler = (message: unknown) => Promise<void> | void;
 
@@ -153,6 +150,18 @@ async function circuitOf(ctx: AppContext): Promise<DeliveryCircuit> {
   return c;
 }
 
+// One limiter per context, as the circuits.
+const limiters = new WeakMap<AppContext, HostLimiter>();
+
+function limiterOf(ctx: AppContext): HostLimiter {
+  let l = limiters.get(ctx);
+  if (!l) {
+    l = new HostLimiter(ctx.config.deliveryConcurrencyPerServer);
+    limiters.set(ctx, l);
+  }
+  return l;
+}
+
 /** The guarded client refused the inbox's address or URL: retrying cannot change that. */
 function refusedByPolicy(error: unknown): boolean {
   const cause = (error as { cause?: unknown } | null)?.cause;
@@ -177,6 +186,27 @@ function inboxState(error: unknown): "unreachable" | "reachable" | undefined {
  * held for a week. The circuit's own failures never stop a delivery.
  */
 async function deliverThroughCircuit(ctx: AppContext, q: JobMessageQueue, payload: OutboxPayload): Promise<void> {
+  const host = inboxHost(payload.inbox);
+  // Mastodon's DeliveryWorker: nothing is sent to a server marked unavailable (seven days of
+  // failures, services/federation/availability.ts) until it is available again.
+  if (host && (await isUnavailable(ctx, host))) return;
+  if (!host) return deliverUnlimited(ctx, q, payload);
+  const limiter = limiterOf(ctx);
+  if (!limiter.tryAcquire(host)) {
+    // The server has its share of the slots (a slow one holds them until its time-out): this
+    // delivery waits in the queue, not in a slot the other servers could use.
+    const runAt = new Date(Date.now() + HOST_BUSY_DELAY_MS * (1 + Math.random()));
+    await ctx.queue.enqueue(FEDERATION_JOBS.outbox, payload, { runAt, attempts: DELIVERY_ATTEMPTS });
+    return;
+  }
+  try {
+    await deliverUnlimited(ctx, q, payload);
+  } finally {
+    limiter.release(host);
+  }
+}
+
+async function deliverUnlimited(ctx: AppContext, q: JobMessageQueue, payload: OutboxPayload): Promise<void> {
   const circuit = await circuitOf(ctx);
   const heldSince = typeof payload[HELD_SINCE] === "number" ? payload[HELD_SINCE] : undefined;
   let decision: CircuitDecision = { type: "send", state: undefined };
@@ -194,7 +224,10 @@ async function deliverThroughCircuit(ctx: AppContext, q: JobMessageQueue, payloa
   }
   if (decision.type === "hold") {
     const held = { ...payload, [HELD_SINCE]: heldSince ?? Date.now() };
-    await ctx.queue.enqueue(FEDERATION_JOBS.outbox, held, { runAt: new Date(decision.runAt) });
+    await ctx.queue.enqueue(FEDERATION_JOBS.outbox, held, {
+      runAt: new Date(decision.runAt),
+      attempts: DELIVERY_ATTEMPTS,
+    });
     return;
   }
   const state = decision.state;

@@ -1,6 +1,6 @@
 import { deliver } from "../federation/deliver.ts";
 import { DELIVER_JOB } from "../federation/deliveries.ts";
-import { FEDERATION_JOBS, runFederationJob } from "../federation/queue.ts";
+import { deliveryBackoff, FEDERATION_JOBS, runFederationJob } from "../federation/queue.ts";
 import { registerResolveJobs } from "../federation/resolve/queue.ts";
 import type { JobQueue } from "../infra/queue/interface.ts";
 import type { Scheduler } from "../infra/scheduler/scheduler.ts";
@@ -53,10 +53,14 @@ import { refreshTrends } from "../services/trends/scoring.ts";
  * Every job handler, registered by name in each process that runs workers. A feature adds its
  * handlers here: `queue.register("feeds.fan-out", fanOut)`, the handler in its own file.
  */
-export function registerJobHandlers(queue: JobQueue): void {
+export function registerJobHandlers(queue: JobQueue, opts: { deliveryConcurrency?: number } = {}): void {
   queue.register(FAN_OUT_JOB, fanOutStatus);
-  // Fedify's deliveries, fan-outs and inbox processing (federation/queue.ts).
-  for (const name of Object.values(FEDERATION_JOBS)) queue.register(name, runFederationJob);
+  // Fedify's deliveries (a pool of their own, Mastodon's retry schedule) and fan-outs (federation/queue.ts).
+  queue.register(FEDERATION_JOBS.outbox, runFederationJob, {
+    concurrency: opts.deliveryConcurrency,
+    backoff: (attempt) => deliveryBackoff(attempt),
+  });
+  queue.register(FEDERATION_JOBS.fanout, runFederationJob);
   queue.register(MERGE_JOB, mergeIntoHome);
   queue.register(ANNOUNCEMENT_PUBLISH_JOB, publishAnnouncementJob);
   queue.register(ANNOUNCEMENT_UNPUBLISH_JOB, unpublishAnnouncementJob);

@@ -1,5 +1,5 @@
 import { createPrivateKey } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import { signRequest } from "@fedify/fedify";
 import { testRsaPair } from "./test-keys.ts";
 
@@ -21,6 +21,8 @@ export interface FakeActor {
   gets: ReceivedPost[];
   /** Status codes the inbox answers with, in turn (then 202). */
   failNext: number[];
+  /** While true, inbox POSTs are received but never answered (a server hanging until the sender's time-out). */
+  hang: boolean;
   /** A request signed with this actor's key (cavage draft, as Mastodon signs). */
   signedGet(url: string, accept?: string): Promise<Request>;
   close(): Promise<void>;
@@ -40,6 +42,7 @@ export async function startFakeActor(): Promise<FakeActor> {
   const received: ReceivedPost[] = [];
   const gets: ReceivedPost[] = [];
   const failNext: number[] = [];
+  const hanging: { hang: boolean; held: ServerResponse[] } = { hang: false, held: [] };
   let origin = "";
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -47,6 +50,10 @@ export async function startFakeActor(): Promise<FakeActor> {
     req.on("end", () => {
       if (req.method === "POST" && req.url === "/inbox") {
         received.push({ url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() });
+        if (hanging.hang) {
+          hanging.held.push(res);
+          return;
+        }
         res.writeHead(failNext.shift() ?? 202).end();
         return;
       }
@@ -89,6 +96,13 @@ export async function startFakeActor(): Promise<FakeActor> {
     received,
     gets,
     failNext,
+    get hang() {
+      return hanging.hang;
+    },
+    set hang(value: boolean) {
+      hanging.hang = value;
+      if (!value) for (const res of hanging.held.splice(0)) res.writeHead(202).end();
+    },
     signedGet(url, accept = "application/activity+json") {
       return signRequest(
         new Request(url, { headers: { accept } }),
@@ -99,6 +113,9 @@ export async function startFakeActor(): Promise<FakeActor> {
         },
       );
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const res of hanging.held.splice(0)) res.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -4,7 +4,7 @@ import { DELIVERY_ATTEMPTS, FEDERATION_JOBS, JobMessageQueue } from "../../src/f
 import type { JobQueue, JobToEnqueue } from "../../src/infra/queue/interface.ts";
 
 describe("Fedify's messages on the job queue", () => {
-  it("gives deliveries 16 attempts (about two days of retries, as Mastodon), fan-outs the default", async () => {
+  it("gives deliveries 17 attempts (the first and Mastodon's 16 retries), fan-outs the default", async () => {
     const queued: JobToEnqueue[] = [];
     const queue = {
       enqueueMany: async (jobs: JobToEnqueue[]) => {
@@ -15,11 +15,11 @@ describe("Fedify's messages on the job queue", () => {
     const q = new JobMessageQueue(queue);
     await q.enqueue({ type: "outbox", inbox: "https://remote.example/inbox" });
     await q.enqueue({ type: "fanout" });
-    assert.equal(DELIVERY_ATTEMPTS, 16);
+    assert.equal(DELIVERY_ATTEMPTS, 17);
     assert.deepEqual(
       queued.map((j) => [j.name, j.options?.attempts]),
       [
-        [FEDERATION_JOBS.outbox, 16],
+        [FEDERATION_JOBS.outbox, 17],
         [FEDERATION_JOBS.fanout, undefined],
       ],
     );

@@ -13,6 +13,10 @@ export interface DeliveryHealth {
   successesTotal: number;
   lastError: string | null;
   updatedAt: string;
+  /** Days on which deliveries could not reach the server since it last answered. */
+  failureDays: number;
+  /** Marked unavailable then (seven failure days): nothing is sent to it. */
+  unavailableSince: string | null;
 }
 
 /** What one batch of deliveries to a server did, merged into its row by `recordHealth`. */
@@ -26,6 +30,10 @@ export interface HealthDelta {
   /** Failures after the batch's last success (all of them without one). */
   failuresAfter: number;
   lastError: string | null;
+  /** The server answered in the batch (2xx or 4xx): it is reachable. */
+  reached: boolean;
+  /** The latest failure to reach it (no answer, 5xx) after the batch's last answer, if any. */
+  unreachableAt: string | null;
 }
 
 /** Deliveries of one server waiting in the database queue. */
@@ -65,7 +73,12 @@ const toHealth = (r: DeliveryHealthTable): DeliveryHealth => ({
   successesTotal: Number(r.successes_total),
   lastError: r.last_error,
   updatedAt: r.updated_at,
+  failureDays: Number(r.failure_days),
+  unavailableSince: r.unavailable_since,
 });
+
+/** Days of failure after which a server is unavailable (Mastodon's DeliveryFailureTracker). */
+export const UNAVAILABLE_AFTER_DAYS = 7;
 
 /**
  * Known remote servers for the moderation panel: the domains of known accounts, of delivery
@@ -102,6 +115,82 @@ export class FederationInstancesRepository {
         successes_total = delivery_health.successes_total + excluded.successes_total,
         last_error = COALESCE(excluded.last_error, delivery_health.last_error),
         updated_at = excluded.updated_at`.execute(this.#db);
+    await this.#recordAvailability(deltas);
+  }
+
+  /**
+   * Mastodon's failure days: a server that answered forgets them (and is available again); a
+   * failure to reach it counts its UTC day once; the seventh such day marks it unavailable.
+   */
+  async #recordAvailability(deltas: HealthDelta[]): Promise<void> {
+    const reached = deltas.filter((d) => d.reached).map((d) => d.domain);
+    if (reached.length > 0) {
+      await this.#db
+        .updateTable("delivery_health")
+        .set({ failure_days: 0, last_failure_day: null, unavailable_since: null })
+        .where("domain", "in", reached)
+        .where((eb) => eb.or([eb("failure_days", ">", 0), eb("unavailable_since", "is not", null)]))
+        .execute();
+    }
+    const byDay = new Map<string, { at: string; domains: string[] }>();
+    for (const d of deltas) {
+      if (!d.unreachableAt) continue;
+      const day = d.unreachableAt.slice(0, 10);
+      const e = byDay.get(day) ?? { at: d.unreachableAt, domains: [] };
+      if (d.unreachableAt > e.at) e.at = d.unreachableAt;
+      e.domains.push(d.domain);
+      byDay.set(day, e);
+    }
+    for (const [day, { at, domains }] of byDay) {
+      const days = sql<number>`CASE WHEN last_failure_day = ${day} THEN failure_days ELSE failure_days + 1 END`;
+      await this.#db
+        .updateTable("delivery_health")
+        .set({
+          failure_days: days,
+          last_failure_day: day,
+          unavailable_since: sql`CASE WHEN unavailable_since IS NULL AND ${days} >= ${UNAVAILABLE_AFTER_DAYS}
+            THEN ${at} ELSE unavailable_since END`,
+        })
+        .where("domain", "in", domains)
+        // A day earlier than the last counted (a late note from another process) changes nothing.
+        .where((eb) => eb.or([eb("last_failure_day", "is", null), eb("last_failure_day", "<=", day)]))
+        .execute();
+    }
+  }
+
+  /** Servers unavailable or failing for a day or more, unavailable first, then by failure days. */
+  async notReached(limit: number): Promise<DeliveryHealth[]> {
+    const rows = await this.#db
+      .selectFrom("delivery_health")
+      .selectAll()
+      .where((eb) => eb.or([eb("failure_days", ">", 0), eb("unavailable_since", "is not", null)]))
+      .orderBy(sql`CASE WHEN unavailable_since IS NULL THEN 1 ELSE 0 END`)
+      .orderBy("failure_days", "desc")
+      .orderBy("domain")
+      .limit(limit)
+      .execute();
+    return rows.map(toHealth);
+  }
+
+  /** The servers marked unavailable. */
+  async unavailableDomains(): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom("delivery_health")
+      .select("domain")
+      .where("unavailable_since", "is not", null)
+      .execute();
+    return rows.map((r) => r.domain);
+  }
+
+  /** Forgets the failure days of a server and makes it available (an activity came from it; an administrator). */
+  async markAvailable(domain: string): Promise<boolean> {
+    const r = await this.#db
+      .updateTable("delivery_health")
+      .set({ failure_days: 0, last_failure_day: null, unavailable_since: null })
+      .where("domain", "=", domain)
+      .where((eb) => eb.or([eb("failure_days", ">", 0), eb("unavailable_since", "is not", null)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
   async healthOf(domains: string[]): Promise<Map<string, DeliveryHealth>> {

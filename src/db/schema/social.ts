@@ -144,6 +144,12 @@ export interface DeliveryHealthTable {
   successes_total: number;
   last_error: string | null;
   updated_at: string;
+  /** Days (UTC) on which deliveries could not reach the server since it last answered (0055). */
+  failure_days: number;
+  /** The last of those days, `YYYY-MM-DD`. */
+  last_failure_day: string | null;
+  /** Marked unavailable then (seven failure days): deliveries to it are skipped. */
+  unavailable_since: string | null;
 }
 
 /** Staff notes on a report (Mastodon's ReportNote, migration 0052). */

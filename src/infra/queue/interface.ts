@@ -64,8 +64,19 @@ export interface QueueState {
 }
 
 export interface StartOptions {
-  /** Jobs run at once by this process (default 5). */
+  /** Jobs run at once by this process (default 5), those registered with a pool of their own aside. */
   concurrency?: number;
+}
+
+export interface RegisterOptions {
+  /**
+   * The job runs in a pool of its own, this many at once in each process, beside the queue's
+   * `concurrency`: jobs that mostly wait on the network (deliveries) then never hold back the
+   * others, nor the others them.
+   */
+  concurrency?: number;
+  /** Delay before the retry after failed attempt `attempt` (1 for the first), in ms; default the queue's. */
+  backoff?: (attempt: number) => number;
 }
 
 /**
@@ -83,7 +94,7 @@ export interface JobQueue {
    * A worker takes only jobs it has a handler for: others wait (and show in `state()`) for a
    * process that has one.
    */
-  register(name: string, handler: JobHandler): void;
+  register(name: string, handler: JobHandler, options?: RegisterOptions): void;
   /** Starts this process's workers; jobs are taken from now on. */
   start(options?: StartOptions): void;
   /**

@@ -12,6 +12,7 @@ import {
   type JobToEnqueue,
   PermanentJobError,
   type QueueState,
+  type RegisterOptions,
   type StartOptions,
 } from "./interface.ts";
 import type { ClaimedJob, JobStore, NewJob } from "./store.ts";
@@ -33,6 +34,13 @@ export interface QueueOptions {
   defaultAttempts?: number;
 }
 
+/** Jobs run at once: the names it takes and how many of them run. */
+interface Pool {
+  names: string[];
+  concurrency: number;
+  running: number;
+}
+
 /** Worker id: which process holds a job, for operators and for lock checks. */
 export function newWorkerId(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
@@ -51,8 +59,10 @@ export class StoreJobQueue implements JobQueue {
   readonly #context: () => AppContext;
   readonly #ids: IdGenerator;
   readonly #handlers = new Map<string, JobHandler>();
+  readonly #backoffs = new Map<string, (attempt: number) => number>();
   readonly #running = new Map<string, Promise<void>>();
-  #concurrency = 0;
+  /** The default pool (every job without one of its own) first, then one per job that asked for its own. */
+  readonly #pools: Pool[] = [{ names: [], concurrency: 0, running: 0 }];
   #started = false;
   #stopping = false;
   #loop?: Promise<void>;
@@ -103,9 +113,19 @@ export class StoreJobQueue implements JobQueue {
     return ids;
   }
 
-  register(name: string, handler: JobHandler): void {
+  register(name: string, handler: JobHandler, options: RegisterOptions = {}): void {
     if (this.#handlers.has(name)) throw new Error(`a handler for job ${name} is already registered`);
     this.#handlers.set(name, handler);
+    if (options.backoff) this.#backoffs.set(name, options.backoff);
+    if (options.concurrency !== undefined) {
+      this.#pools.push({ names: [name], concurrency: Math.max(1, options.concurrency), running: 0 });
+    } else {
+      this.#pools[0].names.push(name);
+    }
+  }
+
+  #poolOf(name: string): Pool {
+    return this.#pools.find((p) => p.names.includes(name)) ?? this.#pools[0];
   }
 
   /** Makes an idle worker look for jobs now. */
@@ -117,7 +137,7 @@ export class StoreJobQueue implements JobQueue {
   start(options: StartOptions = {}): void {
     if (this.#started) throw new Error("the job queue is already started");
     this.#started = true;
-    this.#concurrency = Math.max(1, options.concurrency ?? 5);
+    this.#pools[0].concurrency = Math.max(1, options.concurrency ?? 5);
     this.#heartbeat = runInBackground(() =>
       setInterval(() => void this.#extendLocks(), Math.max(50, this.#opts.lockMs / 3)),
     );
@@ -157,15 +177,15 @@ export class StoreJobQueue implements JobQueue {
   async #work(): Promise<void> {
     while (!this.#stopping) {
       this.#woken = false;
-      const free = this.#concurrency - this.#running.size;
       let full = false;
-      if (free > 0) {
+      for (const pool of this.#pools) {
+        const free = pool.concurrency - pool.running;
+        if (free <= 0 || pool.names.length === 0) continue;
         try {
           const now = Date.now();
-          const names = [...this.#handlers.keys()];
-          const jobs = await this.store.claim(this.workerId, names, free, now, now + this.#opts.lockMs);
+          const jobs = await this.store.claim(this.workerId, pool.names, free, now, now + this.#opts.lockMs);
           for (const job of jobs) this.#start(job);
-          full = jobs.length === free;
+          if (jobs.length === free) full = true;
         } catch (e) {
           logger.error("Cannot take jobs: {error}", { error: e });
         }
@@ -184,7 +204,10 @@ export class StoreJobQueue implements JobQueue {
   }
 
   #start(job: ClaimedJob): void {
+    const pool = this.#poolOf(job.name);
+    pool.running++;
     const p = this.#run(job).finally(() => {
+      pool.running--;
       this.#running.delete(job.id);
       this.wake();
     });
@@ -217,7 +240,7 @@ export class StoreJobQueue implements JobQueue {
         await this.#settle(() => this.store.kill(this.workerId, job.id, error.slice(0, 4000)));
       } else {
         logger.info("Job {name} {id} failed (attempt {attempts} of {maxAttempts}), retrying: {message}", fields);
-        const runAt = Date.now() + this.backoff(job.attempts);
+        const runAt = Date.now() + (this.#backoffs.get(job.name) ?? ((n: number) => this.backoff(n)))(job.attempts);
         await this.#settle(() => this.store.retry(this.workerId, job.id, runAt, error.slice(0, 4000)));
       }
       return;

@@ -7,6 +7,7 @@ import type {
   HealthDelta,
   QueuedDeliveries,
 } from "../../db/repositories/federation-instances.ts";
+import { forgetUnavailable } from "./availability.ts";
 
 export type { DeliveryHealth, QueuedDeliveries };
 
@@ -30,6 +31,8 @@ interface Pending {
   failures: number;
   failuresAfter: number;
   lastError: string | null;
+  reached: boolean;
+  unreachableAt: string | null;
 }
 
 class HealthRecorder {
@@ -42,11 +45,26 @@ class HealthRecorder {
     this.#ctx = ctx;
   }
 
-  note(domain: string, ok: boolean, error: string | null, at: string): void {
+  note(domain: string, ok: boolean, reached: boolean, error: string | null, at: string): void {
     let p = this.#pending.get(domain);
     if (!p) {
-      p = { successAt: null, failureAt: null, successes: 0, failures: 0, failuresAfter: 0, lastError: null };
+      p = {
+        successAt: null,
+        failureAt: null,
+        successes: 0,
+        failures: 0,
+        failuresAfter: 0,
+        lastError: null,
+        reached: false,
+        unreachableAt: null,
+      };
       this.#pending.set(domain, p);
+    }
+    if (reached) {
+      p.reached = true;
+      p.unreachableAt = null;
+    } else {
+      p.unreachableAt = at;
     }
     if (ok) {
       p.successes++;
@@ -80,7 +98,8 @@ class HealthRecorder {
     this.#pending = new Map();
     const deltas: HealthDelta[] = [...batch].map(([domain, p]) => ({ domain, ...p }));
     try {
-      await repo(this.#ctx).recordHealth(deltas, new Date().toISOString());
+      await repo(this.#ctx).recordHealth(deltas, clockOf(this.#ctx)().toISOString());
+      if (deltas.some((d) => d.reached || d.unreachableAt)) forgetUnavailable(this.#ctx);
     } catch (error) {
       logger.warn("Cannot record the delivery health of {count} servers: {error}", { count: deltas.length, error });
     }
@@ -121,6 +140,28 @@ export function describeFailure(error: unknown): string {
   return (text || error.name).slice(0, 300);
 }
 
+const clocks = new WeakMap<AppContext, () => Date>();
+
+/** The time deliveries are noted at (tests set another: the seven-day rule without waiting a week). */
+export function clockOf(ctx: AppContext): () => Date {
+  return clocks.get(ctx) ?? (() => new Date());
+}
+
+/** Sets the clock of `ctx`'s delivery notes (tests); undefined restores the real one. */
+export function setDeliveryClock(ctx: AppContext, now: (() => Date) | undefined): void {
+  if (now) clocks.set(ctx, now);
+  else clocks.delete(ctx);
+}
+
+/**
+ * Whether a failure still tells that the server answered: a 4xx other than 429 (Mastodon's
+ * DeliveryWorker counts those as delivered: retrying cannot help, and the server is up).
+ */
+function answered(error: unknown): boolean {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === "number" && status >= 400 && status < 500 && status !== 429;
+}
+
 /**
  * Notes the outcome of one delivery to `inbox` (no `error`: it worked). Costs a map update; the
  * write comes later, batched.
@@ -131,8 +172,9 @@ export function noteDelivery(ctx: AppContext, inbox: string, error?: unknown): v
   recorder(ctx).note(
     domain,
     error === undefined,
+    error === undefined || answered(error),
     error === undefined ? null : describeFailure(error),
-    new Date().toISOString(),
+    clockOf(ctx)().toISOString(),
   );
 }
 

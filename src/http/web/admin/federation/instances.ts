@@ -1,4 +1,5 @@
 import type { Context, Hono } from "hono";
+import { markAvailable } from "../../../../services/federation/availability.ts";
 import {
   type DeliveryHealth,
   instanceDetail,
@@ -8,9 +9,9 @@ import {
 import type { HonoEnv } from "../../../types.ts";
 import { type Translate, t } from "../../i18n/index.ts";
 import { html, type SafeHtml } from "../../pages/html.ts";
-import { Permission, requireStaff, type Staff } from "../guard.ts";
+import { Permission, requireStaff, type Staff, staffForm } from "../guard.ts";
 import { sendAdminPage } from "../layout.ts";
-import { formatDate, notFoundPage } from "./common.ts";
+import { buttonForm, done, formatDate, notFoundPage } from "./common.ts";
 
 const PATH = "/admin/instances";
 const P = Permission.manageFederation;
@@ -34,8 +35,9 @@ function blockState(tr: Translate, i: KnownInstance): SafeHtml {
 
 function healthCell(tr: Translate, h: DeliveryHealth | undefined): SafeHtml {
   if (!h) return html`<span class="muted">${tr("admin.federation.no_deliveries")}</span>`;
-  const failing =
-    h.consecutiveFailures > 0
+  const failing = h.unavailableSince
+    ? html`<span class="badge bad unavailable">${tr("admin.federation.unavailable")}</span>`
+    : h.consecutiveFailures > 0
       ? html`<span class="badge bad">${tr.plural("admin.federation.failures_in_row", h.consecutiveFailures)}</span>`
       : html`<span class="badge good">${tr("admin.federation.healthy")}</span>`;
   const last = h.lastSuccessAt
@@ -119,6 +121,14 @@ ${
 <dt>${tr("admin.federation.last_failure")}</dt><dd class="last-failure">${when(h?.lastFailureAt)}${h?.lastError ? html` <code>${h.lastError}</code>` : ""}</dd>
 <dt>${tr("admin.federation.failures_row_label")}</dt><dd class="failures">${h ? (h.consecutiveFailures > 0 ? html`<span class="badge bad">${h.consecutiveFailures}</span>` : html`<span class="badge good">0</span>`) : "0"}</dd>
 <dt>${tr("admin.federation.totals")}</dt><dd class="totals">${tr("admin.federation.totals_value", { ok: h?.successesTotal ?? 0, failed: h?.failuresTotal ?? 0 })}</dd>
+<dt>${tr("admin.federation.availability")}</dt><dd class="availability">${
+    h?.unavailableSince
+      ? html`<span class="badge bad">${tr("admin.federation.unavailable")}</span> ${tr("admin.federation.unavailable_since", { date: when(h.unavailableSince) })}
+${buttonForm(`${PATH}/${encodeURIComponent(domain)}/restart_delivery`, me.csrf, tr("admin.federation.restart_delivery"), domain, "button")}`
+      : h && h.failureDays > 0
+        ? tr.plural("admin.federation.failure_days", h.failureDays)
+        : tr("admin.federation.available")
+  }</dd>
 <dt>${tr("admin.federation.queued")}</dt><dd class="queued">${tr("admin.federation.queued_value", { waiting: i.queued.waiting, retrying: i.queued.retrying, running: i.queued.running })}${i.queued.capped ? html` <span class="muted">${tr("admin.federation.queued_capped")}</span>` : ""}</dd>
 </dl>
 </section>
@@ -132,6 +142,16 @@ export function instancePages(app: Hono<HonoEnv>): void {
     const me = await requireStaff(c, P);
     if (me instanceof Response) return me;
     return listPage(c, me);
+  });
+
+  // Mastodon's "Restart delivery": the server is available again (its failure days forgotten).
+  app.post(`${PATH}/:domain/restart_delivery`, async (c) => {
+    const f = await staffForm(c, P);
+    if (f instanceof Response) return f;
+    const domain = (c.req.param("domain") ?? "").toLowerCase();
+    if (domain.length > 260 || !DOMAIN_RE.test(domain)) return notFoundPage(c);
+    await markAvailable(c.env.ctx, domain);
+    return done(c, `${PATH}/${encodeURIComponent(domain)}`, "admin.federation.delivery_restarted");
   });
 
   app.get(`${PATH}/:domain`, async (c) => {
