@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { jobsList } from "../../src/cli/commands/jobs.ts";
 import type { Account } from "../../src/db/repositories/accounts.ts";
 import { DELIVERY_ATTEMPTS, deliveryBackoff } from "../../src/federation/delivery-limits.ts";
+import { forgetUnavailable } from "../../src/services/federation/availability.ts";
 import { flushDeliveryHealth, setDeliveryClock } from "../../src/services/federation/delivery-health.ts";
 import { type FakeActor, startFakeActor } from "../helpers/fake-actor.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
@@ -163,6 +164,56 @@ describe("delivery: unavailable servers and slow ones", () => {
     assert.equal(creates(down), creates0 + 1);
     await flushDeliveryHealth(s.ctx);
     assert.doesNotMatch(await jobsListOutput(s), new RegExp(`\\n${host.replace(".", "\\.")}\\t`));
+  });
+});
+
+describe("delivery: an unavailable server that writes to us", () => {
+  let s: TestServer;
+  let author: TestUser;
+  let remote: FakeActor;
+  let host: string;
+
+  before(async () => {
+    s = await startTestServer({ ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1,::1" });
+    author = await s.createUser("inverseauthor");
+    remote = await startFakeActor();
+    host = new URL(remote.origin).host;
+    await remoteFollower(s, remote, "inverse", author);
+  });
+  after(async () => {
+    await remote.close();
+    await s.close();
+  });
+
+  it("is available again once a signed activity arrives from it (Mastodon's track_inverse_success!)", async () => {
+    const now = new Date().toISOString();
+    await s.ctx.db
+      .insertInto("delivery_health")
+      .values({
+        domain: host,
+        failure_days: 7,
+        last_failure_day: now.slice(0, 10),
+        unavailable_since: now,
+        updated_at: now,
+      } as never)
+      .onConflict((oc) => oc.column("domain").doUpdateSet({ failure_days: 7, unavailable_since: now } as never))
+      .execute();
+    forgetUnavailable(s.ctx);
+    assert.match(await jobsListOutput(s), new RegExp(`\\n${host.replace(".", "\\.")}\\tunavailable\\t`));
+    const like = {
+      "@context": "https://www.w3.org/ns/activitystreams",
+      id: `${remote.origin}/likes/1`,
+      type: "Like",
+      actor: remote.actorId,
+      object: `${s.url}/users/${author.account.username}`,
+    };
+    const res = await fetch(await remote.signedPost(`${s.url}/inbox`, like));
+    assert.ok(res.status < 300, String(res.status));
+    assert.doesNotMatch(await jobsListOutput(s), new RegExp(`\\n${host.replace(".", "\\.")}\\t`));
+    const creates0 = creates(remote);
+    await post(s, author, "reaches the server again");
+    await s.settle({ allowDead: true, delayed: false });
+    assert.equal(creates(remote), creates0 + 1);
   });
 });
 

@@ -25,6 +25,8 @@ export interface FakeActor {
   hang: boolean;
   /** A request signed with this actor's key (cavage draft, as Mastodon signs). */
   signedGet(url: string, accept?: string): Promise<Request>;
+  /** A POST of `activity` signed with this actor's key (cavage draft, with a digest). */
+  signedPost(url: string, activity: unknown): Promise<Request>;
   close(): Promise<void>;
 }
 
@@ -112,6 +114,16 @@ export async function startFakeActor(): Promise<FakeActor> {
           spec: "draft-cavage-http-signatures-12",
         },
       );
+    },
+    signedPost(url, activity) {
+      const request = new Request(url, {
+        method: "POST",
+        headers: { "content-type": "application/activity+json" },
+        body: JSON.stringify(activity),
+      });
+      return signRequest(request, signingKey, new URL(`${origin}/users/remote#main-key`), {
+        spec: "draft-cavage-http-signatures-12",
+      });
     },
     close: () => {
       for (const res of hanging.held.splice(0)) res.destroy();

@@ -1,5 +1,6 @@
 import type { Federation } from "@fedify/fedify";
 import type { AppContext } from "../../context.ts";
+import { signedRequestFrom } from "../../services/federation/availability.ts";
 import { checkSignature, kvOf, mayRefetch, parseSignature } from "./fast-signature.ts";
 import { shapeProblem } from "./shape.ts";
 
@@ -197,6 +198,8 @@ export async function inboxPrecheck(
     signer = await (await signatureGateModule).verifiedSigner(fed, ctx, forward, { refetchGranted });
     if (!signer) return signatureRefusal("Signature verification failed");
   }
+  // A server marked unavailable for deliveries that sends us a signed activity is back.
+  await signedRequestFrom(ctx, signer.ownerId?.host ?? keys[0]);
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));

@@ -64,6 +64,16 @@ export async function markAvailable(ctx: AppContext, domain: string): Promise<bo
   return changed;
 }
 
+/**
+ * A request signed by an actor of `domain` reached the inbox: if the server was unavailable, it
+ * answers again (Mastodon's DeliveryFailureTracker.track_inverse_success!). Costs a set lookup
+ * (the kept set) unless it was unavailable.
+ */
+export async function signedRequestFrom(ctx: AppContext, domain: string): Promise<void> {
+  const host = domain.toLowerCase();
+  if ((await unavailableSet(ctx)).has(host)) await markAvailable(ctx, host);
+}
+
 /** Servers unavailable or failing on a day or more (`gannet jobs list`), unavailable first; at most `limit`. */
 export function serversNotReached(ctx: AppContext, limit = 100): Promise<DeliveryHealth[]> {
   return ctx.repos.federationInstances.notReached(limit);
