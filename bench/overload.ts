@@ -121,7 +121,11 @@ async function main() {
   const refused = open.answers.filter((a) => a.status === 503);
   const unanswered = open.answers.filter((a) => a.status === 0);
   const other = open.answers.length - served.length - refused.length - unanswered.length;
-  const goodput = served.length / SECONDS;
+  // Goodput: the 2xx answers that arrived within the open loop's own window (an answer that
+  // comes after it, seconds late, is not throughput the server sustained at that rate).
+  const windowStart = open.answers.reduce((m, a) => Math.min(m, a.due), Number.POSITIVE_INFINITY);
+  const windowEnd = windowStart + SECONDS * 1000;
+  const goodput = served.filter((a) => a.due + a.ms <= windowEnd).length / SECONDS;
   const share = goodput / sustainable;
   const withRetryAfter = refused.filter((a) => a.retryAfter).length;
   const ms = (xs: Answer[], p: number) =>
