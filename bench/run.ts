@@ -80,6 +80,7 @@ import {
   VERIFY_CREDENTIALS,
   type WorkloadResult,
 } from "./lib/report.ts";
+import { prepareData, seedData } from "./lib/seed-run.ts";
 import { type PrepareArgs, prepareTimelines, timelineTargets } from "./lib/timeline-workloads.ts";
 import { measureScoring, prepareTrends, type ScoringResult, trendsTargets } from "./lib/trends.ts";
 import { prepareWebPages, webPageTargets } from "./lib/web-pages.ts";
@@ -107,17 +108,6 @@ interface Target {
   rate?: number;
 }
 
-interface Seeded {
-  readerId: string;
-  readerToken: string;
-  authorId: string;
-  authorToken: string;
-  relationshipIds: string[];
-  tag: string;
-  ms: number;
-  counts: string;
-}
-
 /** The temporary data directory, removed however the harness ends. */
 let dataDir: string | undefined;
 /** The harness's connection to the server's database (a PostgreSQL one is dropped at the end). */
@@ -135,35 +125,6 @@ function git(args: string[]): string {
   } catch {
     return "unknown";
   }
-}
-
-/** Migrations, one confirmed user and one token, in a process of its own. Returns the token. */
-async function prepareData(env: NodeJS.ProcessEnv): Promise<string> {
-  const out = await runChild(NODE, [join(BENCH_DIR, "lib/setup-data.ts")], { env }, 120_000);
-  const token = /^BENCH_TOKEN=(\S+)$/m.exec(out)?.[1];
-  if (!token) throw new Error(`setup printed no token:\n${out}`);
-  return token;
-}
-
-/** The seeded instance (bench/seed.ts), written by a process of its own. */
-async function seedData(env: NodeJS.ProcessEnv): Promise<Seeded> {
-  const t0 = performance.now();
-  const out = await runChild(NODE, [join(BENCH_DIR, "seed.ts")], { env }, 600_000);
-  const value = (key: string) => {
-    const v = new RegExp(`^${key}=(\\S+)$`, "m").exec(out)?.[1];
-    if (!v) throw new Error(`seed printed no ${key}:\n${out}`);
-    return v;
-  };
-  return {
-    readerId: value("SEED_READER_ID"),
-    readerToken: value("SEED_READER_TOKEN"),
-    authorId: value("SEED_AUTHOR_ID"),
-    authorToken: value("SEED_AUTHOR_TOKEN"),
-    relationshipIds: value("SEED_RELATIONSHIP_IDS").split(","),
-    tag: value("SEED_TAG"),
-    counts: value("SEED_COUNTS"),
-    ms: performance.now() - t0,
-  };
 }
 
 /** Starts the server STARTS times on the prepared data; the last one keeps running. */
