@@ -147,7 +147,8 @@ const FEED_PAGES_MAX = 2_000;
 /**
  * A page of the viewer's home feed: its status ids, asked again only when a feed (or a status or
  * account whose deletion takes feed entries with it) may have changed since (the database's feed
- * change stamp; on PostgreSQL with other processes, always asked).
+ * change stamp, which on PostgreSQL follows the other processes' change notices; without a
+ * stamp, always asked).
  */
 async function homeFeedIds(ctx: AppContext, viewerId: string, window: IdWindow): Promise<string[]> {
   const stamp = ctx.database.feedChangeStamp();
