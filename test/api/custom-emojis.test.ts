@@ -206,7 +206,7 @@ describe("custom emojis", () => {
     assert.deepEqual(shortcodes(status.body.account.emojis), want);
   });
 
-  it("loads the emojis of a whole list in one query for statuses and one for accounts", async () => {
+  it("loads the emojis of a whole list in a fixed number of queries, whatever its length", async () => {
     for (let i = 0; i < 5; i++) await post({ status: `post ${i} :blobcat: :party:` });
     const repo = s.ctx.repos.customEmojis;
     const original = repo.findEnabled.bind(repo);
@@ -215,12 +215,23 @@ describe("custom emojis", () => {
       calls++;
       return original(queries);
     };
-    try {
-      const r = await s.request(`/api/v1/accounts/${alice.account.id}/statuses?limit=5`, { token: alice.token });
+    // The page is rendered from kept parts (statuses/rendered.ts): the statuses' emojis in one
+    // query, their authors' in the status views and once more for the authors not kept yet. A
+    // page of 5 asks no more than a page of 1 (a different page each time: neither is a kept page).
+    const callsFor = async (path: string, length: number) => {
+      calls = 0;
+      const r = await s.request(path, { token: alice.token });
       assert.equal(r.status, 200);
-      assert.equal(r.body.length, 5);
+      assert.equal(r.body.length, length);
       for (const st of r.body) assert.deepEqual(shortcodes(st.emojis), ["blobcat", "party"]);
-      assert.equal(calls, 2);
+      return calls;
+    };
+    try {
+      const one = await callsFor(`/api/v1/accounts/${alice.account.id}/statuses?limit=1`, 1);
+      const five = await callsFor(`/api/v1/accounts/${alice.account.id}/statuses?limit=5`, 5);
+      assert.ok(one >= 1 && one <= 3, String(one));
+      // (The second page may ask less: its author's kept parts are kept from the first.)
+      assert.ok(five <= one, `${five} > ${one}`);
     } finally {
       repo.findEnabled = original;
     }

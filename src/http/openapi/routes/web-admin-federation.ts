@@ -57,6 +57,11 @@ export const webAdminFederationDocs: DocArea = {
       answers: { 302: null, 403: html, 404: html },
       ...pub,
     }),
+    "POST /admin/instances/:domain/restart_delivery": post(
+      'Restart delivery to a server marked unavailable (Mastodon\'s "Restart delivery")',
+      {},
+      "Forgets its days of failure: deliveries to it are attempted again. Back to the server's page with a notice.",
+    ),
     "GET /admin/domain_blocks": listPage("Domain blocks (Manage Federation)", "Newest first, 50 a page (`?max_id=`)."),
     "GET /admin/domain_blocks/new": formPage("The form to block a domain", "`?domain=` fills the domain in."),
     "POST /admin/domain_blocks": post(
