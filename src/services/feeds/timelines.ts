@@ -141,30 +141,16 @@ async function textOf(ctx: AppContext, page: string[], viewerId: string | undefi
   };
 }
 
-const feedPages = new WeakMap<AppContext, Map<string, { stamp: number; ids: string[] }>>();
-const FEED_PAGES_MAX = 2_000;
-
 /**
  * A page of the viewer's home feed: its status ids, asked again only when a feed (or a status or
  * account whose deletion takes feed entries with it) may have changed since (the database's feed
  * change stamp, which on PostgreSQL follows the other processes' change notices; without a
  * stamp, always asked).
  */
-async function homeFeedIds(ctx: AppContext, viewerId: string, window: IdWindow): Promise<string[]> {
-  const stamp = ctx.database.feedChangeStamp();
-  if (stamp === undefined) return ctx.repos.feeds.page(viewerId, window);
-  let pages = feedPages.get(ctx);
-  if (pages === undefined) {
-    pages = new Map();
-    feedPages.set(ctx, pages);
-  }
-  const key = `${viewerId} ${window.maxId ?? ""} ${window.sinceId ?? ""} ${window.minId ?? ""} ${window.limit}`;
-  const known = pages.get(key);
-  if (known !== undefined && known.stamp === stamp) return known.ids;
-  const ids = await ctx.repos.feeds.page(viewerId, window);
-  if (pages.size >= FEED_PAGES_MAX) pages.clear();
-  pages.set(key, { stamp, ids });
-  return ids;
+function homeFeedIds(ctx: AppContext, viewerId: string, window: IdWindow): Promise<string[]> {
+  return keptIdPage(ctx, ctx.database.feedChangeStamp(), `home ${viewerId} ${windowKey(window)}`, () =>
+    ctx.repos.feeds.page(viewerId, window),
+  );
 }
 
 /**
