@@ -67,6 +67,9 @@ async function main() {
     RATE_LIMITS: "off",
     REGISTRATIONS_MODE: "open",
     ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1,::1",
+    // LOAD_SHEDDING=off from the bench's environment: on a busy machine the shedder answers some
+    // activities 503, which then are not processed (the CPU per activity is then that of fewer).
+    ...(process.env.LOAD_SHEDDING ? { LOAD_SHEDDING: process.env.LOAD_SHEDDING } : {}),
     ...(database.serverUrl ? { DATABASE_URL: database.serverUrl } : {}),
   };
   const remotes: FakeRemote[] = [];

@@ -1,8 +1,15 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppContext } from "../context.ts";
 import { throttledRefusal } from "../federation/inbox/failure-throttle.ts";
-import { isInboxPostRequest, unsignedRefusal } from "../federation/inbox/precheck.ts";
+import {
+  isInboxPostRequest,
+  isSignatureFailure,
+  mayPrecheckBeforeRouting,
+  precheckBeforeRouting,
+  unsignedRefusal,
+} from "../federation/inbox/precheck.ts";
 import { withGuardedFetch } from "../lib/net/scoped-fetch.ts";
+import { ipAccessDenied } from "../services/moderation/ip-blocks.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
 import { adminRoutes } from "./api/v1/admin/index.ts";
@@ -153,7 +160,8 @@ export function createApp(opts: { logRequests?: boolean } = {}): Hono<HonoEnv> {
  * A fetch handler serving `app` with `ctx`, for node-server (whose env carries incoming/outgoing).
  * With `inbox` (an app that has the inboxes: not the streaming-only one), an unsigned inbox POST
  * is refused before Hono's routing and middleware (precheck.ts says why), and so is any inbox POST
- * from a client IP throttled for failed signatures (failure-throttle.ts). With `shedder`, every
+ * from a client IP throttled for failed signatures (failure-throttle.ts), and a signed one whose
+ * signature does not verify (`precheckBeforeRouting`; while no IP block applies to its address). With `shedder`, every
  * request first passes its admission check (overload.ts).
  */
 export function handlerFor(
@@ -188,7 +196,20 @@ function inboxPrecheckedHandler(
     const refusal =
       unsignedRefusal(request) ??
       (throttle.limit > 0 ? throttledRefusal(throttle, clientIpOfRequest(request, env, trusted), request) : undefined);
-    if (refusal === undefined) return serve(request, env);
+    if (refusal === undefined) {
+      // A signed one has its signature checked here too (precheck.ts), unless an IP block may apply.
+      if (!mayPrecheckBeforeRouting(request)) return serve(request, env);
+      const ip = () => clientIpOfRequest(request, env, trusted);
+      if (ipAccessDenied(ctx, ip) !== false) return serve(request, env);
+      return withGuardedFetch(ctx.guardedFetch, () => precheckBeforeRouting(ctx, request, () => ctx.federation())).then(
+        (early) => {
+          if (early === undefined) return serve(request, env);
+          if (isSignatureFailure(early) && throttle.limit > 0) throttle.fail(ip());
+          if (logRequests) logRequest(request.method, request.url, early.status, start, "-");
+          return early;
+        },
+      );
+    }
     // Refused before the application's request log sees it.
     if (logRequests) logRequest(request.method, request.url, refusal.status, start, "-");
     return refusal;

@@ -3,6 +3,8 @@ import { after, before, describe, it } from "node:test";
 import { FailureThrottle } from "../../src/federation/inbox/failure-throttle.ts";
 import { fastSignatureStats } from "../../src/federation/inbox/fast-signature.ts";
 import { gateStats } from "../../src/federation/inbox/signature-gate.ts";
+import { COMMAND_LINE } from "../../src/services/moderation/action-log.ts";
+import { createIpBlock } from "../../src/services/moderation/ip-blocks.ts";
 import { type FakeActor, FakeRemote, postSigned, type SendOptions } from "../helpers/fake-remote.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -133,6 +135,22 @@ describe("inbox failure throttle: over HTTP", () => {
       assert.equal(res.status, 401, "the digest no longer matches");
     }
     assert.equal((await send("198.51.100.4")).status, 429);
+  });
+
+  it("checks the signature before routing, yet an IP block with no_access still answers 403 first", async () => {
+    // Refused before routing (app.ts): the same 401, counted against the address as before.
+    const before = fastSignatureStats.failed;
+    assert.equal((await forged("198.51.100.9")).status, 401);
+    assert.equal(fastSignatureStats.failed, before + 1, "verified with the held key");
+    await createIpBlock(s.ctx, COMMAND_LINE, { ip: "192.0.2.0/24", severity: "no_access" });
+    const verifiedBefore = verifications();
+    const blocked = await forged("192.0.2.9");
+    assert.equal(blocked.status, 403);
+    assert.equal(await blocked.text(), "Forbidden\n");
+    assert.equal((await send("192.0.2.10")).status, 403, "a valid signature too");
+    assert.equal(verifications(), verifiedBefore, "nothing verified for a blocked address");
+    // Other addresses still go through the early check and on to Fedify.
+    assert.equal((await send("198.51.100.9")).status, 202);
   });
 
   it("lets the address in again once the window is over", async () => {

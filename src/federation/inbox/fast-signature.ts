@@ -1,4 +1,4 @@
-import { createHash, KeyObject, timingSafeEqual, verify } from "node:crypto";
+import { hash, KeyObject, timingSafeEqual, verify } from "node:crypto";
 import type { Federation, KvKey, KvStore } from "@fedify/fedify";
 import type { AppContext } from "../../context.ts";
 
@@ -214,8 +214,9 @@ export function parseSignature(request: Request): ParsedSignature | "refused" | 
 
 /** Every supported digest listed must match the body, as Fedify requires. */
 function digestsMatch(parsed: ParsedSignature, body: Uint8Array): boolean {
-  for (const [hash, value] of parsed.digests) {
-    const expected = createHash(hash).update(body).digest();
+  for (const [algorithm, value] of parsed.digests) {
+    // node:crypto's one-shot hash: no Hash object per request.
+    const expected = hash(algorithm, body, "buffer");
     const given = Buffer.from(value, "base64");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
   }

@@ -139,6 +139,89 @@ function hasEmbeddedSignature(json: unknown): boolean {
   return (signature !== null && typeof signature === "object") || (proof !== null && typeof proof === "object");
 }
 
+/** What steps 1 to 3 of `inboxPrecheck` found in a request whose signature verified. */
+interface SignedInbox {
+  keys: string[];
+  bytes: Uint8Array;
+  fed: Federation<AppContext>;
+  /** The request to hand on, with the body read here (a clone would copy the stream into two). */
+  forward: Request;
+  signer: { ownerId: URL | null };
+}
+
+/** Steps 1 to 3 of `inboxPrecheck`: the signature (and the signing key's domain), the body read. */
+async function signatureStage(
+  ctx: AppContext,
+  request: Request,
+  federation: () => Promise<Federation<AppContext>>,
+): Promise<Response | SignedInbox> {
+  const keys = keyHosts(request);
+  if (keys.length === 0) return signatureRefusal("Request not signed", request);
+  if (await isBlocked(ctx, keys)) return refuse(403, "Forbidden", request);
+  // Fedify's checks that need neither the body nor the key (the Date's window...), before reading.
+  const parsed = parseSignature(request);
+  if (parsed === "refused") return signatureRefusal("Signature verification failed", request);
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  const fed = await federation();
+  let signer: { ownerId: URL | null } | null = null;
+  let refetchGranted = false;
+  if (typeof parsed === "object") {
+    const kv = kvOf(fed);
+    const fast = await checkSignature(kv, request, parsed, bytes);
+    if (fast.verdict === "refused") return signatureRefusal("Signature verification failed");
+    if (fast.verdict === "failed") {
+      // Refused at once, unless this minute's refetch of the key is still unspent (a rotated key).
+      if (!mayRefetch(kv, fast.keyId)) return signatureRefusal("Signature verification failed");
+      refetchGranted = true;
+    }
+    if (fast.verdict === "valid") signer = fast;
+  }
+  const forward = new Request(request.url, { method: "POST", headers: request.headers, body: bytes });
+  if (!signer) {
+    signatureGateModule ??= import("./signature-gate.ts");
+    signer = await (await signatureGateModule).verifiedSigner(fed, ctx, forward, { refetchGranted });
+    if (!signer) return signatureRefusal("Signature verification failed");
+  }
+  return { keys, bytes, fed, forward, signer };
+}
+
+/** Steps 1 to 3 run before routing (`precheckBeforeRouting`), for `inboxPrecheck` to go on from. */
+const checkedEarly = new WeakMap<Request, SignedInbox | { error: unknown }>();
+
+/**
+ * Whether `precheckBeforeRouting` may take this inbox POST (`isInboxPostRequest`): a signed one
+ * whose declared length is within the inbox's bound. Anything else goes through the middleware
+ * (the body limit answers or counts it) to `inboxPrecheck`.
+ */
+export function mayPrecheckBeforeRouting(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return length !== null && Number(length) <= INBOX_BODY_LIMIT;
+}
+
+/**
+ * Steps 1 to 3 of `inboxPrecheck` (the signature, verified, and the signing key's domain) for an
+ * inbox POST before routing and middleware (app.ts's `handlerFor`, when `mayPrecheckBeforeRouting`
+ * and no IP block applies): their refusal, which is answered at once (a flood of forged
+ * signatures spread over many addresses then costs no routing nor middleware), or undefined when
+ * the request goes on its usual way, where `inboxPrecheck` takes up from what was found here (the
+ * body read, the signer) instead of doing it again. An error is kept and thrown there, inside
+ * the application's error handling.
+ */
+export async function precheckBeforeRouting(
+  ctx: AppContext,
+  request: Request,
+  federation: () => Promise<Federation<AppContext>>,
+): Promise<Response | undefined> {
+  try {
+    const stage = await signatureStage(ctx, request, federation);
+    if (stage instanceof Response) return stage;
+    checkedEarly.set(request, stage);
+  } catch (error) {
+    checkedEarly.set(request, { error });
+  }
+  return undefined;
+}
+
 /**
  * Runs before Fedify on inbox POSTs (`isInboxPost`), cheapest refusal first, so that what is not
  * signed costs no JSON-LD work (Fedify parses the whole activity as JSON-LD before it looks at the
@@ -164,40 +247,20 @@ function hasEmbeddedSignature(json: unknown): boolean {
  * (crypto/inbox.ts). Anything else answers the request to hand on to Fedify (which verifies
  * again: its inbox cannot be told that the gate did; a signature the pre-filter took is verified
  * by Fedify only there), carrying the body read here.
+ * Steps 1 to 3 usually ran before routing already (`precheckBeforeRouting`): what they found is
+ * taken up here.
  */
 export async function inboxPrecheck(
   ctx: AppContext,
   request: Request,
   federation: () => Promise<Federation<AppContext>>,
 ): Promise<Response | Request> {
-  const keys = keyHosts(request);
-  if (keys.length === 0) return signatureRefusal("Request not signed", request);
-  if (await isBlocked(ctx, keys)) return refuse(403, "Forbidden", request);
-  // Fedify's checks that need neither the body nor the key (the Date's window...), before reading.
-  const parsed = parseSignature(request);
-  if (parsed === "refused") return signatureRefusal("Signature verification failed", request);
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  const fed = await federation();
-  let signer: { ownerId: URL | null } | null = null;
-  let refetchGranted = false;
-  if (typeof parsed === "object") {
-    const kv = kvOf(fed);
-    const fast = await checkSignature(kv, request, parsed, bytes);
-    if (fast.verdict === "refused") return signatureRefusal("Signature verification failed");
-    if (fast.verdict === "failed") {
-      // Refused at once, unless this minute's refetch of the key is still unspent (a rotated key).
-      if (!mayRefetch(kv, fast.keyId)) return signatureRefusal("Signature verification failed");
-      refetchGranted = true;
-    }
-    if (fast.verdict === "valid") signer = fast;
-  }
-  // Read once and handed on from memory (a clone would copy the stream into two).
-  const forward = new Request(request.url, { method: "POST", headers: request.headers, body: bytes });
-  if (!signer) {
-    signatureGateModule ??= import("./signature-gate.ts");
-    signer = await (await signatureGateModule).verifiedSigner(fed, ctx, forward, { refetchGranted });
-    if (!signer) return signatureRefusal("Signature verification failed");
-  }
+  const early = checkedEarly.get(request);
+  if (early !== undefined) checkedEarly.delete(request);
+  if (early !== undefined && "error" in early) throw early.error;
+  const stage = early ?? (await signatureStage(ctx, request, federation));
+  if (stage instanceof Response) return stage;
+  const { keys, bytes, fed, forward, signer } = stage;
   // A server marked unavailable for deliveries that sends us a signed activity is back.
   await signedRequestFrom(ctx, signer.ownerId?.host ?? keys[0]);
   let json: unknown;

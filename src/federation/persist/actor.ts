@@ -12,7 +12,7 @@ import {
   Service,
 } from "@fedify/vocab";
 import type { AppContext } from "../../context.ts";
-import type { Account, AccountField } from "../../db/repositories/accounts.ts";
+import type { Account, AccountField, RemoteActorInfo } from "../../db/repositories/accounts.ts";
 import { htmlToPlainText, sanitizeRemoteHtml } from "../../lib/text/remote-html.ts";
 import { queueRemoteMedia } from "../../services/media/remote-cache.ts";
 import { persistEmojis } from "./emoji.ts";
@@ -208,6 +208,20 @@ async function withImagesCached(app: AppContext, account: Account | undefined): 
 }
 
 /**
+ * The remote details `accountForActor` read for the account object it answered (each read of an
+ * account is a new object, so this lives as long as the activity's handling that holds it).
+ */
+const readInfo = new WeakMap<Account, RemoteActorInfo>();
+
+/**
+ * `remoteInfo` of a remote account: the row `accountForActor` read for this very object when it
+ * answered it (an activity's sender, checked for freshness a moment ago), else read now.
+ */
+export async function remoteInfoOf(app: AppContext, account: Account): Promise<RemoteActorInfo | undefined> {
+  return readInfo.get(account) ?? (await app.repos.accounts.remoteInfo(account.id));
+}
+
+/**
  * The account of the actor at `uri`: the stored one while it is fresh, else fetched (through
  * Fedify's document loader, signed) and stored. null when it cannot be had. `fetch: false` never
  * fetches; `force` always does (a Move checks the target's current aliases).
@@ -221,6 +235,7 @@ export async function accountForActor(
   if (stored && (stored.domain === null || opts.refreshStale === false)) return stored;
   if (stored && !opts.force) {
     const info = await ctx.data.repos.accounts.remoteInfo(stored.id);
+    if (info) readInfo.set(stored, info);
     const fresh = info?.fetchedAt && Date.now() - Date.parse(info.fetchedAt) < ACTOR_STALE_MS;
     if (fresh || opts.fetch === false) return stored;
   } else if (opts.fetch === false) {

@@ -11,7 +11,7 @@ import { enqueueFanOut, fanOutNow, fillFeedsInTransaction } from "../../services
 import { addRemoteMediaJob } from "../../services/media/remote-cache.ts";
 import { enqueuePollExpiry } from "../../services/polls/expiry.ts";
 import { addPreviewCardJob, mayHaveCard } from "../../services/preview-cards/fetch-card.ts";
-import { accountForActor } from "./actor.ts";
+import { accountForActor, remoteInfoOf } from "./actor.ts";
 import { persistEmojis } from "./emoji.ts";
 import { type NoteLike, type ReadNote, readNote } from "./note-read.ts";
 import { hostOf, isLocalUrl, loaderOptions, sameOrigin } from "./origin.ts";
@@ -148,7 +148,7 @@ export async function persistNote(
   const domain = hostOf(id);
   const { allowed, rule } = await app.repos.instanceDomainBlocks.policyFor(domain);
   if (!allowed) return null;
-  const info = await app.repos.accounts.remoteInfo(author.id);
+  const info = await remoteInfoOf(app, author);
   const read = await readNote(ctx, object, {
     followersUrl: info?.followersUrl ?? null,
     rejectMedia: rule?.rejectMedia === true,
