@@ -68,7 +68,8 @@ describe("pagination helper", () => {
           return `<${new URL(path, "https://gannet.example").href}?${q.toString()}>; rel="${r}"`;
         })
         .join(", ");
-    const url = "/api/v1/things?limit=2&any[]=a%20b&any[]=%C3%A9t%C3%A9&access_token=x&since_id=5&only_media=&q=a+b%26c";
+    const url =
+      "/api/v1/things?limit=2&any[]=a%20b&any[]=%C3%A9t%C3%A9&access_token=x&since_id=5&only_media=&q=a+b%26c";
     const carried: [string, string][] = [
       ["limit", "2"],
       ["any[]", "a b"],
