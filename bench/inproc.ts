@@ -1,10 +1,11 @@
 // In-process CPU per request of verify_credentials and the timeline endpoints on a seeded data
 // directory (no HTTP, no load generator), for development of the read paths; `npm run bench` is
 // the reference. `instance` (no token, no query) is the floor of the HTTP layer in this harness.
-//   DATA_DIR=/tmp/x READER_TOKEN=... AUTHOR_ID=... AUTHOR_TOKEN=... [TAG=...] node bench/inproc.ts [requests]
+//   DATA_DIR=/tmp/x READER_TOKEN=... AUTHOR_ID=... AUTHOR_TOKEN=... [TAG=...] [LIST_ID=...] node bench/inproc.ts [requests]
 //   BENCH_ONLY=verify,home,local   COUNT_QUERIES=1 (queries per request, time per statement)
 //   SHOW_SQL=1   DUMP_DIR=/tmp/d (writes each body, to compare two versions)
 import { writeFileSync } from "node:fs";
+import { getRequestListener } from "@hono/node-server";
 import { loadConfig, readEnvironment } from "../src/config/index.ts";
 import { createContext } from "../src/context.ts";
 import { createApp, handlerFor } from "../src/http/app.ts";
@@ -13,6 +14,14 @@ const n = Number(process.argv[2] ?? 300);
 const only = process.env.BENCH_ONLY?.split(",");
 // As in `npm run bench` (and without node-server there is no peer address to exempt loopback by).
 process.env.RATE_LIMITS ??= "off";
+// As the server (src/server.ts): node-server's lighter Request and Response in place of the global
+// ones, and the body taken as node-server takes it (from the Response's kept parts, not decoded).
+getRequestListener(() => new Response(null));
+const bodyOf = async (r: Response): Promise<string | Uint8Array> => {
+  const cache = Object.getOwnPropertySymbols(r).find((k) => k.description === "cache");
+  const kept = cache === undefined ? undefined : (r as unknown as Record<symbol, unknown[]>)[cache]?.[1];
+  return typeof kept === "string" || kept instanceof Uint8Array ? kept : new Uint8Array(await r.arrayBuffer());
+};
 const ctx = await createContext(loadConfig(readEnvironment()));
 const fetch = handlerFor(createApp(), ctx);
 const auth = { Authorization: `Bearer ${process.env.READER_TOKEN}` };
@@ -27,6 +36,7 @@ const paths: Record<string, string> = {
   account: `/api/v1/accounts/${process.env.AUTHOR_ID}/statuses?limit=40`,
   federated: "/api/v1/timelines/public?limit=40",
   tag: `/api/v1/timelines/tag/${process.env.TAG ?? "x"}?limit=40`,
+  list: `/api/v1/timelines/list/${process.env.LIST_ID ?? "0"}?limit=40`,
   favourites: "/api/v1/favourites?limit=40",
   bookmarks: "/api/v1/bookmarks?limit=40",
   notifications: "/api/v1/notifications?limit=40",
@@ -59,7 +69,7 @@ for (const [name, path] of Object.entries(paths)) {
   const post = path.startsWith("POST ");
   const get = async () =>
     post
-      ? (
+      ? bodyOf(
           await fetch(
             new Request(`http://localhost${path.slice(5)}`, {
               method: "POST",
@@ -69,10 +79,10 @@ for (const [name, path] of Object.entries(paths)) {
               },
               body: JSON.stringify({ status: "Benchmark post #bench", visibility: "public" }),
             }),
-          )
-        ).text()
-      : (await fetch(new Request(`http://localhost${turns[turn++ % turns.length]}`, { headers: auth }))).text();
-  let body = "";
+          ),
+        )
+      : bodyOf(await fetch(new Request(`http://localhost${turns[turn++ % turns.length]}`, { headers: auth })));
+  let body: string | Uint8Array = "";
   for (let i = 0; i < 30; i++) body = await get();
   if (process.env.DUMP_DIR) writeFileSync(`${process.env.DUMP_DIR}/${name}.json`, body);
   queries = 0;

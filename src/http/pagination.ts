@@ -30,6 +30,36 @@ export function pageParams(c: Context<HonoEnv>, def: number, max = def * 2): Pag
   return { maxId: cursor(c, "max_id"), sinceId: cursor(c, "since_id"), minId: cursor(c, "min_id"), limit };
 }
 
+/** The query parameters a page's links do not carry over (they name the page, or hold a token). */
+const NOT_CARRIED = new Set(["max_id", "min_id", "since_id", "access_token"]);
+
+/**
+ * The start of a page's links for a request URL, `<base?carried&` (or `<base?` when nothing is
+ * carried), kept by URL: the same timeline page asked again (the hottest paths) costs no URL
+ * parsing. Bounded; cleared whole when full.
+ */
+const linkHeads = new Map<string, { baseUrl: string; head: string }>();
+const LINK_HEADS_MAX = 1000;
+
+function linkHead(c: Context<HonoEnv>): string {
+  const url = c.req.url;
+  const baseUrl = c.env.ctx.config.baseUrl;
+  const known = linkHeads.get(url);
+  if (known !== undefined && known.baseUrl === baseUrl) return known.head;
+  const base = new URL(c.req.path, baseUrl);
+  const carried = new URLSearchParams();
+  for (const [k, v] of new URL(url).searchParams) if (!NOT_CARRIED.has(k)) carried.append(k, v);
+  const query = carried.toString();
+  const head = `<${base.href}?${query}${query === "" ? "" : "&"}`;
+  if (linkHeads.size >= LINK_HEADS_MAX) linkHeads.clear();
+  linkHeads.set(url, { baseUrl, head });
+  return head;
+}
+
+/** `name=value` as URLSearchParams writes it (ids are digits: as they are). */
+const formPair = (name: string, value: string): string =>
+  /^[0-9A-Za-z]*$/.test(value) ? `${name}=${value}` : new URLSearchParams([[name, value]]).toString();
+
 /**
  * Sets the `Link` header of a page. `firstId`/`lastId` are the cursors of the first (newest) and
  * last (oldest) item; other query parameters are carried over. `next` (older) is given when the
@@ -43,24 +73,16 @@ export function setLinkHeader(
   firstId: string | undefined,
   lastId: string | undefined,
 ): void {
-  const base = new URL(c.req.path, c.env.ctx.config.baseUrl);
-  const carried = new URLSearchParams();
-  for (const [k, v] of new URL(c.req.url).searchParams) {
-    if (k !== "max_id" && k !== "min_id" && k !== "since_id" && k !== "access_token") carried.append(k, v);
+  const head = linkHead(c);
+  const link = (param: string, id: string, rel: string): string => `${head}${formPair(param, id)}>; rel="${rel}"`;
+  let links: string;
+  if (count === 0) links = link("min_id", page.minId ?? page.sinceId ?? page.maxId ?? "0", "prev");
+  else {
+    const next = lastId !== undefined && count >= page.limit ? link("max_id", lastId, "next") : undefined;
+    const prev = firstId !== undefined ? link("min_id", firstId, "prev") : undefined;
+    links = next !== undefined && prev !== undefined ? `${next}, ${prev}` : (next ?? prev ?? "");
   }
-  const link = (param: string, id: string, rel: string): string => {
-    const q = new URLSearchParams(carried);
-    q.set(param, id);
-    return `<${base.href}?${q.toString()}>; rel="${rel}"`;
-  };
-  const links: string[] = [];
-  if (count > 0 && lastId !== undefined && count >= page.limit) links.push(link("max_id", lastId, "next"));
-  if (count > 0 && firstId !== undefined) links.push(link("min_id", firstId, "prev"));
-  if (count === 0) {
-    const from = page.minId ?? page.sinceId ?? page.maxId ?? "0";
-    links.push(link("min_id", from, "prev"));
-  }
-  c.header("Link", links.join(", "));
+  c.header("Link", links);
 }
 
 /**

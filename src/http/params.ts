@@ -13,6 +13,11 @@ const MAX_DEPTH = 6;
  * (`fields_attributes[0][name]`) give objects that `asArray` turns into arrays.
  */
 export function setNested(tree: Tree, key: string, value: unknown): void {
+  // A plain key (most are: `limit`, `local`), as the pattern below would set it, without it.
+  if (!key.includes("[") && !key.includes("]")) {
+    if (key !== "__proto__" && key !== "constructor" && key !== "prototype") tree[key] = value;
+    return;
+  }
   const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
   if (!m) {
     tree[key] = value;

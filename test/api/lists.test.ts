@@ -161,10 +161,14 @@ describe("lists", () => {
     }
     assert.equal((await s.request(`/api/v1/lists/${created.id}`, { token: alice.token })).body.title, "Close friends");
 
+    // Its timeline, read (and kept) before the list is deleted, is not found after.
+    const timeline = `/api/v1/timelines/list/${created.id}`;
+    for (let i = 0; i < 2; i++) assert.equal((await s.request(timeline, { token: alice.token })).status, 200);
     const del = await s.request(`/api/v1/lists/${created.id}`, { method: "DELETE", token: alice.token });
     assert.equal(del.status, 200);
     assert.deepEqual(del.body, {});
     assert.equal((await s.request(`/api/v1/lists/${created.id}`, { token: alice.token })).status, 404);
+    assert.equal((await s.request(timeline, { token: alice.token })).status, 404);
     assert.equal(
       (await s.request(`/api/v1/lists/${created.id}`, { method: "DELETE", token: alice.token })).status,
       404,

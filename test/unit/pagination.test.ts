@@ -57,4 +57,38 @@ describe("pagination helper", () => {
     assert.equal(r.status, 200);
     assert.equal((await r.json()).ids.length, 5);
   });
+
+  it("writes the links as URL and URLSearchParams do, asked once or again, with parameters needing encoding", async () => {
+    // The reference: the links drawn with a fresh URL and URLSearchParams for each request.
+    const expected = (path: string, params: [string, string][], rel: [string, string, string][]) =>
+      rel
+        .map(([param, id, r]) => {
+          const q = new URLSearchParams(params);
+          q.set(param, id);
+          return `<${new URL(path, "https://gannet.example").href}?${q.toString()}>; rel="${r}"`;
+        })
+        .join(", ");
+    const url =
+      "/api/v1/things?limit=2&any[]=a%20b&any[]=%C3%A9t%C3%A9&access_token=x&since_id=5&only_media=&q=a+b%26c";
+    const carried: [string, string][] = [
+      ["limit", "2"],
+      ["any[]", "a b"],
+      ["any[]", "été"],
+      ["only_media", ""],
+      ["q", "a b&c"],
+    ];
+    const a = app(5);
+    for (let i = 0; i < 2; i++) {
+      const r = await a.request(url);
+      assert.equal(
+        r.headers.get("link"),
+        expected("/api/v1/things", carried, [
+          ["max_id", "103", "next"],
+          ["min_id", "104", "prev"],
+        ]),
+      );
+    }
+    const empty = await a.request("/api/v1/things?max_id=99");
+    assert.equal(empty.headers.get("link"), expected("/api/v1/things", [], [["min_id", "99", "prev"]]));
+  });
 });

@@ -97,8 +97,13 @@ export function authenticateMiddleware(cache: TokenCache): MiddlewareHandler<Hon
   };
 }
 
+// The last sign-in time parsed (the same token asks again and again: parsed once).
+let parsedAt: { at: string; ms: number } = { at: "", ms: Number.NaN };
+
 function signInIsStale(at: string | null): boolean {
-  return at === null || Date.now() - Date.parse(at) > SIGN_IN_REFRESH_MS;
+  if (at === null) return true;
+  if (parsedAt.at !== at) parsedAt = { at, ms: Date.parse(at) };
+  return Date.now() - parsedAt.ms > SIGN_IN_REFRESH_MS;
 }
 
 function checkScopes(c: Context<HonoEnv>, anyOf: readonly string[]): Auth {

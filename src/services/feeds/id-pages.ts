@@ -42,3 +42,18 @@ export async function keptIdPage<T>(
   pages.set(key, { stamp, until: now + maxAgeMs, value });
   return value;
 }
+
+const rowsOfIds = new WeakMap<readonly string[], readonly { id: string }[]>();
+
+/**
+ * A page's ids as the rows its Link header is drawn from, made once for a kept page (the same
+ * array while it is kept) rather than for every request.
+ */
+export function idRows(ids: readonly string[]): readonly { id: string }[] {
+  let rows = rowsOfIds.get(ids);
+  if (rows === undefined) {
+    rows = ids.map((id) => ({ id }));
+    rowsOfIds.set(ids, rows);
+  }
+  return rows;
+}

@@ -4,7 +4,7 @@ import type { IdWindow } from "../../lib/pagination.ts";
 import { normalizeHashtag } from "../../lib/text/hashtag-name.ts";
 import { keptStatusesText } from "../statuses/rendered.ts";
 import { filterVisible } from "../statuses/views.ts";
-import { keptIdPage, windowKey } from "./id-pages.ts";
+import { idRows, keptIdPage, windowKey } from "./id-pages.ts";
 
 /** Mastodon reads at most this many tags per `any[]`, `all[]` and `none[]`. */
 const TAGS_PER_MODE = 4;
@@ -110,7 +110,7 @@ export async function publicTimelineText(
   viewerId: string | undefined,
   opts: PublicTimelineOptions,
   window: IdWindow,
-): Promise<{ rows: { id: string }[]; body: Buffer }> {
+): Promise<{ rows: readonly { id: string }[]; body: Buffer }> {
   const key = `public ${optionsKey(opts)}`;
   const page = await publicIds(ctx, viewerId, key, window, () =>
     ctx.repos.statusPages.publicTimelinePage({ ...opts, reader: { accountId: viewerId } }, window),
@@ -126,7 +126,7 @@ export async function tagTimelineText(
   tags: { any: string[]; all: string[]; none: string[] },
   opts: PublicTimelineOptions,
   window: IdWindow,
-): Promise<{ rows: { id: string }[]; body: Buffer }> {
+): Promise<{ rows: readonly { id: string }[]; body: Buffer }> {
   const key = `tag ${optionsKey(opts)} ${JSON.stringify([tag, tags.any, tags.all, tags.none])}`;
   const page = await publicIds(ctx, viewerId, key, window, () =>
     tagTimelineRows(ctx, viewerId, tag, tags, opts, window),
@@ -136,7 +136,7 @@ export async function tagTimelineText(
 
 async function textOf(ctx: AppContext, page: string[], viewerId: string | undefined, pageKey: string) {
   return {
-    rows: page.map((id) => ({ id })),
+    rows: idRows(page),
     body: await keptStatusesText(ctx, page, viewerId, "public", { pageKey }),
   };
 }
@@ -162,7 +162,7 @@ export async function homeTimelineText(
   ctx: AppContext,
   viewerId: string,
   window: IdWindow,
-): Promise<{ rows: { id: string }[]; body: Buffer }> {
+): Promise<{ rows: readonly { id: string }[]; body: Buffer }> {
   const ids = await homeFeedIds(ctx, viewerId, window);
-  return { rows: ids.map((id) => ({ id })), body: await keptStatusesText(ctx, ids, viewerId, "home") };
+  return { rows: idRows(ids), body: await keptStatusesText(ctx, ids, viewerId, "home") };
 }

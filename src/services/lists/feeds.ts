@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
-import { keptIdPage, windowKey } from "../feeds/id-pages.ts";
+import { idRows, keptIdPage, windowKey } from "../feeds/id-pages.ts";
 import { keptStatusesText } from "../statuses/rendered.ts";
 import { getOwnedList, LIST_FEED_CAP } from "./lists.ts";
 
@@ -28,13 +28,18 @@ export async function listTimelineText(
   ownerId: string,
   listId: string,
   window: IdWindow,
-): Promise<{ rows: { id: string }[]; body: Buffer }> {
-  const list = await getOwnedList(ctx, ownerId, listId);
-  // The list feed's ids, read again only when a feed may have changed (as the home timeline's).
-  const key = `list ${list.id} ${windowKey(window)}`;
-  const ids = await keptIdPage(ctx, ctx.database.feedChangeStamp(), key, () => ctx.repos.lists.page(list.id, window));
+): Promise<{ rows: readonly { id: string }[]; body: Buffer }> {
+  // The list feed's ids, read again only when a feed may have changed (as the home timeline's),
+  // with the check that the list is the owner's: a list stops being theirs only when it or its
+  // owner is deleted, and both delete from tables of that stamp (list_feeds, accounts), so a
+  // kept page is never served for a list that is gone. A list not theirs throws: nothing kept.
+  const key = `list ${ownerId} ${listId} ${windowKey(window)}`;
+  const ids = await keptIdPage(ctx, ctx.database.feedChangeStamp(), key, async () => {
+    const list = await getOwnedList(ctx, ownerId, listId);
+    return ctx.repos.lists.page(list.id, window);
+  });
   return {
-    rows: ids.map((id) => ({ id })),
+    rows: idRows(ids),
     body: await keptStatusesText(ctx, ids, ownerId, "home", { pageKey: key }),
   };
 }

@@ -69,6 +69,8 @@ export interface ViewerRelations {
 
 /** A page as rendered (statuses/rendered.ts), with the kept objects it was made of. */
 export interface KeptPage {
+  /** `Kept.snapshot()` when it was made: while it is the same, no change was applied since. */
+  snapshot: number;
   ids: readonly string[];
   statusIds: readonly string[];
   statuses: readonly (StatusEntry | undefined)[];

@@ -3,7 +3,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { IdWindow } from "../../lib/pagination.ts";
 import { isUnavailable } from "../../policies/moderation.ts";
-import { keptIdPage, windowKey } from "../feeds/id-pages.ts";
+import { idRows, keptIdPage, windowKey } from "../feeds/id-pages.ts";
 import { keptStatusesText } from "./rendered.ts";
 import { filterVisible, type ViewerId } from "./views.ts";
 
@@ -88,7 +88,7 @@ export async function accountStatusesText(
     (await accountStatusRows(ctx, account.id, viewerId, opts, window)).map((s) => s.id),
   );
   return {
-    rows: ids.map((id) => ({ id })),
+    rows: idRows(ids),
     body: await keptStatusesText(ctx, ids, viewerId, "account", { keep: account.id, pageKey: key }),
   };
 }

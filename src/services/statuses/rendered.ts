@@ -348,6 +348,7 @@ export async function keptStatusesText(
     const statuses = [...byStatus.keys()];
     const authors = [...accounts.keys()];
     k.pages.set(pageKey, {
+      snapshot: snap,
       ids: [...ids],
       statusIds: statuses,
       statuses: statuses.map((id) => k.statuses.get(id)),
@@ -454,7 +455,8 @@ export function writeStatus(
 
 /**
  * The bytes of the viewer's last page when it is asked again and all it was made of is still
- * kept, the very same objects (anything the change log named was dropped and made anew).
+ * kept, the very same objects (anything the change log named was dropped and made anew), or no
+ * change was applied since it was made.
  */
 function samePage(k: Kept, pageKey: string, ids: readonly string[], viewerId: string | undefined, scope: FilterScope) {
   const last = k.pages.get(pageKey);
@@ -472,6 +474,9 @@ function samePage(k: Kept, pageKey: string, ids: readonly string[], viewerId: st
   )
     return undefined;
   for (let i = 0; i < ids.length; i++) if (ids[i] !== last.ids[i]) return undefined;
+  // No change applied since it was made: all it was made of is as it was (an entry forgotten
+  // since, to make room, was not changed), so the bytes are too.
+  if (k.snapshot() === last.snapshot) return last.body;
   for (let i = 0; i < last.statusIds.length; i++)
     if (k.statuses.get(last.statusIds[i] as string) !== last.statuses[i]) return undefined;
   for (let i = 0; i < last.accountIds.length; i++)

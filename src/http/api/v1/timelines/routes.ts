@@ -29,7 +29,7 @@ function publicOptions(params: unknown): PublicTimelineOptions {
 const names = (v: unknown): string[] =>
   (asArray(v) ?? []).filter((x): x is string => typeof x === "string" && x.trim() !== "");
 
-function answer(c: Context<HonoEnv>, page: PageParams, result: { rows: { id: string }[]; body: Buffer }) {
+function answer(c: Context<HonoEnv>, page: PageParams, result: { rows: readonly { id: string }[]; body: Buffer }) {
   setLinkHeader(c, page, result.rows.length, result.rows[0]?.id, result.rows.at(-1)?.id);
   return jsonText(c, result.body);
 }
