@@ -1,11 +1,20 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { createAdaptorServer } from "@hono/node-server";
 import type { AppContext } from "./context.ts";
 import { createApp, handlerFor } from "./http/app.ts";
 import { LoadShedder } from "./http/middleware/overload.ts";
 import { createStreamingApp } from "./http/streaming/app.ts";
 import { attachWebSocket } from "./http/streaming/websocket.ts";
+
+/**
+ * Connections the kernel keeps waiting to be accepted (Linux caps it at net.core.somaxconn, 4,096
+ * by default). With Node's default, 511, a burst of new connections during one long turn of the
+ * loop fills it, and the kernel then drops SYNs that their clients retry 1 s and 3 s later, a wait
+ * the server cannot see nor refuse (docs/performance.md, Overload); a connection kept in the queue
+ * is accepted at the loop's next turn, and refused at once there if the server is overloaded.
+ */
+const LISTEN_BACKLOG = 4096;
 
 export interface RunningServer {
   /** Where the server listens, e.g. `http://127.0.0.1:3000`. */
@@ -34,7 +43,9 @@ export function startHttpServer(
     // @hono/node-server swaps the global Response for a lighter one (faster); tests turn that off
     // because clients in the same process (masto) rely on `instanceof Response`.
     const overrideGlobalObjects = opts.overrideGlobalObjects ?? true;
-    const server = serve({ fetch, port, hostname, overrideGlobalObjects }, (info: AddressInfo) => {
+    const server = createAdaptorServer({ fetch, hostname, overrideGlobalObjects });
+    server.listen({ port, host: hostname, backlog: LISTEN_BACKLOG }, () => {
+      const info = server.address() as AddressInfo;
       // The streaming API's WebSocket endpoint shares the port (Mastodon runs it apart; one
       // process serving both is the embedded profile's shape, and a `streaming` role may too).
       const closeWebSockets = attachWebSocket(server as Server, ctx);

@@ -16,7 +16,7 @@ export interface RateLimitConfig {
 
 export interface LoadSheddingConfig {
   enabled: boolean;
-  /** Event-loop lag (ms) past which, sustained, new requests are refused. */
+  /** How long (ms) a turn of a saturated event loop serves requests before refusing the rest. */
   lagMs: number;
   /** Requests in flight past which new ones are refused; 0: no bound. */
   maxInFlight: number;

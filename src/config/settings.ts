@@ -127,14 +127,14 @@ export const SETTINGS = {
     type: oneOf(["on", "off"]),
     default: "on",
     description:
-      "Refuses requests at once with 503 and `Retry-After` while the server is overloaded (its event loop lagging past LOAD_SHEDDING_LAG_MS for several turns, or LOAD_SHEDDING_MAX_IN_FLIGHT requests at once), so it keeps serving what it can instead of answering everything late. `/health` and WebSocket connections are never refused.",
+      "Refuses requests at once with 503 and `Retry-After` while the server is overloaded (its event loop saturated and the current turn past LOAD_SHEDDING_LAG_MS, or LOAD_SHEDDING_MAX_IN_FLIGHT requests at once), so it keeps serving what it can instead of answering everything late. `/health` and WebSocket connections are never refused.",
   }),
   LOAD_SHEDDING_LAG_MS: setting({
     group: "Server",
     type: int(1, 60_000),
     default: 100,
     description:
-      "How far behind its schedule (in ms) the event loop must be, several turns in a row and in the current turn, before new requests are refused.",
+      "How long (in ms) the current turn of a saturated event loop (at least 90% busy over about half a second) may run serving requests before the rest it reads are refused: about the longest a request waits behind others before being served or refused.",
   }),
   LOAD_SHEDDING_MAX_IN_FLIGHT: setting({
     group: "Server",

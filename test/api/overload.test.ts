@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
+import { LoadShedder } from "../../src/http/middleware/overload.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 /** Holds the event loop for `ms` on every turn (as a server swamped with work does) until stopped. */
@@ -130,6 +131,56 @@ describe("overload: LOAD_SHEDDING=off", () => {
       );
     } finally {
       unblock();
+    }
+  });
+});
+
+describe("overload: what counts as overloaded (LoadShedder's signal)", () => {
+  const config = { enabled: true, lagMs: 1, maxInFlight: 0, retryAfterSeconds: 2 };
+  /** Holds the loop for `ms` now. */
+  const block = (ms: number) => {
+    const end = performance.now() + ms;
+    while (performance.now() < end) {
+      // busy
+    }
+  };
+
+  it("one long turn in an idle loop (a slow request, a GC pause) does not shed what comes after it", async () => {
+    const shedder = new LoadShedder(config);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      block(300);
+      assert.equal(shedder.overloaded(), false);
+    } finally {
+      shedder.stop();
+    }
+  });
+
+  it("a loop busy turn after turn sheds what a long turn reads late", async () => {
+    const shedder = new LoadShedder(config);
+    const unblock = blockEveryTurn(30);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      assert.ok(shedder.busy >= 0.9, `busy ${shedder.busy}`);
+      block(5);
+      assert.equal(shedder.overloaded(), true);
+    } finally {
+      unblock();
+      shedder.stop();
+    }
+  });
+
+  it("a saturated loop whose turns stay short (a closed loop of clients at capacity) does not shed", () => {
+    const shedder = new LoadShedder({ ...config, lagMs: 100 });
+    try {
+      shedder.busy = 1; // as measured after a while at capacity
+      block(5);
+      assert.equal(shedder.overloaded(), false);
+      // Once the current turn has run past LOAD_SHEDDING_LAG_MS, it does.
+      block(100);
+      assert.equal(shedder.overloaded(), true);
+    } finally {
+      shedder.stop();
     }
   });
 });

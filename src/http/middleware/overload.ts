@@ -1,13 +1,16 @@
+import { performance } from "node:perf_hooks";
 import { getLogger } from "@logtape/logtape";
 import type { LoadSheddingConfig } from "../../config/index.ts";
 import { loggedPath } from "./request-log.ts";
 
 const logger = getLogger(["gannet", "http"]);
 
-/** How often the event loop's lag is sampled (ms). */
+/** How often the event loop's utilisation is sampled (ms). */
 const TICK_MS = 10;
-/** Consecutive late samples (each at least half the threshold late) that count as overload. */
-const SUSTAINED_TICKS = 3;
+/** The time constant (ms) of the loop's busy share: what "sustained" means. */
+const BUSY_WINDOW_MS = 500;
+/** The busy share (0-1, the event loop's utilisation) at or past which the loop is saturated. */
+const SATURATED = 0.9;
 /** At most one log line about refusals per this many ms. */
 const LOG_EVERY_MS = 10_000;
 /** Past this many unread body bytes, a refusal closes the connection instead of draining it. */
@@ -19,16 +22,22 @@ const DRAIN_LIMIT = 64 * 1024;
  * few microseconds of work, so the requests it does take are served in time (goodput stays near
  * capacity at twice the sustainable rate) instead of every answer coming late or timing out.
  *
- * Overload is told by two signals:
- * - the event loop's lag: a timer due every 10 ms notes how late it runs. The loop is overloaded
- *   when the last 3 samples were each at least half of LOAD_SHEDDING_LAG_MS late and the current
- *   turn has itself run past the threshold serving other requests: one slow request (a long
- *   export, a GC pause) makes one late sample and is never enough, nor is the process being kept
- *   off the CPU by others, while a queue that keeps growing makes every turn long.
- *   With SQLite, whose queries run on the loop, this is the queue: each turn of the loop handles
- *   every request that arrived during the last, so a long turn is a long wait.
- * - requests in flight (LOAD_SHEDDING_MAX_IN_FLIGHT): what waits on PostgreSQL's pool does not
- *   hold the loop, so it is bounded by count.
+ * Where the queue is: with SQLite, whose queries run on the loop, a request is handled in the turn
+ * of the loop that reads it, and every turn reads every request that arrived during the last one
+ * (connections wait in the kernel's accept queue meanwhile, and past its backlog their SYNs are
+ * dropped and retried a second or more later, unseen). So the wait is the length of the turns:
+ * under overload one long turn reads a flood, which makes the next turn long too. Overload is
+ * told by two signals together:
+ * - the loop is saturated: its utilisation (`performance.eventLoopUtilization`, sampled every
+ *   10 ms, averaged with a 500 ms time constant, the current turn left out) is at least 90%;
+ * - and the current turn has already run past LOAD_SHEDDING_LAG_MS since the sampling timer last
+ *   ran, so the request now read has waited at least that long behind others.
+ * The first keeps one slow request or a GC pause (a long turn in a loop that was idle around it)
+ * from ever shedding, and a saturated loop whose turns stay short (a closed loop of clients at
+ * capacity) from shedding either; the second bounds every turn to about LOAD_SHEDDING_LAG_MS of
+ * served work, the rest of it being cheap refusals, so the queue cannot build up.
+ * - With PostgreSQL, what waits on the pool does not hold the loop: requests in flight are
+ *   bounded by count (LOAD_SHEDDING_MAX_IN_FLIGHT).
  *
  * `/health` is never refused (a load balancer or supervisor would otherwise take the server for
  * dead and restart it, losing what it serves), nor are WebSocket upgrades, which do not come
@@ -41,13 +50,14 @@ export class LoadShedder {
   inFlight = 0;
   /** Requests refused since the server started. */
   refused = 0;
+  /** The event loop's utilisation, averaged over about BUSY_WINDOW_MS up to the last sample. */
+  busy = 0;
   private readonly lagMs: number;
   private readonly maxInFlight: number;
   private readonly retryAfter: string;
-  private expected = performance.now() + TICK_MS;
-  private lateTicks = 0;
-  /** Requests admitted since the last sample (in this turn of the loop, or the ones since). */
-  private admittedSinceTick = 0;
+  /** When the sampling timer last ran (performance clock). */
+  private lastTick = performance.now();
+  private elu = performance.eventLoopUtilization();
   private timer: NodeJS.Timeout | undefined;
   private loggedAt = 0;
   private refusedAtLog = 0;
@@ -66,18 +76,25 @@ export class LoadShedder {
 
   private readonly tick = (): void => {
     const now = performance.now();
-    this.lateTicks = now - this.expected >= this.lagMs / 2 ? this.lateTicks + 1 : 0;
-    this.expected = now + TICK_MS;
-    this.admittedSinceTick = 0;
+    const elu = performance.eventLoopUtilization();
+    const since = performance.eventLoopUtilization(elu, this.elu);
+    // Weighted by the time it covers: one turn of a second moves the average by 1 - e^-2.
+    const weight = 1 - Math.exp(-(now - this.lastTick) / BUSY_WINDOW_MS);
+    this.busy += (since.utilization - this.busy) * weight;
+    this.elu = elu;
+    this.lastTick = now;
     this.schedule();
   };
 
   /** Whether a request arriving now is to be refused. */
   overloaded(): boolean {
     if (this.inFlight >= this.maxInFlight) return true;
-    return (
-      this.lateTicks >= SUSTAINED_TICKS && this.admittedSinceTick > 0 && performance.now() - this.expected > this.lagMs
-    );
+    const turn = performance.now() - this.lastTick;
+    if (turn <= this.lagMs) return false;
+    // The current turn counts as busy too, so that a flood read in one long turn is shed within
+    // it once that tips the average (from 68% busy, after about 600 ms); a turn of one slow
+    // request in an idle loop never does (from 20% busy, not before 1.2 s).
+    return this.busy + (1 - this.busy) * (1 - Math.exp(-turn / BUSY_WINDOW_MS)) >= SATURATED;
   }
 
   /** Serves `request` with `serve` unless the server is overloaded (then a 503), counting it in flight. */
@@ -88,7 +105,6 @@ export class LoadShedder {
   ): Response | Promise<Response> {
     if (this.overloaded() && loggedPath(request.url) !== "/health") return this.refusal(request);
     this.inFlight++;
-    this.admittedSinceTick++;
     let answer: Response | Promise<Response>;
     try {
       answer = serve(request, env);
@@ -113,7 +129,7 @@ export class LoadShedder {
     const now = performance.now();
     if (now - this.loggedAt >= LOG_EVERY_MS) {
       logger.warn(
-        `Overloaded: refusing requests with 503 (${this.refused - this.refusedAtLog} since the last report, ${this.inFlight} in flight)`,
+        `Overloaded: refusing requests with 503 (${this.refused - this.refusedAtLog} since the last report, ${this.inFlight} in flight, event loop ${(this.busy * 100).toFixed(0)}% busy)`,
       );
       this.loggedAt = now;
       this.refusedAtLog = this.refused;
