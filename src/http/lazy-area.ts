@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import type { RouterRoute } from "hono/types";
 import { KeptMatchRouter } from "./route-cache.ts";
 import type { HonoEnv } from "./types.ts";
 
@@ -12,6 +13,8 @@ interface Handover {
 }
 
 const HANDOVER = Symbol("lazy area handover");
+/** Each lazy area's prefix handler, with how to get the area's app (for `withLazyRoutes`). */
+const AREAS = new WeakMap<object, () => Promise<Hono<HonoEnv>>>();
 type HandoverEnv = HonoEnv["Bindings"] & { [HANDOVER]: Handover };
 
 /**
@@ -68,5 +71,28 @@ export function lazyArea(app: Hono<HonoEnv>, prefixes: readonly string[], load: 
     }
     return c.newResponse(res.body, res);
   };
+  AREAS.set(handler, () => (area ? Promise.resolve(area) : (loading ??= build())));
   for (const prefix of prefixes) app.all(`${prefix}/*`, handler);
+}
+
+/**
+ * `routes` (an app's `app.routes`) with each lazy area's prefix routes replaced by the area's
+ * own routes, loading it: the routes as they were when every area was registered at start-up,
+ * in the same order (the OpenAPI document is built from them).
+ */
+export async function withLazyRoutes(routes: readonly RouterRoute[]): Promise<RouterRoute[]> {
+  const out: RouterRoute[] = [];
+  const expanded = new Set<object>();
+  for (const route of routes) {
+    const area = AREAS.get(route.handler);
+    if (area === undefined) {
+      out.push(route);
+      continue;
+    }
+    if (expanded.has(route.handler)) continue;
+    expanded.add(route.handler);
+    // The area's app begins with the handover middleware, which is not one of its routes.
+    out.push(...(await area()).routes.slice(1));
+  }
+  return out;
 }

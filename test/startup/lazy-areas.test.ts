@@ -1,13 +1,25 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Hono } from "hono";
+import { LAZY_API_AREAS } from "../../src/http/app.ts";
 import type { AreaRoutes } from "../../src/http/lazy-area.ts";
 import type { HonoEnv } from "../../src/http/types.ts";
 import { LAZY_WEB_AREAS } from "../../src/http/web/routes.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { findForm, WebClient } from "../helpers/web.ts";
 
-const AREAS: Record<keyof typeof LAZY_WEB_AREAS, () => Promise<AreaRoutes>> = {
+const API_AREAS: Record<keyof typeof LAZY_API_AREAS, () => Promise<AreaRoutes>> = {
+  announcements: async () => (await import("../../src/http/api/v1/announcements/routes.ts")).announcementRoutes,
+  push: async () => (await import("../../src/http/api/v1/push/routes.ts")).pushRoutes,
+  scheduledStatuses: async () =>
+    (await import("../../src/http/api/v1/scheduled-statuses/routes.ts")).scheduledStatusRoutes,
+  reports: async () => (await import("../../src/http/api/v1/reports/routes.ts")).reportRoutes,
+  admin: async () => (await import("../../src/http/api/v1/admin/index.ts")).adminRoutes,
+  filters: async () => (await import("../../src/http/api/v2/filters/routes.ts")).filterRoutes,
+  v1Filters: async () => (await import("../../src/http/api/v1/filters/routes.ts")).v1FilterRoutes,
+};
+
+const WEB_AREAS: Record<keyof typeof LAZY_WEB_AREAS, () => Promise<AreaRoutes>> = {
   security: async () => (await import("../../src/http/web/security/routes.ts")).securityRoutes,
   settings: async () => (await import("../../src/http/web/settings/routes.ts")).settingsRoutes,
   data: async () => (await import("../../src/http/web/data/routes.ts")).dataRoutes,
@@ -42,10 +54,21 @@ async function signIn(s: TestServer, u: TestUser): Promise<WebClient> {
   return web;
 }
 
-describe("web areas loaded on their first request", () => {
+describe("areas loaded on their first request", () => {
   it("every route of each lazily loaded area lies under its prefixes", async () => {
-    for (const [name, load] of Object.entries(AREAS)) {
-      const prefixes: readonly string[] = LAZY_WEB_AREAS[name as keyof typeof LAZY_WEB_AREAS];
+    const areas = [
+      ...Object.entries(WEB_AREAS).map(([name, load]) => [
+        name,
+        load,
+        LAZY_WEB_AREAS[name as keyof typeof LAZY_WEB_AREAS],
+      ]),
+      ...Object.entries(API_AREAS).map(([name, load]) => [
+        name,
+        load,
+        LAZY_API_AREAS[name as keyof typeof LAZY_API_AREAS],
+      ]),
+    ] as [string, () => Promise<AreaRoutes>, readonly string[]][];
+    for (const [name, load, prefixes] of areas) {
       const paths = pathsOf(await load());
       assert.ok(paths.length > 0, `${name} registers routes`);
       const outside = paths.filter((p) => !prefixes.some((prefix) => under(p, prefix)));
@@ -58,7 +81,10 @@ describe("web areas loaded on their first request", () => {
     let admin: TestUser;
     before(async () => {
       s = await startTestServer();
-      admin = await s.createUser("boss", { role: "Owner" });
+      admin = await s.createUser("boss", {
+        role: "Owner",
+        scopes: "read write follow push profile admin:read admin:write",
+      });
     });
     after(() => s.close());
 
@@ -88,6 +114,22 @@ describe("web areas loaded on their first request", () => {
       assert.match(dashboard.headers.get("content-type") ?? "", /text\/html/);
       const home = await web.get("/home");
       assert.equal(home.status, 200);
+    });
+
+    it("serves the API areas with the /api middleware's token and its errors", async () => {
+      const anonymous = await s.request("/api/v1/admin/accounts");
+      assert.equal(anonymous.status, 401);
+      const token = admin.token;
+      const filters = await s.request("/api/v2/filters", { token });
+      assert.equal(filters.status, 200);
+      assert.deepEqual(filters.body, []);
+      // /api/v1/filters: the v2 area first, then the v1 one, as registered.
+      const v1 = await s.request("/api/v1/filters", { token });
+      assert.equal(v1.status, 200);
+      assert.deepEqual(v1.body, []);
+      const accounts = await s.request("/api/v1/admin/accounts", { token });
+      assert.equal(accounts.status, 200);
+      assert.ok(Array.isArray(accounts.body));
     });
   });
 });
