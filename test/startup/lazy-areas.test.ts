@@ -20,6 +20,7 @@ const API_AREAS: Record<keyof typeof LAZY_API_AREAS, () => Promise<AreaRoutes>> 
 };
 
 const WEB_AREAS: Record<keyof typeof LAZY_WEB_AREAS, () => Promise<AreaRoutes>> = {
+  auth: async () => (await import("../../src/http/web/auth/routes.ts")).authRoutes,
   security: async () => (await import("../../src/http/web/security/routes.ts")).securityRoutes,
   settings: async () => (await import("../../src/http/web/settings/routes.ts")).settingsRoutes,
   data: async () => (await import("../../src/http/web/data/routes.ts")).dataRoutes,

@@ -2,7 +2,6 @@ import type { Hono } from "hono";
 import { lazyArea } from "../lazy-area.ts";
 import type { HonoEnv } from "../types.ts";
 import { assetRoutes } from "./assets.ts";
-import { authRoutes } from "./auth/routes.ts";
 import { feedRoutes } from "./feeds/routes.ts";
 import { profileRoutes } from "./profiles/routes.ts";
 import { severedRelationshipRoutes } from "./severed-relationships.ts";
@@ -13,6 +12,7 @@ import { siteRoutes } from "./site/routes.ts";
  * lies under these (test/startup/lazy-areas.test.ts checks it).
  */
 export const LAZY_WEB_AREAS = {
+  auth: ["/auth", "/.well-known/change-password", "/settings/delete"],
   security: ["/settings"],
   settings: ["/settings", "/filters", "/oauth/authorized_applications"],
   data: ["/settings"],
@@ -22,15 +22,15 @@ export const LAZY_WEB_AREAS = {
 
 /**
  * The server-rendered web side, one folder per area (docs/web.md), in this order. The pages a
- * visitor reaches first (site, feeds, profiles, sign-in) load at start-up; the signed-in areas
- * (security, settings, data, admin, the client) on their first request.
+ * visitor reaches first (site, feeds, profiles) load at start-up; the others (sign-up and
+ * account pages, security, settings, data, admin, the client) on their first request.
  */
 export function webRoutes(app: Hono<HonoEnv>): void {
   assetRoutes(app);
   siteRoutes(app);
   feedRoutes(app);
   profileRoutes(app);
-  authRoutes(app);
+  lazyArea(app, LAZY_WEB_AREAS.auth, async () => (await import("./auth/routes.ts")).authRoutes);
   lazyArea(app, LAZY_WEB_AREAS.security, async () => (await import("./security/routes.ts")).securityRoutes);
   lazyArea(app, LAZY_WEB_AREAS.settings, async () => (await import("./settings/routes.ts")).settingsRoutes);
   lazyArea(app, LAZY_WEB_AREAS.data, async () => (await import("./data/routes.ts")).dataRoutes);
