@@ -12,13 +12,10 @@ import { withGuardedFetch } from "../lib/net/scoped-fetch.ts";
 import { ipAccessDenied } from "../services/moderation/ip-blocks.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
 import { accountRoutes } from "./api/v1/accounts/routes.ts";
-import { adminRoutes } from "./api/v1/admin/index.ts";
-import { announcementRoutes } from "./api/v1/announcements/routes.ts";
 import { conversationRoutes } from "./api/v1/conversations/routes.ts";
 import { cryptoRoutes } from "./api/v1/crypto/routes.ts";
 import { customEmojiRoutes } from "./api/v1/custom-emojis/routes.ts";
 import { endorsementRoutes } from "./api/v1/endorsements/routes.ts";
-import { v1FilterRoutes } from "./api/v1/filters/routes.ts";
 import { followRoutes } from "./api/v1/follows/routes.ts";
 import { instanceRoutes } from "./api/v1/instance/routes.ts";
 import { listRoutes } from "./api/v1/lists/routes.ts";
@@ -26,20 +23,17 @@ import { markerRoutes } from "./api/v1/markers/routes.ts";
 import { mediaRoutes } from "./api/v1/media/routes.ts";
 import { notificationRoutes } from "./api/v1/notifications/routes.ts";
 import { pollRoutes } from "./api/v1/polls/routes.ts";
-import { pushRoutes } from "./api/v1/push/routes.ts";
 import { relationshipRoutes } from "./api/v1/relationships/routes.ts";
-import { reportRoutes } from "./api/v1/reports/routes.ts";
-import { scheduledStatusRoutes } from "./api/v1/scheduled-statuses/routes.ts";
 import { statusRoutes } from "./api/v1/statuses/routes.ts";
 import { suggestionRoutes } from "./api/v1/suggestions/routes.ts";
 import { tagRoutes } from "./api/v1/tags/routes.ts";
 import { timelineRoutes } from "./api/v1/timelines/routes.ts";
 import { translationRoutes } from "./api/v1/translation/routes.ts";
 import { trendRoutes } from "./api/v1/trends/routes.ts";
-import { filterRoutes } from "./api/v2/filters/routes.ts";
 import { groupedNotificationRoutes } from "./api/v2/notifications/routes.ts";
 import { searchRoutes } from "./api/v2/search/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
+import { lazyArea } from "./lazy-area.ts";
 import { authenticate, authenticateMiddleware, TokenCache } from "./middleware/auth.ts";
 import { limitBody } from "./middleware/body-limit.ts";
 import { clientIpOfRequest } from "./middleware/client-ip.ts";
@@ -61,6 +55,21 @@ import { staticRoutes } from "./web/static.ts";
 
 const MiB = 1024 * 1024;
 const MEDIA_UPLOAD = /^\/api\/v[12]\/media\/?$/;
+
+/**
+ * The API areas loaded on their first request (lazy-area.ts), each with the paths it answers
+ * under (test/startup/lazy-areas.test.ts checks that all its routes lie there). Only areas off
+ * the hot paths: a lazily loaded area costs a second dispatch per request.
+ */
+export const LAZY_API_AREAS = {
+  announcements: ["/api/v1/announcements"],
+  push: ["/api/v1/push"],
+  scheduledStatuses: ["/api/v1/scheduled_statuses"],
+  reports: ["/api/v1/reports"],
+  admin: ["/api/v1/admin", "/api/v2/admin"],
+  filters: ["/api/v2/filters", "/api/v1/filters"],
+  v1Filters: ["/api/v1/filters"],
+} as const;
 
 /** CORS for paths outside `/api` that browsers read (OAuth token endpoints, discovery). */
 const corsOnly: MiddlewareHandler<HonoEnv> = async (c, next) => {
@@ -128,24 +137,32 @@ export function createApp(opts: { logRequests?: boolean } = {}): Hono<HonoEnv> {
   groupedNotificationRoutes(app);
   conversationRoutes(app);
   markerRoutes(app);
-  pushRoutes(app);
-  announcementRoutes(app);
+  lazyArea(app, LAZY_API_AREAS.push, async () => (await import("./api/v1/push/routes.ts")).pushRoutes);
+  lazyArea(
+    app,
+    LAZY_API_AREAS.announcements,
+    async () => (await import("./api/v1/announcements/routes.ts")).announcementRoutes,
+  );
   timelineRoutes(app);
   customEmojiRoutes(app);
   pollRoutes(app);
-  scheduledStatusRoutes(app);
+  lazyArea(
+    app,
+    LAZY_API_AREAS.scheduledStatuses,
+    async () => (await import("./api/v1/scheduled-statuses/routes.ts")).scheduledStatusRoutes,
+  );
   searchRoutes(app);
   listRoutes(app);
-  reportRoutes(app);
-  adminRoutes(app);
+  lazyArea(app, LAZY_API_AREAS.reports, async () => (await import("./api/v1/reports/routes.ts")).reportRoutes);
+  lazyArea(app, LAZY_API_AREAS.admin, async () => (await import("./api/v1/admin/index.ts")).adminRoutes);
   tagRoutes(app);
   endorsementRoutes(app);
   suggestionRoutes(app);
   trendRoutes(app);
   translationRoutes(app);
   cryptoRoutes(app);
-  filterRoutes(app);
-  v1FilterRoutes(app);
+  lazyArea(app, LAZY_API_AREAS.filters, async () => (await import("./api/v2/filters/routes.ts")).filterRoutes);
+  lazyArea(app, LAZY_API_AREAS.v1Filters, async () => (await import("./api/v1/filters/routes.ts")).v1FilterRoutes);
   streamingRoutes(app);
   webRoutes(app);
   staticRoutes(app);

@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import { withLazyRoutes } from "../lazy-area.ts";
 import type { HonoEnv } from "../types.ts";
 
 /**
@@ -12,7 +13,9 @@ export function openapiRoutes(app: Hono<HonoEnv>): void {
   app.get("/api/openapi.json", async (c) => {
     if (body === undefined) {
       const { buildDocument } = await import("./document.ts");
-      body = JSON.stringify(buildDocument(app.routes, { serverUrl: c.env.ctx.config.baseUrl }).document);
+      // The areas loaded on first request are loaded now, so that their routes are described.
+      const routes = await withLazyRoutes(app.routes);
+      body = JSON.stringify(buildDocument(routes, { serverUrl: c.env.ctx.config.baseUrl }).document);
     }
     return c.body(body, 200, {
       "Content-Type": "application/json; charset=utf-8",

@@ -3,11 +3,13 @@ import { extractEntities } from "./entities.ts";
 /** Every URL counts as this many characters, whatever its length (Mastodon's rule). */
 export const URL_PLACEHOLDER_LENGTH = 23;
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Made on first use: building a segmenter loads ICU data (about 13 ms at start-up).
+let segmenter: Intl.Segmenter | undefined;
 
 /** Grapheme clusters: what a person counts as characters (an emoji with modifiers is one). */
 export function graphemeLength(s: string): number {
   let n = 0;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   for (const _ of segmenter.segment(s)) n++;
   return n;
 }

@@ -10,9 +10,11 @@ export interface PollInput {
   hideTotals: boolean;
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Made on first use (it loads ICU data).
+let segmenter: Intl.Segmenter | undefined;
 const graphemes = (s: string): number => {
   let n = 0;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   for (const _ of segmenter.segment(s)) n++;
   return n;
 };
