@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import type { KvKey, KvStore } from "@fedify/fedify";
 import { FetchError, SendActivityError, signRequest } from "@fedify/fedify";
+import type { GuardedFetch } from "../lib/net/guarded-fetch.ts";
 
 /**
  * Sends one of Fedify's queued deliveries (an outbox message: the activity, already compacted and
@@ -14,7 +16,10 @@ import { FetchError, SendActivityError, signRequest } from "@fedify/fedify";
  *   server from the key-value store and written only when it changes: the first knock uses it;
  * - the second knock, with the other spec, comes only when the server refused the first with
  *   400, 401 or 403 (maybe the signature), never on a 5xx, a 404 or 410, or a time-out;
- * - the HTTP signature is Fedify's (`signRequest`), given a no-op tracer.
+ * - the request goes straight to Gannet's guarded client (the one the global `fetch` is in a
+ *   job), without the `Request` objects Fedify and the global `fetch` made on the way;
+ * - the cavage draft's signature is made here; RFC 9421's is Fedify's (`signRequest`), given a
+ *   no-op tracer.
  *
  * What this path does not handle it hands back (`"fedify"`): a redirect, or a refusal carrying
  * an `Accept-Signature` challenge; the caller then lets Fedify's worker deliver the message as
@@ -38,8 +43,12 @@ export type Spec = "rfc9421" | "draft-cavage-http-signatures-12";
 /** What a delivery came to: sent, a failure not retried (404, 410: Fedify's permanent ones), or hand it to Fedify. */
 export type SendOutcome = { type: "sent" } | { type: "gone"; error: SendActivityError } | { type: "fedify" };
 
-/** Fedify's first knock on a server whose spec is not known (its `firstKnock` default). */
-const FIRST_KNOCK: Spec = "rfc9421";
+/**
+ * The first knock on a server whose spec is not known: the cavage draft, which Mastodon and
+ * nearly every server takes (Fedify's default is RFC 9421, which Mastodon servers refused, so the
+ * first delivery to each knocked twice), and which is signed here without Fedify's `Request`s.
+ */
+const FIRST_KNOCK: Spec = "draft-cavage-http-signatures-12";
 /** Fedify's permanent failures: the delivery is dropped, not retried. */
 const PERMANENT = new Set([404, 410]);
 /** Refusals that may mean "not this signature spec". */
@@ -124,29 +133,93 @@ export class SpecMemory {
   }
 }
 
-async function limitedBody(response: Response): Promise<string> {
+/** Bodies of answers read to their end (up to this) so that the connection is kept for the next delivery. */
+const DRAIN_BYTES = 64 * 1024;
+
+/**
+ * Reads an answer's body to its end and answers its first `keep` bytes as text. Read to the end so
+ * that its connection goes back to the pool: cancelling it closes the connection, and the next
+ * delivery to the server paid a DNS lookup and a new connection. A body longer than `DRAIN_BYTES`
+ * is cancelled all the same.
+ */
+async function drain(response: Response, keep = 0): Promise<string> {
+  const body = response.body;
+  if (!body) return "";
+  const reader = body.getReader();
+  const kept: Uint8Array[] = [];
+  let read = 0;
   try {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    const text = new TextDecoder().decode(bytes.subarray(0, ERROR_BODY_BYTES));
-    return bytes.length > ERROR_BODY_BYTES ? `${text}… (truncated)` : text;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (read < keep) kept.push(value.subarray(0, keep - read));
+      read += value.length;
+      if (read > DRAIN_BYTES) {
+        await reader.cancel();
+        break;
+      }
+    }
   } catch {
-    return "";
+    // A connection broken while reading an answer already judged: what was read is kept.
+  } finally {
+    reader.releaseLock();
   }
+  if (keep === 0) return "";
+  const text = new TextDecoder().decode(Buffer.concat(kept));
+  return read > keep ? `${text}… (truncated)` : text;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The cavage draft's signature (Mastodon's) of a POST of `body` to `inbox`: the headers to send.
+ * Made here rather than by Fedify's `signRequest`, which builds three `Request` objects per
+ * delivery (most of a delivery's garbage); RFC 9421 still goes through Fedify's.
+ */
+async function signCavage(
+  inbox: URL,
+  headers: Record<string, string>,
+  body: Uint8Array<ArrayBuffer>,
+  key: { keyId: URL; privateKey: CryptoKey },
+): Promise<Record<string, string>> {
+  const signed: Record<string, string> = {
+    ...headers,
+    host: inbox.host,
+    date: new Date().toUTCString(),
+    digest: `SHA-256=${createHash("sha256").update(body).digest("base64")}`,
+  };
+  const names = ["(request-target)", "host", "date", "digest", "content-type"];
+  const text = [
+    `(request-target): post ${inbox.pathname}${inbox.search}`,
+    `host: ${signed.host}`,
+    `date: ${signed.date}`,
+    `digest: ${signed.digest}`,
+    `content-type: ${signed["content-type"]}`,
+  ].join("\n");
+  const signature = Buffer.from(await crypto.subtle.sign("RSASSA-PKCS1-v1_5", key.privateKey, encoder.encode(text)));
+  signed.signature = `keyId="${key.keyId.href}",algorithm="rsa-sha256",headers="${names.join(" ")}",signature="${signature.toString("base64")}"`;
+  return signed;
 }
 
 async function knock(
+  fetcher: GuardedFetch,
   inbox: URL,
-  headers: Headers,
-  body: ArrayBuffer,
+  headers: Record<string, string>,
+  body: Uint8Array<ArrayBuffer>,
   key: { keyId: URL; privateKey: CryptoKey } | undefined,
   spec: Spec,
 ): Promise<Response> {
-  const request = new Request(inbox, { method: "POST", headers, body });
-  const signed = key
-    ? await signRequest(request, key.privateKey, key.keyId, { spec, body, tracerProvider: noopTracerProvider })
-    : request;
+  let sent: HeadersInit = headers;
+  if (key && spec === "draft-cavage-http-signatures-12") {
+    sent = await signCavage(inbox, headers, body, key);
+  } else if (key) {
+    const request = new Request(inbox, { method: "POST", headers, body });
+    const buffer = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
+    const options = { spec, body: buffer, tracerProvider: noopTracerProvider };
+    sent = (await signRequest(request, key.privateKey, key.keyId, options)).headers;
+  }
   try {
-    return await fetch(signed, { redirect: "manual" });
+    return await fetcher(inbox, { method: "POST", headers: sent, body, redirect: "manual" });
   } catch (error) {
     if (error instanceof Error && error.name === "AbortError") throw error;
     const failure = new FetchError(inbox, error instanceof Error ? error.message : String(error));
@@ -159,40 +232,45 @@ async function knock(
  * Delivers `message`. Throws `FetchError` (network, time-out) or `SendActivityError` (a status
  * to retry); answers `gone` for a 404 or 410 (not retried), `fedify` for what Fedify should do.
  */
-export async function sendOutbox(message: OutboxMessage, specs: SpecMemory): Promise<SendOutcome> {
+export async function sendOutbox(
+  message: OutboxMessage,
+  specs: SpecMemory,
+  fetcher: GuardedFetch,
+): Promise<SendOutcome> {
   const inbox = new URL(message.inbox);
   const rsa = rsaKeyOf(message);
   const key = rsa ? { keyId: rsa.keyId, privateKey: await importRsa(rsa.jwk) } : undefined;
-  const headers = new Headers(message.headers);
-  headers.set("Content-Type", "application/activity+json");
-  const body = new TextEncoder().encode(JSON.stringify(message.activity)).buffer as ArrayBuffer;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(message.headers ?? {})) headers[name.toLowerCase()] = value;
+  headers["content-type"] = "application/activity+json";
+  const body = encoder.encode(JSON.stringify(message.activity));
   const origin = inbox.origin;
   const known = key ? await specs.get(origin) : undefined;
   let spec = known ?? FIRST_KNOCK;
-  let response = await knock(inbox, headers, body, key, spec);
+  let response = await knock(fetcher, inbox, headers, body, key, spec);
   const unusual = (r: Response) =>
     (r.status >= 300 && r.status < 400 && r.headers.has("Location")) ||
     (r.status >= 400 && r.headers.has("Accept-Signature"));
   if (unusual(response)) {
-    await response.body?.cancel();
+    await drain(response);
     return { type: "fedify" };
   }
   if (key && SIGNATURE_REFUSED.has(response.status)) {
     // Refused, maybe for the spec: the other one, as Fedify's double knock.
-    await response.body?.cancel();
+    await drain(response);
     spec = spec === "rfc9421" ? "draft-cavage-http-signatures-12" : "rfc9421";
-    response = await knock(inbox, headers, body, key, spec);
+    response = await knock(fetcher, inbox, headers, body, key, spec);
     if (unusual(response)) {
-      await response.body?.cancel();
+      await drain(response);
       return { type: "fedify" };
     }
   }
   if (response.ok) {
-    await response.body?.cancel();
+    await drain(response);
     if (key) await specs.set(origin, spec);
     return { type: "sent" };
   }
-  const text = await limitedBody(response);
+  const text = await drain(response, ERROR_BODY_BYTES);
   const error = new SendActivityError(
     inbox,
     response.status,

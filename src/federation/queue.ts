@@ -166,8 +166,8 @@ async function senderOf(ctx: AppContext): Promise<Sender> {
  * challenge) goes through Fedify's worker as before. Answers the failure that ends the delivery
  * without a retry (404, 410), if any; throws a failure to retry.
  */
-async function send(sender: Sender, q: JobMessageQueue, payload: OutboxPayload): Promise<unknown> {
-  const outcome = await sender.send(payload as unknown as OutboxMessage, sender.specs);
+async function send(ctx: AppContext, sender: Sender, q: JobMessageQueue, payload: OutboxPayload): Promise<unknown> {
+  const outcome = await sender.send(payload as unknown as OutboxMessage, sender.specs, ctx.guardedFetch);
   if (outcome.type === "sent") return undefined;
   if (outcome.type === "gone") return outcome.error;
   return watchDelivery(() => q.deliver(payload));
@@ -264,7 +264,7 @@ async function deliverUnlimited(ctx: AppContext, q: JobMessageQueue, payload: Ou
   };
   let quietFailure: unknown;
   try {
-    quietFailure = await send(sender, q, payload);
+    quietFailure = await send(ctx, sender, q, payload);
   } catch (error) {
     // The server's delivery health (the moderation panel): noted in memory, written batched.
     noteDelivery(ctx, payload.inbox, error);
