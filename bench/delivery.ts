@@ -11,6 +11,7 @@
 // at most 10 % slower). Prints a Markdown table and writes bench/results/delivery[-postgres].json.
 //   BENCH_DELIVERY_FOLLOWERS=1000  BENCH_DELIVERY_SERVERS=100  BENCH_DELIVERY_SAMPLES=5
 //   BENCH_DELIVERY_BURST=30  BENCH_DELIVERY_BAD=20 (0: no slow-server phase)
+//   BENCH_CPU_PROF=DIR  the server writes a V8 CPU profile (--cpu-prof) into DIR when it stops
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -115,7 +116,8 @@ async function main(): Promise<void> {
   if (!token) throw new Error(`the seed printed no token:\n${seeded}`);
 
   const t0 = performance.now();
-  const server = startChild(NODE, SERVER_ARGS, { env });
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const server = startChild(NODE, [...profile, ...SERVER_ARGS], { env });
   children.push(server);
   await waitUntilAnswering(`${origin}/health`, server, t0);
   const headers = { Authorization: `Bearer ${token}` };

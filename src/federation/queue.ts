@@ -8,6 +8,7 @@ import { isUnavailable } from "../services/federation/availability.ts";
 import { inboxHost, noteDelivery, watchDelivery } from "../services/federation/delivery-health.ts";
 import type { CircuitDecision, DeliveryCircuit } from "./delivery-circuit.ts";
 import { DELIVERY_ATTEMPTS, HOST_BUSY_DELAY_MS, HostLimiter } from "./delivery-limits.ts";
+import type { OutboxMessage, SpecMemory } from "./delivery-send.ts";
 
 const logger = getLogger(["gannet", "federation"]);
 
@@ -136,18 +137,40 @@ function isOutbox(payload: unknown): payload is OutboxPayload {
   return p?.type === "outbox" && typeof p.inbox === "string";
 }
 
-// One circuit per context, as the queue adapters.
-const circuits = new WeakMap<AppContext, DeliveryCircuit>();
+interface Sender {
+  circuit: DeliveryCircuit;
+  specs: SpecMemory;
+  send: typeof import("./delivery-send.ts").sendOutbox;
+}
+
+// One circuit and one memory of signature specs per context, as the queue adapters.
+const senders = new WeakMap<AppContext, Sender>();
 
 // Loaded with Fedify, in the first federation job (the Temporal polyfill comes with it).
-async function circuitOf(ctx: AppContext): Promise<DeliveryCircuit> {
-  let c = circuits.get(ctx);
-  if (!c) {
-    const { DeliveryCircuit } = await import("./delivery-circuit.ts");
-    c = new DeliveryCircuit(new DatabaseKvStore(ctx.repos.kv));
-    circuits.set(ctx, c);
+async function senderOf(ctx: AppContext): Promise<Sender> {
+  let s = senders.get(ctx);
+  if (!s) {
+    const [{ DeliveryCircuit }, { SpecMemory, sendOutbox }] = await Promise.all([
+      import("./delivery-circuit.ts"),
+      import("./delivery-send.ts"),
+    ]);
+    const kv = new DatabaseKvStore(ctx.repos.kv);
+    s = { circuit: new DeliveryCircuit(kv), specs: new SpecMemory(kv), send: sendOutbox };
+    senders.set(ctx, s);
   }
-  return c;
+  return s;
+}
+
+/**
+ * Sends one delivery (delivery-send.ts); what that path leaves to Fedify (a redirect, a signature
+ * challenge) goes through Fedify's worker as before. Answers the failure that ends the delivery
+ * without a retry (404, 410), if any; throws a failure to retry.
+ */
+async function send(ctx: AppContext, sender: Sender, q: JobMessageQueue, payload: OutboxPayload): Promise<unknown> {
+  const outcome = await sender.send(payload as unknown as OutboxMessage, sender.specs, ctx.guardedFetch);
+  if (outcome.type === "sent") return undefined;
+  if (outcome.type === "gone") return outcome.error;
+  return watchDelivery(() => q.deliver(payload));
 }
 
 // One limiter per context, as the circuits.
@@ -207,7 +230,8 @@ async function deliverThroughCircuit(ctx: AppContext, q: JobMessageQueue, payloa
 }
 
 async function deliverUnlimited(ctx: AppContext, q: JobMessageQueue, payload: OutboxPayload): Promise<void> {
-  const circuit = await circuitOf(ctx);
+  const sender = await senderOf(ctx);
+  const circuit = sender.circuit;
   const heldSince = typeof payload[HELD_SINCE] === "number" ? payload[HELD_SINCE] : undefined;
   let decision: CircuitDecision = { type: "send", state: undefined };
   try {
@@ -240,7 +264,7 @@ async function deliverUnlimited(ctx: AppContext, q: JobMessageQueue, payload: Ou
   };
   let quietFailure: unknown;
   try {
-    quietFailure = await watchDelivery(() => q.deliver(payload));
+    quietFailure = await send(ctx, sender, q, payload);
   } catch (error) {
     // The server's delivery health (the moderation panel): noted in memory, written batched.
     noteDelivery(ctx, payload.inbox, error);

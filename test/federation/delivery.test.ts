@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { verifyRequest } from "@fedify/fedify";
 import { Create, Note, PUBLIC_COLLECTION } from "@fedify/vocab";
 import { getDocumentLoader } from "@fedify/vocab-runtime";
+import type { StoreJobQueue } from "../../src/infra/queue/runner.ts";
 import { type FakeActor, startFakeActor } from "../helpers/fake-actor.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 
@@ -89,13 +90,44 @@ describe("federation: queued delivery and signed fetches", () => {
     assert.equal(forged, null);
   });
 
-  it("retries a failed delivery as a job until the inbox accepts it", async () => {
+  it("retries a failed delivery as a job until the inbox accepts it, never knocking twice on a 500", async () => {
     remote.received.length = 0;
     remote.failNext.push(500);
     await send("again");
+    await s.settle({ delayed: false });
+    // One request: a 500 says nothing of the signature, so no second knock with the other spec.
+    assert.equal(remote.received.length, 1);
+    const state = await s.ctx.queue.state();
+    const retry = state.failing.find((f) => f.name === "federation.outbox" && f.state !== "dead");
+    assert.ok(retry, JSON.stringify(state));
+    assert.match(retry.lastError ?? "", /500/);
+    assert.ok(retry.runAt.getTime() > Date.now() + 10_000, "the retry waits for Mastodon's schedule");
+    // Its retry comes due now (taken as if the clock had moved on, then put back due at once).
+    const store = (s.ctx.queue as StoreJobQueue).store;
+    const later = Date.now() + 60_000;
+    const [taken] = await store.claim("test-clock", ["federation.outbox"], 1, later, later + 1000);
+    assert.equal(taken?.id, retry.id);
+    await store.retry("test-clock", retry.id, Date.now(), "moved on by the test");
     await s.settle();
     assert.equal(remote.received.length, 2);
     assert.equal(JSON.parse(remote.received[1].body).object.content, "again");
+  });
+
+  it("knocks again with the other signature spec when the first is refused, and keeps the one taken", async () => {
+    const specOf = (i: number) => (remote.received[i].headers["signature-input"] ? "rfc9421" : "cavage");
+    remote.received.length = 0;
+    remote.failNext.push(401);
+    await send("refused once");
+    await s.settle();
+    assert.equal(remote.received.length, 2);
+    const [first, second] = [specOf(0), specOf(1)];
+    assert.notEqual(first, second);
+    // The next delivery knocks once, with the spec taken.
+    await send("known spec");
+    await s.settle();
+    assert.equal(remote.received.length, 3);
+    assert.equal(specOf(2), second);
+    assert.equal(JSON.parse(remote.received[2].body).object.content, "known spec");
   });
 
   it("serves a followers-only status only to a signed fetch from a follower's server", async () => {

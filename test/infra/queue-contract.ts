@@ -271,6 +271,38 @@ export function queueContract(label: string, open: () => Promise<QueueBackend>):
       assert.equal(max, 3);
     });
 
+    it("does not look for a pool's jobs each time a job of another pool finishes", async () => {
+      // A long poll: claims come only from enqueues, finished jobs and the first look.
+      const q = await make({ pollIntervalMs: 60_000 });
+      const claimsFor = new Map<string, number>();
+      const claim = q.store.claim.bind(q.store);
+      q.store.claim = (workerId, names, limit, now, lockedUntil) => {
+        for (const n of names) claimsFor.set(n, (claimsFor.get(n) ?? 0) + 1);
+        return claim(workerId, names, limit, now, lockedUntil);
+      };
+      let done = 0;
+      q.register("t8b.other", async () => {});
+      q.register(
+        "t8b.pooled",
+        async () => {
+          await sleep(2);
+          done++;
+        },
+        { concurrency: 2 },
+      );
+      q.start({ concurrency: 2 });
+      await q.enqueueMany(Array.from({ length: 30 }, (_, i) => ({ name: "t8b.pooled", payload: i })));
+      await waitFor(() => done === 30, 10_000, "30 pooled jobs");
+      // The pooled jobs were claimed a few at a time; the other pool looked once at the start.
+      assert.ok((claimsFor.get("t8b.pooled") ?? 0) >= 2);
+      assert.equal(claimsFor.get("t8b.other"), 1);
+      // Its own enqueue makes it look again, and its job runs (and is deleted, with no poll).
+      await q.enqueue("t8b.other");
+      await waitFor(() => claimsFor.get("t8b.other") === 2, 5000, "a claim for the other pool");
+      const left = async () => (await q.state()).counts.filter((c) => c.name.startsWith("t8b.")).length;
+      await waitFor(async () => (await left()) === 0, 5000, "no t8b job left");
+    });
+
     it("shares jobs between two queue instances without running any twice", async () => {
       const a = await make();
       const b = await make();

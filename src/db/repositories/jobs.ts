@@ -231,8 +231,12 @@ export class JobsRepository {
       .execute();
   }
 
-  async complete(workerId: string, id: string): Promise<void> {
-    await this.#db.deleteFrom("jobs").where("id", "=", id).where("locked_by", "=", workerId).execute();
+  /** Deletes the finished jobs `ids` this worker still holds (a few statements for many jobs). */
+  async complete(workerId: string, ids: string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      await this.#db.deleteFrom("jobs").where("id", "in", chunk).where("locked_by", "=", workerId).execute();
+    }
   }
 
   /**
@@ -248,7 +252,7 @@ export class JobsRepository {
         .where("locked_by", "=", workerId)
         .execute();
     } catch {
-      await this.complete(workerId, id);
+      await this.complete(workerId, [id]);
     }
   }
 

@@ -35,8 +35,8 @@ export class DatabaseJobStore implements JobStore {
   extendLocks(workerId: string, ids: string[], lockedUntil: number): Promise<void> {
     return this.#repo.extendLocks(workerId, ids, iso(lockedUntil));
   }
-  complete(workerId: string, id: string): Promise<void> {
-    return this.#repo.complete(workerId, id);
+  complete(workerId: string, ids: string[]): Promise<void> {
+    return this.#repo.complete(workerId, ids);
   }
   retry(workerId: string, id: string, runAt: number, error: string): Promise<void> {
     return this.#repo.retry(workerId, id, iso(runAt), error);

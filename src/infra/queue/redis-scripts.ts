@@ -76,15 +76,21 @@ end
 return 0
 `;
 
-// ARGV: prefix, worker, id
+// ARGV: prefix, worker, ids...
 export const COMPLETE = `
-local p, w, id = ARGV[1], ARGV[2], ARGV[3]
-local key = p .. 'job:' .. id
-if redis.call('HGET', key, 'locked_by') ~= w then return 0 end
-redis.call('ZREM', p .. 'running', id)
-redis.call('ZREM', p .. 'failing', id)
-redis.call('DEL', key)
-return 1
+local p, w = ARGV[1], ARGV[2]
+local n = 0
+for i = 3, #ARGV do
+  local id = ARGV[i]
+  local key = p .. 'job:' .. id
+  if redis.call('HGET', key, 'locked_by') == w then
+    redis.call('ZREM', p .. 'running', id)
+    redis.call('ZREM', p .. 'failing', id)
+    redis.call('DEL', key)
+    n = n + 1
+  end
+end
+return n
 `;
 
 // ARGV: prefix, worker, id, run at, error, now

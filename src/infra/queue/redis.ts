@@ -1,6 +1,10 @@
 import type { Redis } from "ioredis";
 import type { JobState, JobSummary, QueueState } from "./interface.ts";
 import { CLAIM, COMPLETE, ENQUEUE, EXTEND, KILL, RETRY } from "./redis-scripts.ts";
+
+/** Jobs per script call or pipeline when many are enqueued or completed at once. */
+const CHUNK = 500;
+
 import { type QueueOptions, StoreJobQueue } from "./runner.ts";
 import type { ClaimedJob, JobStore, NewJob } from "./store.ts";
 
@@ -20,20 +24,21 @@ export class RedisJobStore implements JobStore {
     return this.#redis.eval(script, 0, this.#p, ...args);
   }
 
+  /** One pipeline for many jobs (a delivery's hundreds of inboxes), not a round trip each. */
   async insert(jobs: NewJob[]): Promise<string[]> {
     const ids: string[] = [];
-    for (const j of jobs) {
-      const r = await this.#eval(
-        ENQUEUE,
-        j.id,
-        j.name,
-        j.payload,
-        j.runAt,
-        j.maxAttempts,
-        j.dedupeKey ?? "",
-        j.createdAt,
-      );
-      if (Number(r) === 1) ids.push(j.id);
+    for (let i = 0; i < jobs.length; i += CHUNK) {
+      const chunk = jobs.slice(i, i + CHUNK);
+      const pipe = this.#redis.pipeline();
+      for (const j of chunk) {
+        pipe.eval(ENQUEUE, 0, this.#p, j.id, j.name, j.payload, j.runAt, j.maxAttempts, j.dedupeKey ?? "", j.createdAt);
+      }
+      const res = (await pipe.exec()) ?? [];
+      chunk.forEach((j, k) => {
+        const [error, r] = res[k] ?? [new Error("no answer from Redis")];
+        if (error) throw error;
+        if (Number(r) === 1) ids.push(j.id);
+      });
     }
     return ids;
   }
@@ -62,8 +67,8 @@ export class RedisJobStore implements JobStore {
     if (ids.length > 0) await this.#eval(EXTEND, workerId, lockedUntil, ...ids);
   }
 
-  async complete(workerId: string, id: string): Promise<void> {
-    await this.#eval(COMPLETE, workerId, id);
+  async complete(workerId: string, ids: string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += CHUNK) await this.#eval(COMPLETE, workerId, ...ids.slice(i, i + CHUNK));
   }
 
   async retry(workerId: string, id: string, runAt: number, error: string): Promise<void> {

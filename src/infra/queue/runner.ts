@@ -39,7 +39,21 @@ interface Pool {
   names: string[];
   concurrency: number;
   running: number;
+  /**
+   * Whether a claim may find work for it: set by an enqueue of one of its names in this process,
+   * by each poll, and kept while its claims fill it. A claim that finds fewer jobs than it has
+   * room for clears it, so jobs of other pools that finish do not make it look again: on SQLite,
+   * a pool's claim walks past every due job of the others (thousands of deliveries after a burst
+   * of posts), and it ran at every finished delivery.
+   */
+  due: boolean;
 }
+
+/**
+ * Finished jobs are deleted, and their pools refilled, together within this much: one statement
+ * for the jobs finishing meanwhile instead of a delete and a claim per job.
+ */
+const FINISH_BATCH_MS = 5;
 
 /** Worker id: which process holds a job, for operators and for lock checks. */
 export function newWorkerId(): string {
@@ -62,7 +76,11 @@ export class StoreJobQueue implements JobQueue {
   readonly #backoffs = new Map<string, (attempt: number) => number>();
   readonly #running = new Map<string, Promise<void>>();
   /** The default pool (every job without one of its own) first, then one per job that asked for its own. */
-  readonly #pools: Pool[] = [{ names: [], concurrency: 0, running: 0 }];
+  readonly #pools: Pool[] = [{ names: [], concurrency: 0, running: 0, due: true }];
+  /** Jobs done whose rows are deleted at the next turn of the loop (`FINISH_BATCH_MS`). */
+  #completed: string[] = [];
+  #finishTimer?: NodeJS.Timeout;
+  #lastPoll = 0;
   #started = false;
   #stopping = false;
   #loop?: Promise<void>;
@@ -109,7 +127,7 @@ export class StoreJobQueue implements JobQueue {
   async enqueueMany(jobs: JobToEnqueue[]): Promise<string[]> {
     if (jobs.length === 0) return [];
     const ids = await this.store.insert(this.toNewJobs(jobs));
-    this.wake();
+    this.wakeFor(jobs.map((j) => j.name));
     return ids;
   }
 
@@ -118,9 +136,10 @@ export class StoreJobQueue implements JobQueue {
     this.#handlers.set(name, handler);
     if (options.backoff) this.#backoffs.set(name, options.backoff);
     if (options.concurrency !== undefined) {
-      this.#pools.push({ names: [name], concurrency: Math.max(1, options.concurrency), running: 0 });
+      this.#pools.push({ names: [name], concurrency: Math.max(1, options.concurrency), running: 0, due: true });
     } else {
       this.#pools[0].names.push(name);
+      this.#pools[0].due = true;
     }
   }
 
@@ -128,8 +147,19 @@ export class StoreJobQueue implements JobQueue {
     return this.#pools.find((p) => p.names.includes(name)) ?? this.#pools[0];
   }
 
-  /** Makes an idle worker look for jobs now. */
+  /** Makes an idle worker look for jobs now, of every name. */
   wake(): void {
+    for (const pool of this.#pools) pool.due = true;
+    this.#poke();
+  }
+
+  /** Makes an idle worker look for jobs of these names now (they were just enqueued). */
+  protected wakeFor(names: readonly string[]): void {
+    for (const name of new Set(names)) this.#poolOf(name).due = true;
+    this.#poke();
+  }
+
+  #poke(): void {
     this.#woken = true;
     this.#wake?.();
   }
@@ -158,6 +188,8 @@ export class StoreJobQueue implements JobQueue {
     });
     await Promise.race([all, timeout]);
     clearTimeout(timer);
+    clearTimeout(this.#finishTimer);
+    await this.#flushCompleted();
     clearInterval(this.#heartbeat);
     if (this.#running.size > 0) {
       logger.warn("Stopped with {n} jobs still running; they run again when their locks expire", {
@@ -177,23 +209,38 @@ export class StoreJobQueue implements JobQueue {
   async #work(): Promise<void> {
     while (!this.#stopping) {
       this.#woken = false;
+      await this.#flushCompleted();
+      // Jobs enqueued by other processes, or coming due (retries, delayed jobs): every pool looks.
+      const poll = this.#opts.pollIntervalMs;
+      if (Date.now() - this.#lastPoll >= poll) {
+        this.#lastPoll = Date.now();
+        for (const pool of this.#pools) pool.due = true;
+      }
       let full = false;
       for (const pool of this.#pools) {
         const free = pool.concurrency - pool.running;
-        if (free <= 0 || pool.names.length === 0) continue;
+        if (free <= 0 || pool.names.length === 0 || !pool.due) continue;
+        // Cleared first, so that an enqueue while the claim runs sets it again.
+        pool.due = false;
         try {
           const now = Date.now();
           const jobs = await this.store.claim(this.workerId, pool.names, free, now, now + this.#opts.lockMs);
           for (const job of jobs) this.#start(job);
-          if (jobs.length === free) full = true;
+          // As many as it had room for: more may be due. Fewer: nothing more is, for this pool,
+          // until an enqueue or a poll.
+          if (jobs.length === free) {
+            pool.due = true;
+            full = true;
+          }
         } catch (e) {
+          pool.due = true;
           logger.error("Cannot take jobs: {error}", { error: e });
         }
       }
-      // More may be due at once; otherwise sleep until an enqueue, a finished job or the poll.
+      // More may be due at once; otherwise sleep until an enqueue, finished jobs or the poll.
       if (full || this.#woken || this.#stopping) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#opts.pollIntervalMs);
+        const timer = setTimeout(resolve, Math.max(1, this.#lastPoll + poll - Date.now()));
         this.#wake = () => {
           clearTimeout(timer);
           resolve();
@@ -209,9 +256,21 @@ export class StoreJobQueue implements JobQueue {
     const p = this.#run(job).finally(() => {
       pool.running--;
       this.#running.delete(job.id);
-      this.wake();
+      // The loop deletes the finished jobs and refills the pools shortly, for all of them at once.
+      this.#finishTimer ??= setTimeout(() => {
+        this.#finishTimer = undefined;
+        this.#poke();
+      }, FINISH_BATCH_MS);
     });
     this.#running.set(job.id, p);
+  }
+
+  /** Deletes the jobs done since the last call, in one statement. */
+  async #flushCompleted(): Promise<void> {
+    if (this.#completed.length === 0) return;
+    const ids = this.#completed;
+    this.#completed = [];
+    await this.#settle(() => this.store.complete(this.workerId, ids));
   }
 
   async #run(job: ClaimedJob): Promise<void> {
@@ -245,7 +304,9 @@ export class StoreJobQueue implements JobQueue {
       }
       return;
     }
-    await this.#settle(() => this.store.complete(this.workerId, job.id));
+    // Deleted with the others finishing meanwhile (#flushCompleted); until then it stays locked
+    // by this worker, and a crash before then runs it again, as a crash just before the delete did.
+    this.#completed.push(job.id);
   }
 
   /** Delay before the retry after failed attempt `attempt`: doubling, capped, with ±25 % jitter. */

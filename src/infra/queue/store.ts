@@ -33,7 +33,8 @@ export interface JobStore {
    */
   claim(workerId: string, names: string[], limit: number, now: number, lockedUntil: number): Promise<ClaimedJob[]>;
   extendLocks(workerId: string, ids: string[], lockedUntil: number): Promise<void>;
-  complete(workerId: string, id: string): Promise<void>;
+  /** Forgets the finished jobs `ids` (those `workerId` still holds), in one round trip. */
+  complete(workerId: string, ids: string[]): Promise<void>;
   retry(workerId: string, id: string, runAt: number, error: string): Promise<void>;
   kill(workerId: string, id: string, error: string): Promise<void>;
   state(now: number, failingLimit: number): Promise<QueueState>;
