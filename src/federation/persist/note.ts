@@ -239,6 +239,6 @@ export async function persistNote(
     throw error;
   }
   const stored = await app.repos.statuses.getById(statusId);
-  if (stored && opts.fanOutNow) await fanOutNow(app, stored, { feedsFilled });
+  if (stored && opts.fanOutNow) await fanOutNow(app, stored, { feedsFilled, author });
   return stored ?? null;
 }
