@@ -8,7 +8,7 @@ import type { DB } from "../../db/schema.ts";
 import type { JobBatch } from "../../infra/queue/after-commit.ts";
 import { addToConversations } from "../conversations/update.ts";
 import { fanOutToLists } from "../lists/feeds.ts";
-import { publishBroadcast, publishToFeeds } from "../streaming/publish.ts";
+import { publishBroadcast, publishToFeeds, type StatusParts } from "../streaming/publish.ts";
 import { fanOutToTagFollowers } from "../tags/fan-out.ts";
 
 /** Home feeds keep their newest entries only (Mastodon's cap). */
@@ -68,6 +68,8 @@ interface LiveOptions {
   feedsFilled?: boolean;
   /** Its author's row, when the caller has it. */
   author?: Account;
+  /** Its hashtags and media, when the caller stored them (no hashtag: no tag followers to reach). */
+  parts?: StatusParts;
   /**
    * The status was read a moment ago (the inbox request that stored it), so that the home and
    * list streams need not read it again to see that it is still live; a job, whose fan-out may
@@ -85,9 +87,9 @@ interface LiveOptions {
  */
 async function fanOutLive(ctx: AppContext, status: Status, opts: LiveOptions): Promise<void> {
   const statusId = status.id;
-  await publishBroadcast(ctx, status, opts.author);
+  await publishBroadcast(ctx, status, opts.author, opts.parts);
   if (!opts.feedsFilled) await ctx.repos.feeds.fanOut(status, opts.immediate ? IMMEDIATE : {});
-  await fanOutToTagFollowers(ctx, status);
+  if (opts.parts === undefined || opts.parts.tagNames.length > 0) await fanOutToTagFollowers(ctx, status);
   const homes = await ctx.repos.streaming.homesHolding(statusId);
   const dropped = await ctx.repos.feeds.trimFeedsOf(statusId, FEED_CAP, undefined, FEED_TRIM_EVERY, homes);
   // fanOutToLists asks this again (one statement more, for listed authors only).
@@ -111,12 +113,13 @@ async function fanOutLive(ctx: AppContext, status: Status, opts: LiveOptions): P
  * statements on the jobs table, more than the fan-out itself for a status with few local
  * followers. It is run after the status's transaction committed, as a queued job would be; if it
  * fails, it is queued after all, and retried like any job. `status` is the status as read after
- * that commit; `opts.author` its author's row, as the request read it.
+ * that commit; `opts.author` its author's row, as the request read it, and `opts.parts` its
+ * hashtags and media, as the request stored them.
  */
 export async function fanOutNow(
   ctx: AppContext,
   status: Status,
-  opts: { feedsFilled?: boolean; author?: Account } = {},
+  opts: { feedsFilled?: boolean; author?: Account; parts?: StatusParts } = {},
 ): Promise<void> {
   const statusId = status.id;
   const payload: FanOutPayload = { statusId, immediate: true };
@@ -126,6 +129,7 @@ export async function fanOutNow(
         immediate: true,
         feedsFilled: opts.feedsFilled,
         author: opts.author,
+        parts: opts.parts,
         fresh: true,
       });
     }

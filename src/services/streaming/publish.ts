@@ -21,13 +21,29 @@ import {
  */
 
 /**
+ * What the caller knows of a new status's hashtags and media, having stored them a moment ago (the
+ * inbox's `persistNote`), so that they are not read again.
+ */
+export interface StatusParts {
+  /** Lower-cased names of its hashtags, each once. */
+  tagNames: readonly string[];
+  hasMedia: boolean;
+}
+
+/**
  * The public and hashtag channels of a status (Mastodon's broadcastable: public, not a boost).
  * Replies to others stay off the public streams (as off the public timeline) but reach hashtags.
+ * `parts`: its hashtags and media when the caller knows them, else read here.
  */
-async function broadcastChannels(ctx: AppContext, status: Status, db?: Kysely<DB>): Promise<string[]> {
+async function broadcastChannels(
+  ctx: AppContext,
+  status: Status,
+  db?: Kysely<DB>,
+  parts?: StatusParts,
+): Promise<string[]> {
   if (status.visibility !== "public" || status.reblogOfId !== null) return [];
   const out: string[] = [];
-  for (const tag of await ctx.repos.streaming.tagNames(status.id, db)) {
+  for (const tag of parts?.tagNames ?? (await ctx.repos.streaming.tagNames(status.id, db))) {
     out.push(hashtagChannel(tag, false));
     if (status.local) out.push(hashtagChannel(tag, true));
   }
@@ -35,7 +51,7 @@ async function broadcastChannels(ctx: AppContext, status: Status, db?: Kysely<DB
   if (!replyToOther) {
     const where = status.local ? "local" : "remote";
     out.push(publicChannel("all", false), publicChannel(where, false));
-    if (await ctx.repos.streaming.hasMedia(status.id, db))
+    if (parts?.hasMedia ?? (await ctx.repos.streaming.hasMedia(status.id, db)))
       out.push(publicChannel("all", true), publicChannel(where, true));
   }
   return out;
@@ -81,12 +97,17 @@ const liveStatus = async (ctx: AppContext, statusId: string) => {
 
 /**
  * A new status on the public and hashtag streams (the fan-out, before it writes any feed), given
- * as the fan-out read it: live. `author`: its author's row when the caller has it (the inbox's
- * `persistNote` read it for the same activity), else read here.
+ * as the fan-out read it: live. `author` (its author's row) and `parts` (its hashtags and media):
+ * when the caller has them (the inbox's `persistNote`, for the activity it stored), else read here.
  */
-export async function publishBroadcast(ctx: AppContext, status: Status, author?: Account): Promise<void> {
+export async function publishBroadcast(
+  ctx: AppContext,
+  status: Status,
+  author?: Account,
+  parts?: StatusParts,
+): Promise<void> {
   if (!(await broadcastAuthor(ctx, status, author))) return;
-  await publishAll(ctx, await broadcastChannels(ctx, status), "update", { id: status.id });
+  await publishAll(ctx, await broadcastChannels(ctx, status, undefined, parts), "update", { id: status.id });
 }
 
 /**
