@@ -183,11 +183,15 @@ describe("timelines: home feed, fan-out on write", () => {
     assert.equal(await s.ctx.repos.feeds.count(erin.account.id), 5);
     const own = (await post(frank, { status: "frank's own" })).id;
     await waitFor(frank, own);
-    await s.ctx.repos.feeds.trimFeedsOf(posted[4], 3);
+    // No feed lost the status itself (the fan-out streams it to the feeds it read, less those).
+    assert.deepEqual(await s.ctx.repos.feeds.trimFeedsOf(posted[4], 3), []);
     assert.deepEqual(ids((await home(erin)).body), [posted[4], posted[3], posted[2]]);
     assert.deepEqual(ids((await home(frank)).body), [own, posted[4], posted[3]]);
     // Other feeds are left alone.
     assert.ok((await s.ctx.repos.feeds.count(alice.account.id)) > 3);
+    // An older post than the cap keeps leaves the feed it was in, and the trim says which.
+    assert.deepEqual(await s.ctx.repos.feeds.trimFeedsOf(posted[2], 1), [erin.account.id]);
+    assert.deepEqual(ids((await home(erin)).body), [posted[4]]);
   });
 
   it("the fan-out's trim looks at one feed in `every`: those whose id and the status id add up to a multiple", async () => {

@@ -165,17 +165,30 @@ export class FeedsRepository {
    * and the status id add up to a multiple of it: walking 840 entries of each of 1,000 feeds at
    * every post cost more than the fan-out itself. A feed is then looked at once every 20 posts
    * it gets or so, and trimmed back to the cap from a little past 840.
+   *
+   * `holders`: the accounts whose feed holds the status, when the caller read them already (the
+   * fan-out: `StreamingRepository.homesHolding`). Answers the accounts whose feed lost the status
+   * itself to the trim (an old post arriving late), so that the caller's list stays exact.
    */
-  async trimFeedsOf(statusId: string, cap: number, db: Kysely<DB> = this.#db, every = 1): Promise<void> {
+  async trimFeedsOf(
+    statusId: string,
+    cap: number,
+    db: Kysely<DB> = this.#db,
+    every = 1,
+    holders?: readonly string[],
+  ): Promise<string[]> {
     const slack = Math.floor(cap / 20);
-    const holders = await selectShaped(db, "feeds.holders", [statusId], () =>
-      db.selectFrom("feeds").select("account_id").where("status_id", "=", statusId),
-    );
+    const all =
+      holders ??
+      (
+        await selectShaped(db, "feeds.holders", [statusId], () =>
+          db.selectFrom("feeds").select("account_id").where("status_id", "=", statusId),
+        )
+      ).map((h) => String(h.account_id));
     const status = BigInt(statusId);
     const step = BigInt(every);
-    const ids = holders
-      .map((h) => String(h.account_id))
-      .filter((id) => every <= 1 || (BigInt(id) + status) % step === 0n);
+    const ids = all.filter((id) => every <= 1 || (BigInt(id) + status) % step === 0n);
+    const dropped: string[] = [];
     for (let i = 0; i < ids.length; i += FAN_OUT_CHUNK) {
       await pause(0);
       const chunk = ids.slice(i, i + FAN_OUT_CHUNK);
@@ -185,11 +198,14 @@ export class FeedsRepository {
             ORDER BY o.status_id DESC LIMIT 1 OFFSET ${cap + slack}) IS NOT NULL`.execute(db);
       for (const { id } of over.rows) {
         const accountId = String(id);
-        await sql`DELETE FROM feeds WHERE account_id = ${accountId} AND status_id <= (
+        const gone = await sql<{ status_id: string | number | bigint }>`DELETE FROM feeds
+          WHERE account_id = ${accountId} AND status_id <= (
           SELECT b.status_id FROM feeds b WHERE b.account_id = ${accountId}
-          ORDER BY b.status_id DESC LIMIT 1 OFFSET ${cap})`.execute(db);
+          ORDER BY b.status_id DESC LIMIT 1 OFFSET ${cap}) RETURNING status_id`.execute(db);
+        if (gone.rows.some((r) => String(r.status_id) === statusId)) dropped.push(accountId);
       }
     }
+    return dropped;
   }
 
   /**

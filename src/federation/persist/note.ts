@@ -11,6 +11,7 @@ import { enqueueFanOut, fanOutNow, fillFeedsInTransaction } from "../../services
 import { addRemoteMediaJob } from "../../services/media/remote-cache.ts";
 import { enqueuePollExpiry } from "../../services/polls/expiry.ts";
 import { addPreviewCardJob, mayHaveCard } from "../../services/preview-cards/fetch-card.ts";
+import type { StatusParts } from "../../services/streaming/publish.ts";
 import { accountForActor, remoteInfoOf } from "./actor.ts";
 import { persistEmojis } from "./emoji.ts";
 import { type NoteLike, type ReadNote, readNote } from "./note-read.ts";
@@ -65,7 +66,10 @@ async function parentOf(ctx: Context<AppContext>, object: NoteLike, depth: numbe
   }
 }
 
-/** Stores the mentions, tags and media of a new (`isNew`) or edited status (the mentions only the new ones). */
+/**
+ * Stores the mentions, tags and media of a new (`isNew`) or edited status (the mentions only the
+ * new ones); answers its hashtags and media as stored, for the fan-out's streaming.
+ */
 export async function storeParts(
   ctx: AppContext,
   trx: Kysely<DB>,
@@ -74,7 +78,7 @@ export async function storeParts(
   read: ReadNote,
   iso: string,
   alreadyMentioned: ReadonlySet<string> = new Set(),
-): Promise<void> {
+): Promise<StatusParts> {
   const added = read.mentions.filter((m) => !alreadyMentioned.has(m.account.id));
   await ctx.repos.statuses.insertMentions(
     added.map((m) => ({
@@ -118,6 +122,8 @@ export async function storeParts(
   // After the commit: copies of its media cached here, and the preview card of its first link.
   if (read.media.length > 0) addRemoteMediaJob(jobs, status.id);
   if (mayHaveCard(ctx, read.content)) addPreviewCardJob(jobs, status.id);
+  // findOrCreateTags gives each tag once.
+  return { tagNames: tags.map((t) => t.name.toLowerCase()), hasMedia: read.media.length > 0 };
 }
 
 /**
@@ -170,6 +176,7 @@ export async function persistNote(
   const statusId = app.ids.next(createdAt);
   const pollId = read.poll ? app.ids.next(createdAt) : null;
   let feedsFilled = false;
+  let parts: StatusParts | undefined;
   try {
     await transactionWithJobs(app, async (trx, jobs) => {
       await app.repos.statuses.insert(
@@ -216,7 +223,7 @@ export async function persistNote(
           enqueuePollExpiry(jobs, pollId, new Date(read.poll.expiresAt));
         }
       }
-      await storeParts(app, trx, jobs, { id: statusId, accountId: author.id, isNew: true }, read, iso);
+      parts = await storeParts(app, trx, jobs, { id: statusId, accountId: author.id, isNew: true }, read, iso);
       if (parent && (read.visibility === "public" || read.visibility === "unlisted")) {
         await app.repos.statuses.addToCounter(parent.id, "replies_count", 1, trx);
       }
@@ -239,6 +246,6 @@ export async function persistNote(
     throw error;
   }
   const stored = await app.repos.statuses.getById(statusId);
-  if (stored && opts.fanOutNow) await fanOutNow(app, stored, { feedsFilled });
+  if (stored && opts.fanOutNow) await fanOutNow(app, stored, { feedsFilled, author, parts });
   return stored ?? null;
 }

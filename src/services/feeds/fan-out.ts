@@ -1,13 +1,14 @@
 import { getLogger } from "@logtape/logtape";
 import type { Transaction } from "kysely";
 import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
 import type { FanOutOptions, FanOutStatus } from "../../db/repositories/feeds.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { DB } from "../../db/schema.ts";
 import type { JobBatch } from "../../infra/queue/after-commit.ts";
 import { addToConversations } from "../conversations/update.ts";
 import { fanOutToLists } from "../lists/feeds.ts";
-import { publishBroadcast, publishToFeeds } from "../streaming/publish.ts";
+import { publishBroadcast, publishToFeeds, type StatusParts } from "../streaming/publish.ts";
 import { fanOutToTagFollowers } from "../tags/fan-out.ts";
 
 /** Home feeds keep their newest entries only (Mastodon's cap). */
@@ -58,19 +59,45 @@ export async function fanOutStatus(ctx: AppContext, payload: FanOutPayload): Pro
   if (typeof payload?.statusId !== "string") return;
   const status = await ctx.repos.statuses.getById(payload.statusId);
   if (!status || status.deletedAt !== null) return;
-  await fanOutLive(ctx, status, payload.immediate === true);
+  await fanOutLive(ctx, status, { immediate: payload.immediate === true });
 }
 
-/** `fanOutStatus` of a status read live (`feedsFilled`: its followers' feeds were filled already). */
-async function fanOutLive(ctx: AppContext, status: Status, immediate: boolean, feedsFilled = false): Promise<void> {
+interface LiveOptions {
+  immediate: boolean;
+  /** Its followers' feeds were filled already. */
+  feedsFilled?: boolean;
+  /** Its author's row, when the caller has it. */
+  author?: Account;
+  /** Its hashtags and media, when the caller stored them (no hashtag: no tag followers to reach). */
+  parts?: StatusParts;
+  /**
+   * The status was read a moment ago (the inbox request that stored it), so that the home and
+   * list streams need not read it again to see that it is still live; a job, whose fan-out may
+   * take a while, reads it again before publishing (a delete meanwhile publishes nothing).
+   */
+  fresh?: boolean;
+}
+
+/**
+ * `fanOutStatus` of a status read live. The feeds holding the status are read once,
+ * after the tag followers' feeds are written: the trim looks at them, and the home streams get
+ * them, less any feed the trim took the status out of; read again only when the author is in a
+ * list (exclusive lists take the status out of homes). The lists holding it are then known to be
+ * none when no list holds its author.
+ */
+async function fanOutLive(ctx: AppContext, status: Status, opts: LiveOptions): Promise<void> {
   const statusId = status.id;
-  await publishBroadcast(ctx, status);
-  if (!feedsFilled) await ctx.repos.feeds.fanOut(status, immediate ? IMMEDIATE : {});
-  await fanOutToTagFollowers(ctx, status);
-  await ctx.repos.feeds.trimFeedsOf(statusId, FEED_CAP, undefined, FEED_TRIM_EVERY);
-  await fanOutToLists(ctx, statusId, status.accountId);
+  await publishBroadcast(ctx, status, opts.author, opts.parts);
+  if (!opts.feedsFilled) await ctx.repos.feeds.fanOut(status, opts.immediate ? IMMEDIATE : {});
+  if (opts.parts === undefined || opts.parts.tagNames.length > 0) await fanOutToTagFollowers(ctx, status);
+  const homes = await ctx.repos.streaming.homesHolding(statusId);
+  const dropped = await ctx.repos.feeds.trimFeedsOf(statusId, FEED_CAP, undefined, FEED_TRIM_EVERY, homes);
+  // fanOutToLists asks this again (one statement more, for listed authors only).
+  const listed = await ctx.repos.lists.isListed(status.accountId);
+  if (listed) await fanOutToLists(ctx, statusId, status.accountId);
   if (status.visibility === "direct") await addToConversations(ctx, statusId);
-  await publishToFeeds(ctx, statusId);
+  const left = dropped.length === 0 ? homes : homes.filter((id) => !dropped.includes(id));
+  await publishToFeeds(ctx, opts.fresh ? status : statusId, listed ? {} : { homes: left, lists: [] });
   if ((await ctx.repos.follows.notifiedFollowersHolding(statusId)).length > 0) {
     await ctx.queue.enqueue(
       "notifications.create",
@@ -86,13 +113,26 @@ async function fanOutLive(ctx: AppContext, status: Status, immediate: boolean, f
  * statements on the jobs table, more than the fan-out itself for a status with few local
  * followers. It is run after the status's transaction committed, as a queued job would be; if it
  * fails, it is queued after all, and retried like any job. `status` is the status as read after
- * that commit.
+ * that commit; `opts.author` its author's row, as the request read it, and `opts.parts` its
+ * hashtags and media, as the request stored them.
  */
-export async function fanOutNow(ctx: AppContext, status: Status, opts: { feedsFilled?: boolean } = {}): Promise<void> {
+export async function fanOutNow(
+  ctx: AppContext,
+  status: Status,
+  opts: { feedsFilled?: boolean; author?: Account; parts?: StatusParts } = {},
+): Promise<void> {
   const statusId = status.id;
   const payload: FanOutPayload = { statusId, immediate: true };
   try {
-    if (status.deletedAt === null) await fanOutLive(ctx, status, true, opts.feedsFilled === true);
+    if (status.deletedAt === null) {
+      await fanOutLive(ctx, status, {
+        immediate: true,
+        feedsFilled: opts.feedsFilled,
+        author: opts.author,
+        parts: opts.parts,
+        fresh: true,
+      });
+    }
   } catch (error) {
     logger.warn("Fan-out of {statusId} failed, queued to be retried: {error}", { statusId, error });
     await ctx.queue.enqueue(FAN_OUT_JOB, payload, { dedupeKey: fanOutDedupeKey(statusId) });

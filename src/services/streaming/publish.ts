@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../context.ts";
+import type { Account } from "../../db/repositories/accounts.ts";
 import type { Status } from "../../db/repositories/statuses.ts";
 import type { DB } from "../../db/schema.ts";
 import { isSilenced, isUnavailable } from "../../policies/moderation.ts";
@@ -20,13 +21,29 @@ import {
  */
 
 /**
+ * What the caller knows of a new status's hashtags and media, having stored them a moment ago (the
+ * inbox's `persistNote`), so that they are not read again.
+ */
+export interface StatusParts {
+  /** Lower-cased names of its hashtags, each once. */
+  tagNames: readonly string[];
+  hasMedia: boolean;
+}
+
+/**
  * The public and hashtag channels of a status (Mastodon's broadcastable: public, not a boost).
  * Replies to others stay off the public streams (as off the public timeline) but reach hashtags.
+ * `parts`: its hashtags and media when the caller knows them, else read here.
  */
-async function broadcastChannels(ctx: AppContext, status: Status, db?: Kysely<DB>): Promise<string[]> {
+async function broadcastChannels(
+  ctx: AppContext,
+  status: Status,
+  db?: Kysely<DB>,
+  parts?: StatusParts,
+): Promise<string[]> {
   if (status.visibility !== "public" || status.reblogOfId !== null) return [];
   const out: string[] = [];
-  for (const tag of await ctx.repos.streaming.tagNames(status.id, db)) {
+  for (const tag of parts?.tagNames ?? (await ctx.repos.streaming.tagNames(status.id, db))) {
     out.push(hashtagChannel(tag, false));
     if (status.local) out.push(hashtagChannel(tag, true));
   }
@@ -34,7 +51,7 @@ async function broadcastChannels(ctx: AppContext, status: Status, db?: Kysely<DB
   if (!replyToOther) {
     const where = status.local ? "local" : "remote";
     out.push(publicChannel("all", false), publicChannel(where, false));
-    if (await ctx.repos.streaming.hasMedia(status.id, db))
+    if (parts?.hasMedia ?? (await ctx.repos.streaming.hasMedia(status.id, db)))
       out.push(publicChannel("all", true), publicChannel(where, true));
   }
   return out;
@@ -43,19 +60,32 @@ async function broadcastChannels(ctx: AppContext, status: Status, db?: Kysely<DB
 /**
  * Whether the author's new and edited posts go to the public and hashtag streams: not when it is
  * suspended or silenced (Mastodon's FanOutOnWriteService `broadcastable?`; as off the public
- * timelines, policies/moderation.ts).
+ * timelines, policies/moderation.ts). `known`: the author's row when the caller has it in hand.
  */
-async function broadcastAuthor(ctx: AppContext, status: Status): Promise<boolean> {
+async function broadcastAuthor(ctx: AppContext, status: Status, known?: Account): Promise<boolean> {
   if (status.visibility !== "public" || status.reblogOfId !== null) return false;
-  const author = await ctx.repos.accounts.getById(status.accountId);
+  const author = known?.id === status.accountId ? known : await ctx.repos.accounts.getById(status.accountId);
   return author !== undefined && !isUnavailable(author) && !isSilenced(author);
 }
 
-/** The home and list channels of the feeds holding the status. */
-async function feedChannels(ctx: AppContext, statusId: string, db?: Kysely<DB>): Promise<string[]> {
+/** What the fan-out knows already of the feeds holding a status, so that it is not read again. */
+export interface FeedsHolding {
+  /** The accounts whose home feed holds it. */
+  homes?: readonly string[];
+  /** The lists whose timeline holds it. */
+  lists?: readonly string[];
+}
+
+/** The home and list channels of the feeds holding the status (`known`: those read already). */
+async function feedChannels(
+  ctx: AppContext,
+  statusId: string,
+  db?: Kysely<DB>,
+  known: FeedsHolding = {},
+): Promise<string[]> {
   const [homes, lists] = await Promise.all([
-    ctx.repos.streaming.homesHolding(statusId, db),
-    ctx.repos.streaming.listsHolding(statusId, db),
+    known.homes ?? ctx.repos.streaming.homesHolding(statusId, db),
+    known.lists ?? ctx.repos.streaming.listsHolding(statusId, db),
   ]);
   return [...homes.map(userChannel), ...lists.map(listChannel)];
 }
@@ -67,17 +97,32 @@ const liveStatus = async (ctx: AppContext, statusId: string) => {
 
 /**
  * A new status on the public and hashtag streams (the fan-out, before it writes any feed), given
- * as the fan-out read it: live.
+ * as the fan-out read it: live. `author` (its author's row) and `parts` (its hashtags and media):
+ * when the caller has them (the inbox's `persistNote`, for the activity it stored), else read here.
  */
-export async function publishBroadcast(ctx: AppContext, status: Status): Promise<void> {
-  if (!(await broadcastAuthor(ctx, status))) return;
-  await publishAll(ctx, await broadcastChannels(ctx, status), "update", { id: status.id });
+export async function publishBroadcast(
+  ctx: AppContext,
+  status: Status,
+  author?: Account,
+  parts?: StatusParts,
+): Promise<void> {
+  if (!(await broadcastAuthor(ctx, status, author))) return;
+  await publishAll(ctx, await broadcastChannels(ctx, status, undefined, parts), "update", { id: status.id });
 }
 
-/** A new status on the home and list streams of the feeds it went into (the fan-out job, once they are written). */
-export async function publishToFeeds(ctx: AppContext, statusId: string): Promise<void> {
-  if (!(await liveStatus(ctx, statusId))) return;
-  await publishAll(ctx, await feedChannels(ctx, statusId), "update", { id: statusId });
+/**
+ * A new status on the home and list streams of the feeds it went into (the fan-out, once they
+ * are written). `status`: the status as the fan-out read it (live), or its id, read here; `known`:
+ * the homes and lists holding it when the fan-out has them in hand, else read here.
+ */
+export async function publishToFeeds(
+  ctx: AppContext,
+  status: Status | string,
+  known: FeedsHolding = {},
+): Promise<void> {
+  const live = typeof status === "string" ? await liveStatus(ctx, status) : status;
+  if (!live || live.deletedAt !== null) return;
+  await publishAll(ctx, await feedChannels(ctx, live.id, undefined, known), "update", { id: live.id });
 }
 
 /** An edited status, wherever a new one would have gone (`status.update`). */
