@@ -19,9 +19,9 @@ function schedulerContract(label: string, open: () => Promise<LeaseBackend>): vo
   describe(`Scheduler: ${label}`, () => {
     const schedulers: Scheduler[] = [];
     let backend: LeaseBackend | undefined;
-    const make = async () => {
+    const make = async (refreshMs?: number, store?: LeaseStore) => {
       backend ??= await open();
-      const s = new Scheduler(await backend.make(), { context: () => testContext, tickMs: 10 });
+      const s = new Scheduler(store ?? (await backend.make()), { context: () => testContext, tickMs: 10, refreshMs });
       schedulers.push(s);
       return s;
     };
@@ -96,6 +96,53 @@ function schedulerContract(label: string, open: () => Promise<LeaseBackend>): vo
       t.start();
       await waitFor(() => ranAt > 0, 2000);
       assert.ok(ranAt - t0 >= 250, `ran after ${ranAt - t0} ms`);
+    });
+
+    it("asks the store to take a task only when it is due, and sees another process's runSoon", async () => {
+      backend ??= await open();
+      const calls = { acquire: 0, takeableAt: 0 };
+      const inner = await backend.make();
+      const counted: LeaseStore = {
+        ensure: (n) => inner.ensure(n),
+        acquire: (...a) => {
+          calls.acquire++;
+          return inner.acquire(...a);
+        },
+        release: (n, h) => inner.release(n, h),
+        makeDue: (n) => inner.makeDue(n),
+        takeableAt: (n) => {
+          calls.takeableAt++;
+          return inner.takeableAt(n);
+        },
+      };
+      const s = await make(50, counted);
+      let runs = 0;
+      s.every("hourly", 3600_000, async () => {
+        runs++;
+      });
+      s.start();
+      await waitFor(() => runs === 1, 2000);
+      await sleep(300);
+      // Tens of ticks, one take (the first run), the due times read again every 50 ms at most.
+      assert.equal(calls.acquire, 1);
+      assert.ok(calls.takeableAt >= 2, `${calls.takeableAt} reads`);
+      assert.equal(runs, 1);
+
+      // Another process makes it due (its store, not this process's runSoon): seen at a refresh.
+      const other = await backend.make();
+      await other.makeDue("hourly");
+      await waitFor(() => runs === 2, 2000);
+      // This process's runSoon is seen at the next tick, whatever the refresh period.
+      const slow = await make(3600_000);
+      let slowRuns = 0;
+      slow.every("slow", 3600_000, async () => {
+        slowRuns++;
+      });
+      slow.start();
+      await waitFor(() => slowRuns === 1, 2000);
+      await (await make()).runSoon("slow");
+      await waitFor(() => slowRuns === 2, 2000);
+      await Promise.all([s.stop(), slow.stop()]);
     });
   });
 }

@@ -52,13 +52,17 @@ export class SchedulerLeasesRepository {
       .execute();
   }
 
-  async all(): Promise<{ name: string; nextRunAt: string; lastRunAt: string | null; lockedBy: string | null }[]> {
+  /** Every task's row, in one statement (the scheduler reads them now and then, not every tick). */
+  async all(): Promise<
+    { name: string; nextRunAt: string; lastRunAt: string | null; lockedBy: string | null; lockedUntil: string | null }[]
+  > {
     const rows = await this.#db.selectFrom("scheduler_leases").selectAll().orderBy("name").execute();
     return rows.map((r) => ({
       name: r.name,
       nextRunAt: r.next_run_at,
       lastRunAt: r.last_run_at,
       lockedBy: r.locked_by,
+      lockedUntil: r.locked_until,
     }));
   }
 }

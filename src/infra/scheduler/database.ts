@@ -22,4 +22,14 @@ export class DatabaseLeaseStore implements LeaseStore {
   release(name: string, holder: string): Promise<void> {
     return this.#repo.release(name, holder);
   }
+  async takeableAt(names: readonly string[]): Promise<Map<string, number>> {
+    const wanted = new Set(names);
+    const at = new Map<string, number>();
+    for (const r of await this.#repo.all()) {
+      if (!wanted.has(r.name)) continue;
+      const held = r.lockedUntil === null ? 0 : Date.parse(r.lockedUntil);
+      at.set(r.name, Math.max(Date.parse(r.nextRunAt), held));
+    }
+    return at;
+  }
 }

@@ -10,4 +10,9 @@ export interface LeaseStore {
   release(name: string, holder: string): Promise<void>;
   /** Makes the task due now: the next tick of some scheduler runs it. */
   makeDue(name: string): Promise<void>;
+  /**
+   * When each task can next be taken (ms since the epoch): once it is due and its hold, if any,
+   * has ended. A task missing from the map was never recorded (`ensure` it). Reads only.
+   */
+  takeableAt(names: readonly string[]): Promise<Map<string, number>>;
 }

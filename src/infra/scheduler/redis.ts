@@ -29,4 +29,19 @@ export class RedisLeaseStore implements LeaseStore {
   async release(name: string, holder: string): Promise<void> {
     await this.#redis.eval(RELEASE, 1, `${this.#prefix}hold:${name}`, holder);
   }
+  async takeableAt(names: readonly string[]): Promise<Map<string, number>> {
+    // The keys' remaining lives, in one round trip: -2 when a key is absent (due, or not held).
+    const pipe = this.#redis.pipeline();
+    for (const name of names) pipe.pttl(`${this.#prefix}due:${name}`).pttl(`${this.#prefix}hold:${name}`);
+    const replies = (await pipe.exec()) ?? [];
+    const now = Date.now();
+    const at = new Map<string, number>();
+    names.forEach((name, i) => {
+      const [dueErr, due] = replies[2 * i] ?? [];
+      const [holdErr, hold] = replies[2 * i + 1] ?? [];
+      if (dueErr || holdErr) throw dueErr ?? holdErr;
+      at.set(name, now + Math.max(0, Number(due), Number(hold)));
+    });
+    return at;
+  }
 }
