@@ -42,6 +42,7 @@ import { parseOptions, wholeNumber } from "./lib/options.ts";
 import { clockTicksPerSecond, cpuTicks, mainThreadCpuTicks, memory } from "./lib/proc.ts";
 import { inboxFire, type Remotes, startRemotes, warmUp } from "./lib/soak-inbox.ts";
 import { httpClient, runOpenLoop, type Workload, workload } from "./lib/soak-load.ts";
+import { heapSnapshot, probeEnv, readProbe } from "./lib/soak-probe.ts";
 import { type MinuteSample, type QueueDepth, report, type SoakConfig } from "./lib/soak-report.ts";
 import { nextLine, withFds } from "./lib/soak-stream.ts";
 
@@ -172,7 +173,7 @@ async function main(): Promise<void> {
   log(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s; starting the server`);
 
   const [sh, serverArgs] = withFds([NODE, ...START.serverArgs]);
-  const server = startChild(sh, serverArgs, { env });
+  const server = startChild(sh, serverArgs, { env: { ...env, ...probeEnv(dir) } });
   children.push(server);
   await waitUntilAnswering(`${origin}/health`, server, performance.now(), { limitMs: 60_000 });
   // The shell exec'd node, so the child's pid is the server's.
@@ -261,6 +262,7 @@ async function main(): Promise<void> {
   let lastTicks = cpuTicks(pid);
   let lastMain = mainThreadCpuTicks(pid);
   const streamAtStart = await streamReport();
+  const idleProbe = readProbe(dir);
   const start = performance.now();
   const load = runOpenLoop(workloads, start);
   // BENCH_SOAK_VERBOSE=1: every 5 s, the requests in flight and the server's memory (to find stalls).
@@ -279,6 +281,7 @@ async function main(): Promise<void> {
     const sample: MinuteSample = {
       minute: m,
       rssMiB: memory(pid).rss,
+      probe: readProbe(dir),
       cpuPercent: ((t - lastTicks) / ticks / 60) * 100,
       mainThreadCpuPercent: ((tm - lastMain) / ticks / 60) * 100,
       queue: await queueDepth(ctx),
@@ -292,13 +295,19 @@ async function main(): Promise<void> {
     log(
       `minute ${m}/${config.minutes}: ${sample.rssMiB.toFixed(0)} MiB, CPU ${sample.cpuPercent.toFixed(0)}% ` +
         `(main thread ${sample.mainThreadCpuPercent.toFixed(0)}%), ${done} requests, queue ${sample.queue.backlog}, ` +
-        `in flight ${sample.inFlight}, stream ${JSON.stringify(sample.stream ?? {})}`,
+        `in flight ${sample.inFlight}, stream ${JSON.stringify(sample.stream ?? {})}` +
+        (sample.probe
+          ? `, heap ${sample.probe.heapUsed}/${sample.probe.heapTotal}, external ${sample.probe.external}`
+          : ""),
     );
+    // A snapshot stalls the server for seconds (the next minute's latencies show it): diagnosis only.
+    if (m === 1 && config.minutes > 1) await heapSnapshot(pid, "minute 1", log);
   }
   clearInterval(verbose);
   await load.stop();
   for (const c of clients) c.close();
   const atEnd = { memory: memory(pid), queue: await queueDepth(ctx), stream: await streamReport() };
+  await heapSnapshot(pid, "the end", log);
   // The backlog must drain once the load stops: how long it takes (at most a minute).
   const drainStart = performance.now();
   let drained = atEnd.queue;
@@ -316,6 +325,7 @@ async function main(): Promise<void> {
     workloads,
     samples,
     idle,
+    idleProbe,
     atEnd,
     drained: { queue: drained, ms: drainMs },
     streamAtStart,
