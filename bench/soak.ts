@@ -16,9 +16,14 @@
 // disconnects), p99 of the last window within 20% of the first (window: a sixth of the run, five
 // minutes of thirty), and the job queue drained. Prints a Markdown table and writes
 // bench/results/soak[-postgres].json. Ctrl-C stops the children and removes the data.
-//   BENCH_SOAK_MINUTES=30   BENCH_SOAK_READ_RATE=300 (all reading, shared by the five)
-//   BENCH_SOAK_POST_RATE=4  BENCH_SOAK_INBOX_RATE=40  BENCH_SOAK_STREAM_CLIENTS=300
+//   BENCH_SOAK_MINUTES=30   BENCH_SOAK_READ_RATE=150 (all reading, shared by the five)
+//   BENCH_SOAK_POST_RATE=2  BENCH_SOAK_INBOX_RATE=20  BENCH_SOAK_STREAM_CLIENTS=300
 //   BENCH_SOAK_READERS=4    BENCH_SOAK_AUTHORS=4      BENCH_SOAK_REMOTES=4 (5 actors each)
+// The default rates are half of those of the first 30-minute run (300, 4, 40), which kept the
+// server's main thread at 74-87% of a core on a quiet 2-core machine and so met the load shedding
+// whenever the loop lagged: at half, the main thread works about 40% of the time, leaving
+// headroom for GC pauses and bursts, and no answer should be refused (docs/performance.md).
+// Each minute also shows where the server's memory is (bench/lib/soak-probe-preload.ts).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,9 +57,9 @@ const num = (name: string, fallback: number, min = 1) => wholeNumber(process.env
 
 const config: SoakConfig = {
   minutes: num("BENCH_SOAK_MINUTES", 30),
-  readRate: num("BENCH_SOAK_READ_RATE", 300),
-  postRate: num("BENCH_SOAK_POST_RATE", 4),
-  inboxRate: num("BENCH_SOAK_INBOX_RATE", 40),
+  readRate: num("BENCH_SOAK_READ_RATE", 150),
+  postRate: num("BENCH_SOAK_POST_RATE", 2),
+  inboxRate: num("BENCH_SOAK_INBOX_RATE", 20),
   streamClients: num("BENCH_SOAK_STREAM_CLIENTS", 300, 0),
   readers: num("BENCH_SOAK_READERS", 4),
   authors: num("BENCH_SOAK_AUTHORS", 4),
@@ -173,7 +178,9 @@ async function main(): Promise<void> {
   log(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s; starting the server`);
 
   const [sh, serverArgs] = withFds([NODE, ...START.serverArgs]);
-  const server = startChild(sh, serverArgs, { env: { ...env, ...probeEnv(dir) } });
+  // BENCH_SOAK_START_ENV=0: without the variables the start script exports (malloc's settings), to compare.
+  const startEnv = process.env.BENCH_SOAK_START_ENV === "0" ? {} : START.env;
+  const server = startChild(sh, serverArgs, { env: { ...env, ...startEnv, ...probeEnv(dir) } });
   children.push(server);
   await waitUntilAnswering(`${origin}/health`, server, performance.now(), { limitMs: 60_000 });
   // The shell exec'd node, so the child's pid is the server's.
@@ -330,6 +337,7 @@ async function main(): Promise<void> {
     drained: { queue: drained, ms: drainMs },
     streamAtStart,
     inboxActivities: { actors: remotes.actors.length, likeable: likeable.length },
+    startEnv,
   });
   process.stdout.write(result.markdown);
   const resultsDir = join(BENCH_DIR, "results");

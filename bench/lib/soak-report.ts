@@ -63,6 +63,8 @@ export interface SoakRun {
   drained: { queue: QueueDepth; ms: number };
   streamAtStart?: StreamCounts;
   inboxActivities: { actors: number; likeable: number };
+  /** What the start script exported into the server's environment (malloc's settings). */
+  startEnv: Record<string, string>;
 }
 
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : "-");
@@ -148,7 +150,12 @@ export function report(run: SoakRun): { markdown: string; json: unknown } {
       `inbox ${config.inboxRate}/s (Create:Like 3:1 from ${run.inboxActivities.actors} actors on ${config.remoteServers} fake servers), ` +
       `${config.streamClients} streaming clients (user and public). Seed: ${Object.entries(config.seed)
         .map(([k, v]) => `${k}=${v}`)
-        .join(" ")}.`,
+        .join(" ")}. ` +
+      `Server environment from the start script: ${
+        Object.entries(run.startEnv)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" ") || "none"
+      }.`,
     "",
     "| target | figure | goal | |",
     "|---|---|---|---|",
@@ -191,6 +198,7 @@ export function report(run: SoakRun): { markdown: string; json: unknown } {
     loadAverage: run.loadAverage,
     node: process.version,
     config,
+    startEnv: run.startEnv,
     memoryMiB: { idle: run.idle, atEnd: run.atEnd.memory, probeBeforeLoad: run.idleProbe },
     errors: errorsOf,
     stream: { atStart: run.streamAtStart, atEnd: stream },
