@@ -21,7 +21,7 @@
 //   BENCH_SOAK_READERS=4    BENCH_SOAK_AUTHORS=4      BENCH_SOAK_REMOTES=4 (5 actors each)
 // The default rates are half of those of the first 30-minute run (300, 4, 40), which kept the
 // server's main thread at 74-87% of a core on a quiet 2-core machine and so met the load shedding
-// whenever the loop lagged: at half, the main thread works about 40% of the time, leaving
+// whenever the loop lagged: at half, the main thread works about 30% of the time, leaving
 // headroom for GC pauses and bursts, and no answer should be refused (docs/performance.md).
 // Each minute also shows where the server's memory is (bench/lib/soak-probe-preload.ts).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -47,7 +47,7 @@ import { parseOptions, wholeNumber } from "./lib/options.ts";
 import { clockTicksPerSecond, cpuTicks, mainThreadCpuTicks, memory } from "./lib/proc.ts";
 import { inboxFire, type Remotes, startRemotes, warmUp } from "./lib/soak-inbox.ts";
 import { httpClient, runOpenLoop, type Workload, workload } from "./lib/soak-load.ts";
-import { heapSnapshot, probeEnv, readProbe } from "./lib/soak-probe.ts";
+import { freshProbe, heapSnapshot, probeEnv, readProbe } from "./lib/soak-probe.ts";
 import { type MinuteSample, type QueueDepth, report, type SoakConfig } from "./lib/soak-report.ts";
 import { nextLine, withFds } from "./lib/soak-stream.ts";
 
@@ -269,7 +269,7 @@ async function main(): Promise<void> {
   let lastTicks = cpuTicks(pid);
   let lastMain = mainThreadCpuTicks(pid);
   const streamAtStart = await streamReport();
-  const idleProbe = readProbe(dir);
+  const idleProbe = await freshProbe(dir);
   const start = performance.now();
   const load = runOpenLoop(workloads, start);
   // BENCH_SOAK_VERBOSE=1: every 5 s, the requests in flight and the server's memory (to find stalls).

@@ -41,6 +41,17 @@ export function readProbe(dataDir: string): Probe | undefined {
   }
 }
 
+/** The first probe written after now (it writes every 5 s), or the last one after 7 s. */
+export async function freshProbe(dataDir: string): Promise<Probe | undefined> {
+  const now = Date.now();
+  for (let i = 0; i < 70; i++) {
+    const p = readProbe(dataDir);
+    if (p && p.at >= now) return p;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return readProbe(dataDir);
+}
+
 /** Asks the server for a heap snapshot (BENCH_SOAK_HEAPSNAPSHOT only) and waits until it is written. */
 export async function heapSnapshot(pid: number, label: string, log: (msg: string) => void): Promise<void> {
   if (!snapshotDir) return;
