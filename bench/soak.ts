@@ -16,9 +16,14 @@
 // disconnects), p99 of the last window within 20% of the first (window: a sixth of the run, five
 // minutes of thirty), and the job queue drained. Prints a Markdown table and writes
 // bench/results/soak[-postgres].json. Ctrl-C stops the children and removes the data.
-//   BENCH_SOAK_MINUTES=30   BENCH_SOAK_READ_RATE=300 (all reading, shared by the five)
-//   BENCH_SOAK_POST_RATE=4  BENCH_SOAK_INBOX_RATE=40  BENCH_SOAK_STREAM_CLIENTS=300
+//   BENCH_SOAK_MINUTES=30   BENCH_SOAK_READ_RATE=150 (all reading, shared by the five)
+//   BENCH_SOAK_POST_RATE=2  BENCH_SOAK_INBOX_RATE=20  BENCH_SOAK_STREAM_CLIENTS=300
 //   BENCH_SOAK_READERS=4    BENCH_SOAK_AUTHORS=4      BENCH_SOAK_REMOTES=4 (5 actors each)
+// The default rates are half of those of the first 30-minute run (300, 4, 40), which kept the
+// server's main thread at 74-87% of a core on a quiet 2-core machine and so met the load shedding
+// whenever the loop lagged: at half, the main thread works about 30% of the time, leaving
+// headroom for GC pauses and bursts, and no answer should be refused (docs/performance.md).
+// Each minute also shows where the server's memory is (bench/lib/soak-probe-preload.ts).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,6 +47,7 @@ import { parseOptions, wholeNumber } from "./lib/options.ts";
 import { clockTicksPerSecond, cpuTicks, mainThreadCpuTicks, memory } from "./lib/proc.ts";
 import { inboxFire, type Remotes, startRemotes, warmUp } from "./lib/soak-inbox.ts";
 import { httpClient, runOpenLoop, type Workload, workload } from "./lib/soak-load.ts";
+import { freshProbe, heapSnapshot, probeEnv, readProbe } from "./lib/soak-probe.ts";
 import { type MinuteSample, type QueueDepth, report, type SoakConfig } from "./lib/soak-report.ts";
 import { nextLine, withFds } from "./lib/soak-stream.ts";
 
@@ -51,9 +57,9 @@ const num = (name: string, fallback: number, min = 1) => wholeNumber(process.env
 
 const config: SoakConfig = {
   minutes: num("BENCH_SOAK_MINUTES", 30),
-  readRate: num("BENCH_SOAK_READ_RATE", 300),
-  postRate: num("BENCH_SOAK_POST_RATE", 4),
-  inboxRate: num("BENCH_SOAK_INBOX_RATE", 40),
+  readRate: num("BENCH_SOAK_READ_RATE", 150),
+  postRate: num("BENCH_SOAK_POST_RATE", 2),
+  inboxRate: num("BENCH_SOAK_INBOX_RATE", 20),
   streamClients: num("BENCH_SOAK_STREAM_CLIENTS", 300, 0),
   readers: num("BENCH_SOAK_READERS", 4),
   authors: num("BENCH_SOAK_AUTHORS", 4),
@@ -172,7 +178,9 @@ async function main(): Promise<void> {
   log(`seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s; starting the server`);
 
   const [sh, serverArgs] = withFds([NODE, ...START.serverArgs]);
-  const server = startChild(sh, serverArgs, { env });
+  // BENCH_SOAK_START_ENV=0: without the variables the start script exports (malloc's settings), to compare.
+  const startEnv = process.env.BENCH_SOAK_START_ENV === "0" ? {} : START.env;
+  const server = startChild(sh, serverArgs, { env: { ...env, ...startEnv, ...probeEnv(dir) } });
   children.push(server);
   await waitUntilAnswering(`${origin}/health`, server, performance.now(), { limitMs: 60_000 });
   // The shell exec'd node, so the child's pid is the server's.
@@ -261,6 +269,7 @@ async function main(): Promise<void> {
   let lastTicks = cpuTicks(pid);
   let lastMain = mainThreadCpuTicks(pid);
   const streamAtStart = await streamReport();
+  const idleProbe = await freshProbe(dir);
   const start = performance.now();
   const load = runOpenLoop(workloads, start);
   // BENCH_SOAK_VERBOSE=1: every 5 s, the requests in flight and the server's memory (to find stalls).
@@ -279,6 +288,7 @@ async function main(): Promise<void> {
     const sample: MinuteSample = {
       minute: m,
       rssMiB: memory(pid).rss,
+      probe: readProbe(dir),
       cpuPercent: ((t - lastTicks) / ticks / 60) * 100,
       mainThreadCpuPercent: ((tm - lastMain) / ticks / 60) * 100,
       queue: await queueDepth(ctx),
@@ -292,13 +302,19 @@ async function main(): Promise<void> {
     log(
       `minute ${m}/${config.minutes}: ${sample.rssMiB.toFixed(0)} MiB, CPU ${sample.cpuPercent.toFixed(0)}% ` +
         `(main thread ${sample.mainThreadCpuPercent.toFixed(0)}%), ${done} requests, queue ${sample.queue.backlog}, ` +
-        `in flight ${sample.inFlight}, stream ${JSON.stringify(sample.stream ?? {})}`,
+        `in flight ${sample.inFlight}, stream ${JSON.stringify(sample.stream ?? {})}` +
+        (sample.probe
+          ? `, heap ${sample.probe.heapUsed}/${sample.probe.heapTotal}, external ${sample.probe.external}`
+          : ""),
     );
+    // A snapshot stalls the server for seconds (the next minute's latencies show it): diagnosis only.
+    if (m === 1 && config.minutes > 1) await heapSnapshot(pid, "minute 1", log);
   }
   clearInterval(verbose);
   await load.stop();
   for (const c of clients) c.close();
   const atEnd = { memory: memory(pid), queue: await queueDepth(ctx), stream: await streamReport() };
+  await heapSnapshot(pid, "the end", log);
   // The backlog must drain once the load stops: how long it takes (at most a minute).
   const drainStart = performance.now();
   let drained = atEnd.queue;
@@ -316,10 +332,12 @@ async function main(): Promise<void> {
     workloads,
     samples,
     idle,
+    idleProbe,
     atEnd,
     drained: { queue: drained, ms: drainMs },
     streamAtStart,
     inboxActivities: { actors: remotes.actors.length, likeable: likeable.length },
+    startEnv,
   });
   process.stdout.write(result.markdown);
   const resultsDir = join(BENCH_DIR, "results");

@@ -9,15 +9,22 @@ export const NODE = fileURLToPath(new URL("../../node_modules/.bin/node", import
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
- * What `npm start` runs (package.json's `start` script, `node ... && node ...`): the build
- * steps' arguments, then the server's, so benchmarks start the server as users do.
+ * What `npm start` runs (package.json's `start` script, `node ... && export A=1 && node ...`): the
+ * build steps' arguments, the variables it exports (malloc's settings), then the server's
+ * arguments, so benchmarks start the server as users do (with `env` in its environment).
  */
-export function startCommand(): { buildCommands: string[][]; serverArgs: string[] } {
+export function startCommand(): { buildCommands: string[][]; serverArgs: string[]; env: Record<string, string> } {
   const script: string = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).scripts.start;
   const commands = script.split("&&").map((part) => part.trim().split(/\s+/));
+  const env: Record<string, string> = {};
+  for (const cmd of commands.filter((c) => c[0] === "export")) {
+    for (const a of cmd.slice(1)) env[a.slice(0, a.indexOf("="))] = a.slice(a.indexOf("=") + 1);
+  }
+  const runs = commands.filter((c) => c[0] !== "export");
   return {
-    buildCommands: commands.slice(0, -1).map((cmd) => cmd.slice(1)),
-    serverArgs: (commands.at(-1) ?? []).slice(1),
+    buildCommands: runs.slice(0, -1).map((cmd) => cmd.slice(1)),
+    serverArgs: (runs.at(-1) ?? []).slice(1),
+    env,
   };
 }
 

@@ -2,6 +2,7 @@
 // the same as JSON for bench/results/soak.json.
 import type { Memory } from "./proc.ts";
 import { errorKinds, summarize, type Workload } from "./soak-load.ts";
+import type { Probe } from "./soak-probe.ts";
 
 export const RSS_GOAL_MIB = 200;
 /** The last window's p99 may exceed the first's by at most this fraction. */
@@ -39,6 +40,8 @@ export interface StreamCounts {
 export interface MinuteSample {
   minute: number;
   rssMiB: number;
+  /** The server's own account of its memory (soak-probe-preload.ts), a few seconds old. */
+  probe?: Probe;
   cpuPercent: number;
   mainThreadCpuPercent: number;
   queue: QueueDepth;
@@ -54,14 +57,65 @@ export interface SoakRun {
   workloads: Workload[];
   samples: MinuteSample[];
   idle: Memory;
+  /** The server's probe before the load (soak-probe-preload.ts). */
+  idleProbe?: Probe;
   atEnd: { memory: Memory; queue: QueueDepth; stream?: StreamCounts };
   drained: { queue: QueueDepth; ms: number };
   streamAtStart?: StreamCounts;
   inboxActivities: { actors: number; likeable: number };
+  /** What the start script exported into the server's environment (malloc's settings). */
+  startEnv: Record<string, string>;
 }
 
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : "-");
 const ok = (b: boolean) => (b ? "✔" : "✘");
+
+/**
+ * Where the resident memory is, before the load and each minute (the server's own figures, a few
+ * seconds old): V8's heap, memory outside it held by Buffers and other external objects, the rest
+ * of the anonymous memory (malloc: SQLite, native modules, V8's compiler, the allocator's free
+ * lists; thread stacks), and mapped files (the node binary's code).
+ */
+function memoryTable(run: SoakRun): string[] {
+  const rows = [...run.samples.map((s) => [String(s.minute), s.probe] as const)];
+  if (run.idleProbe) rows.unshift(["before", run.idleProbe]);
+  if (rows.every(([, p]) => p === undefined)) return [];
+  const f = (x: number) => x.toFixed(1);
+  return [
+    "| minute | RSS | V8 heap used / reserved (new space) | external (array buffers) | other anonymous (malloc, stacks) | mapped files | threads |",
+    "|---|---|---|---|---|---|---|",
+    ...rows.map(([m, p]) =>
+      p === undefined
+        ? `| ${m} | - | - | - | - | - | - |`
+        : `| ${m} | ${f(p.rss)} | ${f(p.heapUsed)} / ${f(p.heapTotal)} (${f(p.spaces.new?.size ?? 0)}) | ${f(p.external)} (${f(p.arrayBuffers)}) | ${f(p.anon - p.heapTotal - p.external)} | ${f(p.fileBacked)} | ${p.threads} |`,
+    ),
+  ];
+}
+
+/** Every error answer and failed request: by kind, workload and minute (none hidden). */
+function errorList(workloads: Workload[]): string[] {
+  const rows: string[] = [];
+  for (const w of workloads) {
+    const byKind = new Map<string, string[]>();
+    w.minutes.forEach((m, i) => {
+      for (const [kind, count] of Object.entries(m.errors)) {
+        const list = byKind.get(kind) ?? [];
+        list.push(`${count} in minute ${i + 1}`);
+        byKind.set(kind, list);
+      }
+    });
+    for (const [kind, list] of byKind) rows.push(`| ${w.name} | ${kind} | ${list.join(", ")} |`);
+  }
+  if (rows.length === 0) return ["Every HTTP request was answered 2xx.", ""];
+  return [
+    "Every error (a status other than 2xx, or a socket error or timeout without an answer):",
+    "",
+    "| workload | answer | when (minute of its due time) |",
+    "|---|---|---|",
+    ...rows,
+    "",
+  ];
+}
 
 export function report(run: SoakRun): { markdown: string; json: unknown } {
   const { config, workloads, samples } = run;
@@ -80,7 +134,10 @@ export function report(run: SoakRun): { markdown: string; json: unknown } {
   const stream = run.atEnd.stream;
   const streamErrors = stream ? stream.disconnects + stream.errors + stream.refused : 0;
   const errorsOf = Object.fromEntries(workloads.map((w) => [w.name, errorKinds(w)]));
-  const totalErrors = workloads.reduce((t, w) => t + summarize([w], 0, n).errors, 0);
+  // Every request recorded counts, those due after the last minute's sample included.
+  const all = (w: Workload) => summarize([w], 0, Math.max(n, w.minutes.length));
+  const totalErrors = workloads.reduce((t, w) => t + all(w).errors, 0);
+  const totalRequests = workloads.reduce((t, w) => t + all(w).count, 0);
   const rss = run.atEnd.memory.rss;
   const isSqlite = run.database.startsWith("SQLite");
   const queueOk = run.drained.queue.backlog === 0;
@@ -93,12 +150,17 @@ export function report(run: SoakRun): { markdown: string; json: unknown } {
       `inbox ${config.inboxRate}/s (Create:Like 3:1 from ${run.inboxActivities.actors} actors on ${config.remoteServers} fake servers), ` +
       `${config.streamClients} streaming clients (user and public). Seed: ${Object.entries(config.seed)
         .map(([k, v]) => `${k}=${v}`)
-        .join(" ")}.`,
+        .join(" ")}. ` +
+      `Server environment from the start script: ${
+        Object.entries(run.startEnv)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" ") || "none"
+      }.`,
     "",
     "| target | figure | goal | |",
     "|---|---|---|---|",
     `| resident memory at the end${isSqlite ? "" : " (the goal is SQLite's)"} (idle before the load; peak) | ${rss.toFixed(1)} MiB (${run.idle.rss.toFixed(1)}; ${run.atEnd.memory.peak.toFixed(1)}) | ≤ ${RSS_GOAL_MIB} MiB | ${ok(rss <= RSS_GOAL_MIB)} |`,
-    `| error answers (non-2xx, socket errors, timeouts), all HTTP workloads | ${totalErrors} | 0 | ${ok(totalErrors === 0)} |`,
+    `| error answers (non-2xx, socket errors, timeouts), all HTTP workloads | ${totalErrors} of ${totalRequests} | 0 | ${ok(totalErrors === 0)} |`,
     `| streaming: disconnects / socket errors / refused | ${stream ? `${stream.disconnects} / ${stream.errors} / ${stream.refused}` : "-"} | 0 | ${ok(streamErrors === 0)} |`,
     stable("all HTTP workloads", workloads),
     ...workloads.map((w) => stable(w.name, [w])),
@@ -107,13 +169,14 @@ export function report(run: SoakRun): { markdown: string; json: unknown } {
     "| workload | rate/s | requests | p50 | p99 | max | errors |",
     "|---|---|---|---|---|---|---|",
     ...workloads.map((w) => {
-      const s = summarize([w], 0, n);
+      const s = all(w);
       const kinds = Object.entries(errorsOf[w.name] ?? {})
         .map(([k, c]) => `${c} × ${k}`)
         .join(", ");
       return `| ${w.name} | ${w.rate} | ${s.count} | ${ms(s.p50)} | ${ms(s.p99)} | ${ms(s.max)} | ${kinds || 0} |`;
     }),
     "",
+    ...errorList(workloads),
     "| minute | RSS | server CPU (main thread), % of a core | requests | p99 (all HTTP) | errors | job backlog / delayed / dead | stream events (user, public) |",
     "|---|---|---|---|---|---|---|---|",
   );
@@ -127,7 +190,7 @@ export function report(run: SoakRun): { markdown: string; json: unknown } {
       `| ${s.minute} | ${s.rssMiB.toFixed(1)} MiB | ${s.cpuPercent.toFixed(0)} (${s.mainThreadCpuPercent.toFixed(0)}) | ${m.count} | ${ms(m.p99)} | ${m.errors} | ${s.queue.backlog} / ${s.queue.delayed} / ${s.queue.dead} | ${evText} |`,
     );
   }
-  rows.push("");
+  rows.push("", ...memoryTable(run), "");
   const json = {
     date: new Date().toISOString(),
     database: run.database,
@@ -135,7 +198,8 @@ export function report(run: SoakRun): { markdown: string; json: unknown } {
     loadAverage: run.loadAverage,
     node: process.version,
     config,
-    memoryMiB: { idle: run.idle, atEnd: run.atEnd.memory },
+    startEnv: run.startEnv,
+    memoryMiB: { idle: run.idle, atEnd: run.atEnd.memory, probeBeforeLoad: run.idleProbe },
     errors: errorsOf,
     stream: { atStart: run.streamAtStart, atEnd: stream },
     stabilityWindowMinutes: win,
