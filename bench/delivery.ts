@@ -117,7 +117,7 @@ async function main(): Promise<void> {
 
   const t0 = performance.now();
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const server = startChild(NODE, [...profile, ...SERVER_ARGS], { env });
+  const server = startChild(NODE, [...profile, ...SERVER_ARGS], { env: { ...env, ...START.env } });
   children.push(server);
   await waitUntilAnswering(`${origin}/health`, server, t0);
   const headers = { Authorization: `Bearer ${token}` };

@@ -84,7 +84,7 @@ async function main() {
   log(`seeded: ${shape}`);
 
   const t0 = performance.now();
-  server = startChild(NODE, START.serverArgs, { env });
+  server = startChild(NODE, START.serverArgs, { env: { ...env, ...START.env } });
   await waitUntilAnswering(`${origin}/health`, server, t0);
   await database.open(dataDir);
   const home = `${origin}/api/v1/timelines/home`;

@@ -126,7 +126,7 @@ async function main() {
   if (!token) throw new Error(`the seed printed no token:\n${seeded}`);
 
   const t0 = performance.now();
-  server = startChild(NODE, START.serverArgs, { env });
+  server = startChild(NODE, START.serverArgs, { env: { ...env, ...START.env } });
   await waitUntilAnswering(`${origin}/health`, server, t0);
 
   const url = `${origin}/api/v1/timelines/public?local=true&limit=40`;

@@ -134,7 +134,7 @@ async function measureStartups(env: NodeJS.ProcessEnv, origin: string): Promise<
   for (let i = 0; i < STARTS; i++) {
     if (server) await stopChild(server);
     const t0 = performance.now();
-    server = startChild(NODE, SERVER_ARGS, { env });
+    server = startChild(NODE, SERVER_ARGS, { env: { ...env, ...START.env } });
     servers[0] = server;
     ms.push(await waitUntilAnswering(`${origin}/health`, server, t0));
     log(`start-up ${i + 1}/${STARTS}: ${ms[i].toFixed(0)} ms`);

@@ -170,6 +170,22 @@ describe("overload: what counts as overloaded (LoadShedder's signal)", () => {
     }
   });
 
+  it("an idle server stops sampling its loop until the next request, which reads it as idle", async () => {
+    const shedder = new LoadShedder(config);
+    try {
+      assert.equal(shedder.sampling, true);
+      // 20 idle samples of 10 ms; a busy test machine may make them later.
+      for (let i = 0; i < 100 && shedder.sampling; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(shedder.sampling, false);
+      assert.equal(shedder.overloaded(), false);
+      assert.equal(shedder.sampling, true);
+      assert.ok(shedder.busy < 0.5, `busy ${shedder.busy}`);
+    } finally {
+      shedder.stop();
+    }
+    assert.equal(shedder.sampling, false);
+  });
+
   it("a saturated loop whose turns stay short (a closed loop of clients at capacity) does not shed", () => {
     const shedder = new LoadShedder({ ...config, lagMs: 100 });
     try {

@@ -83,7 +83,16 @@ test("the Dockerfile runs the server as npm start does, on the Node version pack
   assert.deepEqual(cmd, ["node", ...run.split(" ")]);
   // ENV NAME=value lines, continued with backslashes.
   const envBlock = /^ENV ((?:.*\\\n)*.*)$/m.exec(dockerfile)?.[1] ?? "";
-  for (const [, name] of envBlock.matchAll(/([A-Z_]+)=/g)) if (name !== "NODE_ENV") assertKnown(name, "the Dockerfile");
+  // The environment `npm start` exports before node (malloc's settings) is the image's too.
+  const startEnv = [
+    ...(/export ((?:[A-Z_]+=\S+ ?)+)&&/.exec(pkg.scripts.start)?.[1] ?? "").matchAll(/([A-Z_]+)=(\S+)/g),
+  ];
+  assert.ok(startEnv.length > 0, "npm start exports malloc's settings");
+  for (const [pair] of startEnv) assert.ok(envBlock.includes(pair), `the Dockerfile lacks ${pair}`);
+  const exported = new Set(startEnv.map(([, name]) => name));
+  for (const [, name] of envBlock.matchAll(/([A-Z_]+)=/g)) {
+    if (name !== "NODE_ENV" && !exported.has(name)) assertKnown(name, "the Dockerfile");
+  }
   const ignore = readFileSync(join(DIR, "Dockerfile.dockerignore"), "utf8");
   for (const [, src] of dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm)) {
     assert.ok(existsSync(join(ROOT, src)), `the Dockerfile copies ${src}, which is not in the checkout`);

@@ -67,6 +67,10 @@ test("each service runs the build as npm start does, in a role Gannet accepts", 
     const exec = /^ExecStart=(.*)$/m.exec(text(unit))?.[1] ?? "";
     assert.ok(exec.endsWith(`/opt/gannet/node_modules/.bin/node ${run}`), `${unit}: ${exec}`);
     assert.match(text(unit), /^ExecStartPre=\/opt\/gannet\/node_modules\/\.bin\/node .*scripts\/build\.ts$/m);
+    // The environment `npm start` exports before node (malloc's settings) is the unit's too.
+    for (const [, pair] of (/export ((?:[A-Z_]+=\S+ ?)+)&&/.exec(start)?.[1] ?? "").matchAll(/([A-Z_]+=\S+)/g)) {
+      assert.match(text(unit), new RegExp(`^Environment=.*\\b${pair}\\b`, "m"), `${unit} lacks ${pair}`);
+    }
     const role = /GANNET_ROLE=(\S+)/.exec(exec)?.[1] ?? "all";
     assert.equal(role, roles[unit], unit);
     const config = loadConfig(

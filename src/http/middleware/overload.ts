@@ -7,6 +7,13 @@ const logger = getLogger(["gannet", "http"]);
 
 /** How often the event loop's utilisation is sampled (ms). */
 const TICK_MS = 10;
+/**
+ * Samples in a row with no request in flight, none admitted and a mostly idle loop, after which
+ * sampling pauses until the next request (an idle server does not wake 100 times a second).
+ */
+const IDLE_TICKS = 20;
+/** A sample counts as idle only if the loop was busy less than this share of it (0-1). */
+const IDLE_UTILISATION = 0.5;
 /** The time constant (ms) of the loop's busy share: what "sustained" means. */
 const BUSY_WINDOW_MS = 500;
 /** The busy share (0-1, the event loop's utilisation) at or past which the loop is saturated. */
@@ -59,6 +66,10 @@ export class LoadShedder {
   private lastTick = performance.now();
   private elu = performance.eventLoopUtilization();
   private timer: NodeJS.Timeout | undefined;
+  /** Requests admitted since the last sample, and samples in a row that found none. */
+  private admittedSinceTick = 0;
+  private idleTicks = 0;
+  private stopped = false;
   private loggedAt = 0;
   private refusedAtLog = 0;
 
@@ -83,11 +94,30 @@ export class LoadShedder {
     this.busy += (since.utilization - this.busy) * weight;
     this.elu = elu;
     this.lastTick = now;
-    this.schedule();
+    const idle = this.inFlight === 0 && this.admittedSinceTick === 0 && since.utilization < IDLE_UTILISATION;
+    this.idleTicks = idle ? this.idleTicks + 1 : 0;
+    this.admittedSinceTick = 0;
+    // Idle: sampling pauses; the next request takes a sample first (wake), which averages in the
+    // idle time since this one, so the loop reads as idle, as it was.
+    if (this.idleTicks >= IDLE_TICKS || this.stopped) this.timer = undefined;
+    else this.schedule();
   };
+
+  /** Whether the loop is being sampled (false while the server idles). */
+  get sampling(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** Sampling resumes at a request that arrives while it is paused. */
+  private wake(): void {
+    if (this.timer !== undefined || this.stopped) return;
+    this.idleTicks = 0;
+    this.tick();
+  }
 
   /** Whether a request arriving now is to be refused. */
   overloaded(): boolean {
+    this.wake();
     if (this.inFlight >= this.maxInFlight) return true;
     const turn = performance.now() - this.lastTick;
     if (turn <= this.lagMs) return false;
@@ -105,6 +135,7 @@ export class LoadShedder {
   ): Response | Promise<Response> {
     if (this.overloaded() && loggedPath(request.url) !== "/health") return this.refusal(request);
     this.inFlight++;
+    this.admittedSinceTick++;
     let answer: Response | Promise<Response>;
     try {
       answer = serve(request, env);
@@ -147,6 +178,8 @@ export class LoadShedder {
   }
 
   stop(): void {
+    this.stopped = true;
     clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }
