@@ -40,8 +40,9 @@ export function openLoop(url: string, headers: Record<string, string>, rate: num
     void p.then(() => inFlight.delete(p));
   };
   const timer = setInterval(() => {
-    // Every request due by now is sent, each stamped with its own due time.
-    const dueCount = Math.floor(((performance.now() - started) * rate) / 1000);
+    // Every request due by now is sent, each stamped with its own due time (the nth is due at
+    // started + n / rate: n + 1 are due once that time has come).
+    const dueCount = Math.floor(((performance.now() - started) * rate) / 1000) + 1;
     while (running && sent < dueCount) one(started + (sent++ * 1000) / rate);
   }, 2);
   return {

@@ -154,8 +154,9 @@ export async function openLoop(
   const total = Math.round(rate * seconds);
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
-      // Every request due by now is sent, each stamped with its own due time.
-      const due = Math.min(total, Math.floor(((performance.now() - started) * rate) / 1000));
+      // Every request due by now is sent, each stamped with its own due time (the nth is due at
+      // started + n / rate: n + 1 are due once that time has come).
+      const due = Math.min(total, Math.floor(((performance.now() - started) * rate) / 1000) + 1);
       while (pending.length < due) pending.push(asker.ask(started + (pending.length * 1000) / rate));
       if (pending.length >= total) {
         clearInterval(timer);

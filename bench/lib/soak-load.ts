@@ -108,8 +108,10 @@ export function runOpenLoop(workloads: Workload[], start: number) {
   const timer = setInterval(() => {
     const now = performance.now();
     workloads.forEach((w, i) => {
-      // Every request due by now is sent, each stamped with its own due time.
-      const dueCount = Math.floor(((now - start) * w.rate) / 1000);
+      // Every request due by now is sent, each stamped with its own due time: the nth is due at
+      // start + n / rate, so n + 1 are due once that time has come (without the + 1 each request
+      // went one interval late, and that interval counted in its latency: 500 ms at 2 posts/s).
+      const dueCount = Math.floor(((now - start) * w.rate) / 1000) + 1;
       while (running && (sent[i] as number) < dueCount) {
         const n = sent[i] as number;
         sent[i] = n + 1;
