@@ -6,7 +6,7 @@ import type { AreaRoutes } from "../../src/http/lazy-area.ts";
 import type { HonoEnv } from "../../src/http/types.ts";
 import { LAZY_WEB_AREAS } from "../../src/http/web/routes.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
-import { findForm, WebClient } from "../helpers/web.ts";
+import { signIn } from "../helpers/web.ts";
 
 const API_AREAS: Record<keyof typeof LAZY_API_AREAS, () => Promise<AreaRoutes>> = {
   announcements: async () => (await import("../../src/http/api/v1/announcements/routes.ts")).announcementRoutes,
@@ -42,18 +42,6 @@ function pathsOf(routes: AreaRoutes): string[] {
 }
 
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
-
-async function signIn(s: TestServer, u: TestUser): Promise<WebClient> {
-  const web = new WebClient(s);
-  const page = await web.get("/auth/sign_in");
-  const form = findForm(page.doc, "/auth/sign_in");
-  const login = form.querySelector("input[type=email], input[autocomplete=username]")?.getAttribute("name");
-  const password = form.querySelector("input[type=password]")?.getAttribute("name");
-  assert.ok(login && password, "sign-in form fields");
-  const r = await web.submit(page, "/auth/sign_in", { [login]: u.user.email, [password]: u.password });
-  assert.ok(r.status >= 300 && r.status < 400, `sign-in failed: ${r.status}`);
-  return web;
-}
 
 describe("areas loaded on their first request", () => {
   it("every route of each lazily loaded area lies under its prefixes", async () => {
