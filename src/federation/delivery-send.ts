@@ -31,7 +31,9 @@ import type { GuardedFetch } from "../lib/net/guarded-fetch.ts";
 export interface OutboxMessage {
   type: "outbox";
   inbox: string;
-  activity: unknown;
+  activity?: unknown;
+  /** The activity as the JSON text to send, as Gannet's queue keeps it (federation/queue.ts). */
+  gannetActivityJson?: string;
   activityId?: string;
   keys: readonly { keyId: string; privateKey: JsonWebKey }[];
   headers?: Readonly<Record<string, string>>;
@@ -296,7 +298,7 @@ export async function sendOutbox(
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(message.headers ?? {})) headers[name.toLowerCase()] = value;
   headers["content-type"] = "application/activity+json";
-  const bytes = Buffer.from(JSON.stringify(message.activity)) as Buffer<ArrayBuffer>;
+  const bytes = Buffer.from(message.gannetActivityJson ?? JSON.stringify(message.activity)) as Buffer<ArrayBuffer>;
   const body: Body = { bytes, digest: `SHA-256=${createHash("sha256").update(bytes).digest("base64")}` };
   const origin = inbox.origin;
   const known = key ? await specs.get(origin) : undefined;
