@@ -4,7 +4,7 @@
 // 500, to see how much the healthy ones are delayed.
 import { sleep } from "./children.ts";
 import { get, send } from "./http.ts";
-import { cpuTicks } from "./proc.ts";
+import { cpuTicks, mainThreadCpuTicks } from "./proc.ts";
 
 export interface Burst {
   posts: number;
@@ -15,6 +15,8 @@ export interface Burst {
   deliveriesPerSecond: number | null;
   /** Server CPU (all threads) per counted delivery, in ms. */
   cpuMsPerDelivery: number;
+  /** The server's main thread's CPU (the JavaScript) per counted delivery, in ms. */
+  mainCpuMsPerDelivery: number;
 }
 
 /** Waits until `ports` all got the Create of `uri`; the time the last one did (ms), or null. */
@@ -49,6 +51,7 @@ export async function burst(
   label: string,
 ): Promise<Burst> {
   const ticks = cpuTicks(serverPid);
+  const mainTicks = mainThreadCpuTicks(serverPid);
   const sentAt = Date.now();
   const uris: string[] = [];
   for (let i = 0; i < posts; i++) {
@@ -69,6 +72,7 @@ export async function burst(
   }
   const deliveries = posts * ports.length;
   const cpuMs = ((cpuTicks(serverPid) - ticks) * 1000) / ticksPerSecond;
+  const mainCpuMs = ((mainThreadCpuTicks(serverPid) - mainTicks) * 1000) / ticksPerSecond;
   const ms = complete ? last - sentAt : null;
   return {
     posts,
@@ -76,6 +80,7 @@ export async function burst(
     ms,
     deliveriesPerSecond: ms === null ? null : (deliveries * 1000) / Math.max(1, ms),
     cpuMsPerDelivery: cpuMs / deliveries,
+    mainCpuMsPerDelivery: mainCpuMs / deliveries,
   };
 }
 

@@ -31,7 +31,9 @@ import type { GuardedFetch } from "../lib/net/guarded-fetch.ts";
 export interface OutboxMessage {
   type: "outbox";
   inbox: string;
-  activity: unknown;
+  activity?: unknown;
+  /** The activity as the JSON text to send, as Gannet's queue keeps it (federation/queue.ts). */
+  gannetActivityJson?: string;
   activityId?: string;
   keys: readonly { keyId: string; privateKey: JsonWebKey }[];
   headers?: Readonly<Record<string, string>>;
@@ -169,57 +171,110 @@ async function drain(response: Response, keep = 0): Promise<string> {
   return read > keep ? `${text}… (truncated)` : text;
 }
 
+/** What a knock came to: the status, two headers, the headers whole for an error, the body's start. */
+interface Answer {
+  status: number;
+  statusText: string;
+  location: boolean;
+  acceptSignature: boolean;
+  headers: () => Headers;
+  /** The body's first bytes as text (read only when the status is not 2xx). */
+  text: string;
+}
+
 const encoder = new TextEncoder();
+
+/** The body as sent and its digest (`Digest` header of the cavage draft), made once per delivery. */
+interface Body {
+  bytes: Buffer<ArrayBuffer>;
+  digest: string;
+}
 
 /**
  * The cavage draft's signature (Mastodon's) of a POST of `body` to `inbox`: the headers to send.
  * Made here rather than by Fedify's `signRequest`, which builds three `Request` objects per
- * delivery (most of a delivery's garbage); RFC 9421 still goes through Fedify's.
+ * delivery (most of a delivery's garbage); RFC 9421 still goes through Fedify's. The RSA
+ * signature itself is made on libuv's thread pool (Web Crypto), not on the main thread.
  */
 async function signCavage(
   inbox: URL,
   headers: Record<string, string>,
-  body: Uint8Array<ArrayBuffer>,
+  body: Body,
   key: { keyId: URL; privateKey: CryptoKey },
 ): Promise<Record<string, string>> {
   const signed: Record<string, string> = {
     ...headers,
     host: inbox.host,
     date: new Date().toUTCString(),
-    digest: `SHA-256=${createHash("sha256").update(body).digest("base64")}`,
+    digest: body.digest,
   };
-  const names = ["(request-target)", "host", "date", "digest", "content-type"];
-  const text = [
-    `(request-target): post ${inbox.pathname}${inbox.search}`,
-    `host: ${signed.host}`,
-    `date: ${signed.date}`,
-    `digest: ${signed.digest}`,
-    `content-type: ${signed["content-type"]}`,
-  ].join("\n");
+  const text = `(request-target): post ${inbox.pathname}${inbox.search}\nhost: ${signed.host}\ndate: ${signed.date}\ndigest: ${signed.digest}\ncontent-type: ${signed["content-type"]}`;
   const signature = Buffer.from(await crypto.subtle.sign("RSASSA-PKCS1-v1_5", key.privateKey, encoder.encode(text)));
-  signed.signature = `keyId="${key.keyId.href}",algorithm="rsa-sha256",headers="${names.join(" ")}",signature="${signature.toString("base64")}"`;
+  signed.signature = `keyId="${key.keyId.href}",algorithm="rsa-sha256",headers="(request-target) host date digest content-type",signature="${signature.toString("base64")}"`;
   return signed;
+}
+
+async function signedHeaders(
+  inbox: URL,
+  headers: Record<string, string>,
+  body: Body,
+  key: { keyId: URL; privateKey: CryptoKey } | undefined,
+  spec: Spec,
+): Promise<Record<string, string> | Headers> {
+  if (!key) return headers;
+  if (spec === "draft-cavage-http-signatures-12") return signCavage(inbox, headers, body, key);
+  const bytes = body.bytes;
+  const request = new Request(inbox, { method: "POST", headers, body: bytes });
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const options = { spec, body: buffer, tracerProvider: noopTracerProvider };
+  return (await signRequest(request, key.privateKey, key.keyId, options)).headers;
 }
 
 async function knock(
   fetcher: GuardedFetch,
   inbox: URL,
   headers: Record<string, string>,
-  body: Uint8Array<ArrayBuffer>,
+  body: Body,
   key: { keyId: URL; privateKey: CryptoKey } | undefined,
   spec: Spec,
-): Promise<Response> {
-  let sent: HeadersInit = headers;
-  if (key && spec === "draft-cavage-http-signatures-12") {
-    sent = await signCavage(inbox, headers, body, key);
-  } else if (key) {
-    const request = new Request(inbox, { method: "POST", headers, body });
-    const buffer = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
-    const options = { spec, body: buffer, tracerProvider: noopTracerProvider };
-    sent = (await signRequest(request, key.privateKey, key.keyId, options)).headers;
-  }
+): Promise<Answer> {
+  const sent = await signedHeaders(inbox, headers, body, key, spec);
   try {
-    return await fetcher(inbox, { method: "POST", headers: sent, body, redirect: "manual" });
+    if (fetcher.post) {
+      // The lean path: no Request, Headers, Response or web stream (lib/net/guarded-post.ts).
+      const plain: Record<string, string> = {};
+      if (sent instanceof Headers) {
+        sent.forEach((value, name) => {
+          plain[name] = value;
+        });
+      }
+      const a = await fetcher.post(inbox, sent instanceof Headers ? plain : sent, body.bytes, {
+        keep: ERROR_BODY_BYTES,
+      });
+      return {
+        status: a.status,
+        statusText: a.statusText,
+        location: a.headers.location !== undefined,
+        acceptSignature: a.headers["accept-signature"] !== undefined,
+        headers: () => {
+          const h = new Headers();
+          for (let i = 0; i + 1 < a.rawHeaders.length; i += 2)
+            h.append(a.rawHeaders[i] as string, a.rawHeaders[i + 1] as string);
+          return h;
+        },
+        text: a.status >= 200 && a.status < 300 ? "" : a.text(),
+      };
+    }
+    const response = await fetcher(inbox, { method: "POST", headers: sent, body: body.bytes, redirect: "manual" });
+    const text = await drain(response, response.ok ? 0 : ERROR_BODY_BYTES);
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      location: response.headers.has("Location"),
+      acceptSignature: response.headers.has("Accept-Signature"),
+      headers: () => response.headers,
+      text,
+    };
   } catch (error) {
     if (error instanceof Error && error.name === "AbortError") throw error;
     const failure = new FetchError(inbox, error instanceof Error ? error.message : String(error));
@@ -243,42 +298,34 @@ export async function sendOutbox(
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(message.headers ?? {})) headers[name.toLowerCase()] = value;
   headers["content-type"] = "application/activity+json";
-  const body = encoder.encode(JSON.stringify(message.activity));
+  const bytes = Buffer.from(message.gannetActivityJson ?? JSON.stringify(message.activity)) as Buffer<ArrayBuffer>;
+  const body: Body = { bytes, digest: `SHA-256=${createHash("sha256").update(bytes).digest("base64")}` };
   const origin = inbox.origin;
   const known = key ? await specs.get(origin) : undefined;
   let spec = known ?? FIRST_KNOCK;
-  let response = await knock(fetcher, inbox, headers, body, key, spec);
-  const unusual = (r: Response) =>
-    (r.status >= 300 && r.status < 400 && r.headers.has("Location")) ||
-    (r.status >= 400 && r.headers.has("Accept-Signature"));
-  if (unusual(response)) {
-    await drain(response);
-    return { type: "fedify" };
-  }
-  if (key && SIGNATURE_REFUSED.has(response.status)) {
+  let answer = await knock(fetcher, inbox, headers, body, key, spec);
+  const unusual = (a: Answer) =>
+    (a.status >= 300 && a.status < 400 && a.location) || (a.status >= 400 && a.acceptSignature);
+  if (unusual(answer)) return { type: "fedify" };
+  if (key && SIGNATURE_REFUSED.has(answer.status)) {
     // Refused, maybe for the spec: the other one, as Fedify's double knock.
-    await drain(response);
     spec = spec === "rfc9421" ? "draft-cavage-http-signatures-12" : "rfc9421";
-    response = await knock(fetcher, inbox, headers, body, key, spec);
-    if (unusual(response)) {
-      await drain(response);
-      return { type: "fedify" };
-    }
+    answer = await knock(fetcher, inbox, headers, body, key, spec);
+    if (unusual(answer)) return { type: "fedify" };
   }
-  if (response.ok) {
-    await drain(response);
+  if (answer.status >= 200 && answer.status < 300) {
     if (key) await specs.set(origin, spec);
     return { type: "sent" };
   }
-  const text = await drain(response, ERROR_BODY_BYTES);
+  const text = answer.text;
   const error = new SendActivityError(
     inbox,
-    response.status,
-    `Failed to send activity ${message.activityId} to ${inbox.href} (${response.status} ${response.statusText}):\n${text}`,
+    answer.status,
+    `Failed to send activity ${message.activityId} to ${inbox.href} (${answer.status} ${answer.statusText}):\n${text}`,
     text,
-    response.headers,
+    answer.headers(),
   );
   // The spec is remembered only once taken: a server failing on everything (500) says nothing of it.
-  if (PERMANENT.has(response.status)) return { type: "gone", error };
+  if (PERMANENT.has(answer.status)) return { type: "gone", error };
   throw error;
 }

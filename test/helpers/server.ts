@@ -90,13 +90,25 @@ async function dropSchema(databaseUrl: string | undefined, schema: string | unde
  * which is refused here before any DNS query (as a forbidden address would be).
  */
 function loopbackOnly(inner: AppContext["guardedFetch"]): AppContext["guardedFetch"] {
-  return (input, init) => {
-    const host = new URL(input).hostname;
-    if (!["127.0.0.1", "[::1]", "localhost"].includes(host)) {
-      return Promise.reject(new Error(`tests fetch only from loopback, not ${host}`));
-    }
-    return inner(input, init);
+  const refused = (url: string | URL) => {
+    const host = new URL(url).hostname;
+    return ["127.0.0.1", "[::1]", "localhost"].includes(host)
+      ? undefined
+      : new Error(`tests fetch only from loopback, not ${host}`);
   };
+  const outer: AppContext["guardedFetch"] = (input, init) => {
+    const error = refused(input);
+    return error ? Promise.reject(error) : inner(input, init);
+  };
+  // Deliveries go through the client's lean POST (lib/net/guarded-post.ts): guarded the same way.
+  const post = inner.post;
+  if (post) {
+    outer.post = (url, headers, body, options) => {
+      const error = refused(url);
+      return error ? Promise.reject(error) : post(url, headers, body, options);
+    };
+  }
+  return outer;
 }
 
 /**

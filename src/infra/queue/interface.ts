@@ -16,6 +16,11 @@ export interface EnqueueOptions {
 export interface JobToEnqueue {
   name: string;
   payload?: unknown;
+  /**
+   * The payload already as JSON (`payload` is then not serialised again): for callers that
+   * enqueue many jobs sharing large parts, serialised once (federation/queue.ts).
+   */
+  payloadJson?: string;
   options?: EnqueueOptions;
 }
 

@@ -110,7 +110,7 @@ export class StoreJobQueue implements JobQueue {
       return {
         id: this.#ids.next(),
         name: j.name,
-        payload: JSON.stringify(j.payload ?? null),
+        payload: j.payloadJson ?? JSON.stringify(j.payload ?? null),
         runAt: j.options?.runAt?.getTime() ?? now,
         maxAttempts: attempts,
         dedupeKey: j.options?.dedupeKey ?? null,

@@ -12,6 +12,7 @@ import {
   TooManyRedirectsError,
   UnsupportedUrlError,
 } from "./errors.ts";
+import { createGuardedPost, type GuardedPost } from "./guarded-post.ts";
 
 /**
  * The one client for outgoing HTTP that Fedify does not do itself (Web Push, remote media, preview
@@ -28,7 +29,13 @@ export interface GuardedRequestInit extends RequestInit {
   maxRedirects?: number;
 }
 
-export type GuardedFetch = (url: string | URL, init?: GuardedRequestInit) => Promise<Response>;
+export type GuardedFetch = ((url: string | URL, init?: GuardedRequestInit) => Promise<Response>) & {
+  /**
+   * The same client's lean POST (guarded-post.ts), for federation delivery; absent on a client
+   * that wraps this one without passing it on (callers then use the fetch shape).
+   */
+  post?: GuardedPost;
+};
 
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -73,7 +80,16 @@ export function createGuardedFetch(config: {
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   const userAgent = `Gannet/0.1.0 (+${config.baseUrl})`;
 
-  return async (input, init = {}) => {
+  const post = createGuardedPost({
+    policy,
+    lookup,
+    agents,
+    modules: { http, https },
+    userAgent,
+    defaultTimeoutMs: DEFAULT_TIMEOUT_MS,
+  });
+
+  const guarded: GuardedFetch = async (input, init = {}) => {
     const maxBytes = init.maxBytes ?? DEFAULT_MAX_BYTES;
     const timeoutMs = init.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxRedirects = init.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -131,6 +147,8 @@ export function createGuardedFetch(config: {
       throw controller.signal.aborted ? controller.signal.reason : e;
     }
   };
+  guarded.post = post;
+  return guarded;
 }
 
 function toHttpUrl(input: string | URL): URL {
