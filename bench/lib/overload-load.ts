@@ -169,7 +169,9 @@ class KeepAlivePool {
   }
 
   ask(done: Done): void {
-    const conn = this.idle.pop();
+    let conn = this.idle.pop();
+    // One the server closed while it was idle (its keep-alive timeout) is gone.
+    while (conn?.gone) conn = this.idle.pop();
     if (conn) conn.send(done);
     else if (this.open < this.max) {
       this.open++;
@@ -190,6 +192,11 @@ class KeepAlivePool {
     else this.ask(next);
   }
 
+  /** An idle connection closed: one fewer open (it leaves the idle list when popped). */
+  forget(): void {
+    this.open--;
+  }
+
   close(): void {
     this.closed = true;
     this.timeouts.close();
@@ -201,7 +208,8 @@ class Conn {
   private readonly socket: Socket;
   private readonly parser = new AnswerParser();
   private done: Done | undefined;
-  private gone = false;
+  /** Closed (by either side): never used again. */
+  gone = false;
   private readonly pool: KeepAlivePool;
   private readonly target: Target;
   private readonly timeouts: Timeouts;
@@ -218,8 +226,11 @@ class Conn {
       this.done = undefined;
       this.timeouts.delete(this.socket);
       done(this.parser.status, this.parser.retryAfter);
-      if (this.parser.closes) this.lost();
-      else this.pool.released(this);
+      if (this.parser.closes) {
+        this.gone = true;
+        this.socket.destroy();
+        this.pool.released(undefined);
+      } else this.pool.released(this);
     });
     const lost = () => this.lost();
     this.socket.on("end", lost);
@@ -242,7 +253,9 @@ class Conn {
     const done = this.done;
     this.done = undefined;
     done?.(0, false);
-    this.pool.released(undefined);
+    // An idle one is counted out when it is next popped from the idle list.
+    if (done !== undefined) this.pool.released(undefined);
+    else this.pool.forget();
   }
 
   destroy(): void {

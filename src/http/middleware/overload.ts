@@ -43,10 +43,14 @@ const CLOSING = /^[^\r\n]* HTTP\/1\.0\r\n|\r\nconnection:[ \t]*close/i;
 const UPGRADE_HEADER = /\r\nupgrade:/i;
 
 /**
- * Admission control before routing, authentication and the database (app.ts's `handlerFor`):
- * while the server is overloaded, a new request is answered 503 with `Retry-After` at once, for a
- * few microseconds of work, so the requests it does take are served in time (goodput stays near
- * capacity at twice the sustainable rate) instead of every answer coming late or timing out.
+ * Admission control in front of node:http's request listener, before @hono/node-server, routing,
+ * authentication and the database (`guard`, installed by server.ts): while the server is
+ * overloaded, a new request is answered 503 with `Retry-After` at once, from pre-built headers, and
+ * a new connection that asks to close after its request is answered with pre-built bytes before
+ * the HTTP parser sees it, so the requests the server does take are served in time (goodput stays
+ * near capacity at twice the sustainable rate) instead of every answer coming late or timing out.
+ * What a refusal costs decides how much is left for serving: docs/performance.md, Overload.
+ * `admit` (app.ts's `handlerFor`) counts the requests in flight.
  *
  * Where the queue is: with SQLite, whose queries run on the loop, a request is handled in the turn
  * of the loop that reads it, and every turn reads every request that arrived during the last one
@@ -66,8 +70,8 @@ const UPGRADE_HEADER = /\r\nupgrade:/i;
  *   bounded by count (LOAD_SHEDDING_MAX_IN_FLIGHT).
  *
  * `/health` is never refused (a load balancer or supervisor would otherwise take the server for
- * dead and restart it, losing what it serves), nor are WebSocket upgrades, which do not come
- * through here: an open stream costs little until there is something to send, and a refused one
+ * dead and restart it, losing what it serves), nor are WebSocket upgrades, which go to the HTTP
+ * server's `upgrade` event, not its request listener: an open stream costs little until there is something to send, and a refused one
  * comes back at once. Inbox POSTs are refused like the rest: remote servers retry a 503 later,
  * which is what an overloaded server wants.
  */
