@@ -4,16 +4,16 @@
 // public local timeline (`/api/v1/timelines/public?local=true&limit=40`, read from the database
 // every time: the realistic costly read) is asked:
 //   1. closed loop, BENCH_OVERLOAD_CONNECTIONS (16) clients: the sustainable goodput;
-//   2. open loop at BENCH_OVERLOAD_FACTOR (2) times that rate, latencies from each request's due
-//      time, so a server that queues cannot hide it.
+//   2. open loops at BENCH_OVERLOAD_FACTORS (1,2) times that rate (BENCH_OVERLOAD_FACTOR sets the
+//      second), latencies from each request's due time, so a server that queues cannot hide it.
 // Each client (BENCH_OVERLOAD_CLIENT) is used in both loops (bench/lib/overload-load.ts says which
 // and why). Goodput: the 2xx answers that came within BENCH_OVERLOAD_DEADLINE_MS of their due time,
 // per second; a later answer is not goodput (its client has given up, or should have).
 // Printed beside the targets: goodput at twice the rate against the sustainable goodput (≥ 90%),
 // the share of 503s, their latency (refused at once: p99 small), that every 503 carries
 // Retry-After, no request left unanswered, and p99 of the served ones; server CPU per answer in
-// both phases; how late the load generator itself sent its requests (a starved generator says
-// little about the server).
+// both phases; how late the load generator itself sent its requests and its CPU per request (a
+// starved generator says little about the server).
 //   BENCH_OVERLOAD_SECONDS=10  length of each phase (5 with --quick)
 //   BENCH_OVERLOAD_DEADLINE_MS=2000  the deadline of a useful answer
 //   BENCH_OVERLOAD_RATE=N  the open loop's rate, instead of FACTOR × the measured sustainable rate
