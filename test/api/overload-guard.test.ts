@@ -133,6 +133,29 @@ describe("overload: refusals before the application (LoadShedder.guard)", () => 
     assert.deepEqual(g.reached, ["/second"]);
   });
 
+  it("a connection accepted while overloaded that is reset or closed before its request leaves the server answering", async () => {
+    g.setOverloaded(true);
+    const before = g.server.listenerCount("connection");
+    for (const how of ["reset", "close"] as const) {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(g.port, "127.0.0.1");
+        socket.on("error", () => {});
+        socket.on("connect", () => {
+          // The server must have accepted it (and taken it aside) before it goes.
+          setTimeout(() => {
+            if (how === "reset") socket.resetAndDestroy();
+            else socket.end();
+            setTimeout(resolve, 50);
+          }, 50);
+        });
+        socket.on("timeout", reject);
+      });
+    }
+    assert.equal(g.server.listenerCount("connection"), before);
+    const answer = await rawExchange(g.port, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+  });
+
   it("/health on a new connection is answered OK while overloaded", async () => {
     g.setOverloaded(true);
     const answer = await rawExchange(g.port, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");

@@ -209,7 +209,13 @@ export class LoadShedder {
       // A client that sends nothing is not kept past that (the HTTP server's own timeouts start
       // once it has the connection).
       socket.setTimeout(REFUSED_SOCKET_TIMEOUT_MS, () => socket.destroy());
+      // Until the HTTP server has it: a reset is no uncaught error, a close before any request
+      // closes it here too (the server keeps connections half-open).
+      const onEnd = () => socket.destroy();
+      socket.on("error", drop);
+      socket.once("end", onEnd);
       socket.once("data", (first: Buffer) => {
+        socket.removeListener("end", onEnd);
         const head = first.toString("latin1", 0, Math.min(first.length, 4096));
         if (HEALTH_REQUEST.test(head)) {
           this.closeWith(socket, HEALTH_ANSWER);
@@ -220,6 +226,7 @@ export class LoadShedder {
           !this.overloaded()
         ) {
           socket.setTimeout(0);
+          socket.removeListener("error", drop);
           socket.pause();
           handOver(socket);
           socket.unshift(first);
@@ -236,7 +243,6 @@ export class LoadShedder {
   /** Writes `answer` and closes, reading and dropping what the client still sends. */
   private closeWith(socket: Socket, answer: Buffer): void {
     socket.on("data", drop);
-    socket.on("error", drop);
     socket.end(answer);
   }
 
