@@ -44,6 +44,7 @@ export function startHttpServer(
     // because clients in the same process (masto) rely on `instanceof Response`.
     const overrideGlobalObjects = opts.overrideGlobalObjects ?? true;
     const server = createAdaptorServer({ fetch, hostname, overrideGlobalObjects });
+    shedder?.guard(server as Server);
     server.listen({ port, host: hostname, backlog: LISTEN_BACKLOG }, () => {
       const info = server.address() as AddressInfo;
       // The streaming API's WebSocket endpoint shares the port (Mastodon runs it apart; one

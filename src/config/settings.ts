@@ -127,7 +127,7 @@ export const SETTINGS = {
     type: oneOf(["on", "off"]),
     default: "on",
     description:
-      "Refuses requests at once with 503 and `Retry-After` while the server is overloaded (its event loop saturated and the current turn past LOAD_SHEDDING_LAG_MS, or LOAD_SHEDDING_MAX_IN_FLIGHT requests at once), so it keeps serving what it can instead of answering everything late. `/health` and WebSocket connections are never refused.",
+      "Refuses requests at once with 503 and `Retry-After` while the server is overloaded (its event loop saturated and the current turn past LOAD_SHEDDING_LAG_MS, or LOAD_SHEDDING_MAX_IN_FLIGHT requests at once), so it keeps serving what it can instead of answering everything late. The refusal comes before routing and authentication, from pre-built bytes; a new connection whose request asks to close it after the answer is refused before the HTTP parser. `/health` and WebSocket connections are never refused.",
   }),
   LOAD_SHEDDING_LAG_MS: setting({
     group: "Server",

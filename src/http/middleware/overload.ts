@@ -1,7 +1,8 @@
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import { getLogger } from "@logtape/logtape";
 import type { LoadSheddingConfig } from "../../config/index.ts";
-import { loggedPath } from "./request-log.ts";
 
 const logger = getLogger(["gannet", "http"]);
 
@@ -22,12 +23,34 @@ const SATURATED = 0.9;
 const LOG_EVERY_MS = 10_000;
 /** Past this many unread body bytes, a refusal closes the connection instead of draining it. */
 const DRAIN_LIMIT = 64 * 1024;
+/** How long a connection taken aside at accept may stay open without sending, or after its answer. */
+const REFUSED_SOCKET_TIMEOUT_MS = 10_000;
+/** The refusal's body: Mastodon's error shape. */
+const REFUSAL_BODY = Buffer.from('{"error":"The server is overloaded, please retry later"}');
+/** The health check's answer (static.ts's `/health`), given at a new connection refused whole. */
+const HEALTH_ANSWER = Buffer.from(
+  "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=UTF-8\r\nContent-Length: 2\r\nConnection: close\r\n\r\nOK",
+);
+/** How a request line to `/health` begins (GET or HEAD; a query may follow). */
+const HEALTH_REQUEST = /^(?:GET|HEAD) \/health[ ?]/;
+/**
+ * A request whose connection closes after its answer (`Connection: close`, or HTTP/1.0): one
+ * refused at accept costs the connection nothing more. A kept-alive one (a proxy's) is handed to
+ * the HTTP server and refused there, keeping the connection for the next request.
+ */
+const CLOSING = /^[^\r\n]* HTTP\/1\.0\r\n|\r\nconnection:[ \t]*close/i;
+/** A WebSocket upgrade (any `Upgrade` header): handed to the HTTP server, never refused. */
+const UPGRADE_HEADER = /\r\nupgrade:/i;
 
 /**
- * Admission control before routing, authentication and the database (app.ts's `handlerFor`):
- * while the server is overloaded, a new request is answered 503 with `Retry-After` at once, for a
- * few microseconds of work, so the requests it does take are served in time (goodput stays near
- * capacity at twice the sustainable rate) instead of every answer coming late or timing out.
+ * Admission control in front of node:http's request listener, before @hono/node-server, routing,
+ * authentication and the database (`guard`, installed by server.ts): while the server is
+ * overloaded, a new request is answered 503 with `Retry-After` at once, from pre-built headers, and
+ * a new connection that asks to close after its request is answered with pre-built bytes before
+ * the HTTP parser sees it, so the requests the server does take are served in time (goodput stays
+ * near capacity at twice the sustainable rate) instead of every answer coming late or timing out.
+ * What a refusal costs decides how much is left for serving: docs/performance.md, Overload.
+ * `admit` (app.ts's `handlerFor`) counts the requests in flight.
  *
  * Where the queue is: with SQLite, whose queries run on the loop, a request is handled in the turn
  * of the loop that reads it, and every turn reads every request that arrived during the last one
@@ -47,8 +70,8 @@ const DRAIN_LIMIT = 64 * 1024;
  *   bounded by count (LOAD_SHEDDING_MAX_IN_FLIGHT).
  *
  * `/health` is never refused (a load balancer or supervisor would otherwise take the server for
- * dead and restart it, losing what it serves), nor are WebSocket upgrades, which do not come
- * through here: an open stream costs little until there is something to send, and a refused one
+ * dead and restart it, losing what it serves), nor are WebSocket upgrades, which go to the HTTP
+ * server's `upgrade` event, not its request listener: an open stream costs little until there is something to send, and a refused one
  * comes back at once. Inbox POSTs are refused like the rest: remote servers retry a 503 later,
  * which is what an overloaded server wants.
  */
@@ -61,7 +84,6 @@ export class LoadShedder {
   busy = 0;
   private readonly lagMs: number;
   private readonly maxInFlight: number;
-  private readonly retryAfter: string;
   /** When the sampling timer last ran (performance clock). */
   private lastTick = performance.now();
   private elu = performance.eventLoopUtilization();
@@ -76,7 +98,8 @@ export class LoadShedder {
   constructor(config: LoadSheddingConfig) {
     this.lagMs = config.lagMs;
     this.maxInFlight = config.maxInFlight > 0 ? config.maxInFlight : Number.POSITIVE_INFINITY;
-    this.retryAfter = String(config.retryAfterSeconds);
+    this.headers[5] = String(config.retryAfterSeconds);
+    this.closingHeaders[5] = this.headers[5];
     this.schedule();
   }
 
@@ -127,13 +150,15 @@ export class LoadShedder {
     return this.busy + (1 - this.busy) * (1 - Math.exp(-turn / BUSY_WINDOW_MS)) >= SATURATED;
   }
 
-  /** Serves `request` with `serve` unless the server is overloaded (then a 503), counting it in flight. */
+  /**
+   * Serves `request` with `serve`, counting it in flight until its answer is ready (a stream's body
+   * may go on). The refusals come before, at the connection and at the request (`guard`).
+   */
   admit<E>(
     request: Request,
     env: E,
     serve: (request: Request, env: E) => Response | Promise<Response>,
   ): Response | Promise<Response> {
-    if (this.overloaded() && loggedPath(request.url) !== "/health") return this.refusal(request);
     this.inFlight++;
     this.admittedSinceTick++;
     let answer: Response | Promise<Response>;
@@ -154,27 +179,120 @@ export class LoadShedder {
     this.inFlight--;
   };
 
-  /** The 503 answer: Mastodon's error shape, `Retry-After`, never cached. */
-  private refusal(request: Request): Response {
-    this.refused++;
-    const now = performance.now();
-    if (now - this.loggedAt >= LOG_EVERY_MS) {
-      logger.warn(
-        `Overloaded: refusing requests with 503 (${this.refused - this.refusedAtLog} since the last report, ${this.inFlight} in flight, event loop ${(this.busy * 100).toFixed(0)}% busy)`,
-      );
-      this.loggedAt = now;
-      this.refusedAtLog = this.refused;
-    }
-    const headers: Record<string, string> = {
-      "Content-Type": "application/json; charset=utf-8",
-      "Retry-After": this.retryAfter,
-      "Cache-Control": "no-store",
+  /**
+   * Puts the refusals in front of `server`'s own listeners, before @hono/node-server builds a
+   * Request and before routing, authentication and the database:
+   * - each request (`request` event): refused with a pre-built 503 unless it is `/health`;
+   * - each new connection accepted while overloaded: its first bytes are read; `/health` is
+   *   answered here (as static.ts does); a whole request head asking to close the connection after
+   *   its answer (a client with a connection per request), still while overloaded, is answered
+   *   with a pre-built 503 and the connection closed, without the HTTP parser, request or response
+   *   objects (about a third less CPU than the same 503 from node:http), and what the client still
+   *   sends is read and dropped, so that the close does not reset the connection before it has
+   *   read the answer. Anything else (a kept-alive connection, a WebSocket upgrade, a head not
+   *   whole yet, the overload over) is handed to the HTTP server with its first bytes put back.
+   */
+  guard(server: Server): void {
+    const onRequest = server.listeners("request") as RequestListener[];
+    server.removeAllListeners("request");
+    server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      if (this.overloaded() && !isHealth(req.url)) this.refuseRequest(req, res);
+      else for (const listener of onRequest) listener.call(server, req, res);
+    });
+    const onConnection = server.listeners("connection") as ((socket: Socket) => void)[];
+    server.removeAllListeners("connection");
+    const handOver = (socket: Socket) => {
+      for (const listener of onConnection) listener.call(server, socket);
     };
-    // Browser clients can read the refusal (the API's CORS allows any origin).
-    if (request.headers.has("origin")) headers["Access-Control-Allow-Origin"] = "*";
-    const length = request.headers.get("content-length");
-    if (length !== null && Number(length) > DRAIN_LIMIT) headers.Connection = "close";
-    return new Response('{"error":"The server is overloaded, please retry later"}', { status: 503, headers });
+    server.on("connection", (socket: Socket) => {
+      if (!this.overloaded()) return handOver(socket);
+      // A client that sends nothing is not kept past that (the HTTP server's own timeouts start
+      // once it has the connection).
+      socket.setTimeout(REFUSED_SOCKET_TIMEOUT_MS, () => socket.destroy());
+      // Until the HTTP server has it: a reset is no uncaught error, a close before any request
+      // closes it here too (the server keeps connections half-open).
+      const onEnd = () => socket.destroy();
+      socket.on("error", drop);
+      socket.once("end", onEnd);
+      socket.once("data", (first: Buffer) => {
+        socket.removeListener("end", onEnd);
+        const head = first.toString("latin1", 0, Math.min(first.length, 4096));
+        if (HEALTH_REQUEST.test(head)) {
+          this.closeWith(socket, HEALTH_ANSWER);
+        } else if (
+          !head.includes("\r\n\r\n") ||
+          !CLOSING.test(head) ||
+          UPGRADE_HEADER.test(head) ||
+          !this.overloaded()
+        ) {
+          socket.setTimeout(0);
+          socket.removeListener("error", drop);
+          socket.pause();
+          handOver(socket);
+          socket.unshift(first);
+          socket.resume();
+        } else {
+          this.refused++;
+          this.logRefusals();
+          this.closeWith(socket, this.rawRefusal());
+        }
+      });
+    });
+  }
+
+  /** Writes `answer` and closes, reading and dropping what the client still sends. */
+  private closeWith(socket: Socket, answer: Buffer): void {
+    socket.on("data", drop);
+    socket.end(answer);
+  }
+
+  /** The 503 at a request: pre-built headers, never cached; the connection kept unless a large body is unread. */
+  private refuseRequest(req: IncomingMessage, res: ServerResponse): void {
+    this.refused++;
+    this.logRefusals();
+    const length = req.headers["content-length"];
+    res.writeHead(503, length !== undefined && Number(length) > DRAIN_LIMIT ? this.closingHeaders : this.headers);
+    res.end(REFUSAL_BODY);
+  }
+
+  /** Response headers of a refusal (browser clients can read it: the API's CORS allows any origin). */
+  private readonly headers = [
+    "Content-Type",
+    "application/json; charset=utf-8",
+    "Content-Length",
+    String(REFUSAL_BODY.length),
+    "Retry-After",
+    "",
+    "Cache-Control",
+    "no-store",
+    "Access-Control-Allow-Origin",
+    "*",
+  ];
+  private readonly closingHeaders = [...this.headers, "Connection", "close"];
+  private raw: Buffer | undefined;
+  private rawDate = "";
+
+  /** The whole 503 of a connection refused before parsing, rebuilt when the second changes. */
+  private rawRefusal(): Buffer {
+    const date = new Date().toUTCString();
+    if (this.raw === undefined || date !== this.rawDate) {
+      this.rawDate = date;
+      const head = ["HTTP/1.1 503 Service Unavailable", `Date: ${date}`];
+      for (let i = 0; i < this.closingHeaders.length; i += 2)
+        head.push(`${this.closingHeaders[i]}: ${this.closingHeaders[i + 1]}`);
+      this.raw = Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "latin1"), REFUSAL_BODY]);
+    }
+    return this.raw;
+  }
+
+  private logRefusals(): void {
+    const now = performance.now();
+    if (now - this.loggedAt < LOG_EVERY_MS) return;
+    logger.warn(
+      `Overloaded: refusing requests with 503 (${this.refused - this.refusedAtLog} since the last report, ${this.inFlight} in flight, event loop ${(this.busy * 100).toFixed(0)}% busy)`,
+    );
+    this.loggedAt = now;
+    this.refusedAtLog = this.refused;
   }
 
   stop(): void {
@@ -182,4 +300,11 @@ export class LoadShedder {
     clearTimeout(this.timer);
     this.timer = undefined;
   }
+}
+
+function drop(): void {}
+
+/** Whether a request's target (a path and query, as node:http gives it) is the health check. */
+function isHealth(url: string | undefined): boolean {
+  return url === "/health" || url?.startsWith("/health?") === true;
 }
