@@ -2,8 +2,11 @@
 // seeded data directory, taking turns (the machine is shared; compare within one run).
 //   DATA_DIR=/tmp/x READER_TOKEN=... AUTHOR_ID=... node bench/http-ab.ts DIR [DIR...]
 //   BENCH_ONLY=home  BENCH_DURATION=5  BENCH_CONNECTIONS=10  BENCH_ROUNDS=2
+//   HTTP_AB_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"   more flags for the servers' node
+//   BENCH_ONLY=home-page: the web client's `/home` for the reader, signed in through the sign-in form
 import { join } from "node:path";
 import { freePort, NODE, sleep, startChild, stopChild } from "./lib/children.ts";
+import { signInReader } from "./lib/client-home.ts";
 import { waitUntilAnswering } from "./lib/http.ts";
 import { runLoad } from "./lib/load.ts";
 import { clockTicksPerSecond } from "./lib/proc.ts";
@@ -15,6 +18,7 @@ const paths: Record<string, string> = {
   local: "/api/v1/timelines/public?local=true&limit=40",
   account: `/api/v1/accounts/${process.env.AUTHOR_ID}/statuses?limit=40`,
   notifications: "/api/v1/notifications?limit=40",
+  "home-page": "/home",
 };
 const ticks = clockTicksPerSecond();
 const results = new Map<string, number[]>();
@@ -23,7 +27,12 @@ for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
     const port = await freePort();
     const server = startChild(
       NODE,
-      ["--max-semi-space-size=4", "--no-allocation-site-pretenuring", join(dir, "src/main.ts")],
+      [
+        "--max-semi-space-size=4",
+        "--no-allocation-site-pretenuring",
+        ...(process.env.HTTP_AB_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+        join(dir, "src/main.ts"),
+      ],
       {
         env: { ...process.env, PORT: String(port), LOG_LEVEL: "warning" },
       },
@@ -32,10 +41,14 @@ for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
     await waitUntilAnswering(`${origin}/api/v1/instance`, server, performance.now());
     for (const [name, path] of Object.entries(paths)) {
       if (only && !only.some((w) => name.includes(w))) continue;
+      const headers: Record<string, string> =
+        name === "home-page"
+          ? { cookie: await signInReader(origin) }
+          : { Authorization: `Bearer ${process.env.READER_TOKEN}` };
       const [run] = await runLoad(
         {
           url: `${origin}${path}`,
-          headers: { Authorization: `Bearer ${process.env.READER_TOKEN}` },
+          headers,
           connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
           warmupSeconds: 2,
           durationSeconds: Number(process.env.BENCH_DURATION ?? 5),
@@ -47,7 +60,7 @@ for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
       const key = `${name} ${dir}`;
       results.set(key, [...(results.get(key) ?? []), run.cpuUsPerRequest]);
       console.log(
-        `${key}: ${Math.round(run.cpuUsPerRequest)} µs CPU/req, ${Math.round(run.okRps)} req/s, p99 ${run.p99Ms} ms`,
+        `${key}: ${Math.round(run.cpuUsPerRequest)} µs CPU/req (${Math.round(run.mainCpuUsPerRequest)} main thread), ${Math.round(run.okRps)} req/s, p99 ${run.p99Ms} ms`,
       );
     }
     await stopChild(server);
