@@ -4,6 +4,8 @@
 //   BENCH_ONLY=home  BENCH_DURATION=5  BENCH_CONNECTIONS=10  BENCH_ROUNDS=2
 //   HTTP_AB_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"   more flags for the servers' node
 //   BENCH_ONLY=home-page: the web client's `/home` for the reader, signed in through the sign-in form
+//   BENCH_ONLY=page,rss: the author's profile page, one of its posts' (STATUS_ID) and a hashtag's
+//   feed (TAG), anonymously
 import { join } from "node:path";
 import { freePort, NODE, sleep, startChild, stopChild } from "./lib/children.ts";
 import { signInReader } from "./lib/client-home.ts";
@@ -19,7 +21,13 @@ const paths: Record<string, string> = {
   account: `/api/v1/accounts/${process.env.AUTHOR_ID}/statuses?limit=40`,
   notifications: "/api/v1/notifications?limit=40",
   "home-page": "/home",
+  // The web pages as an anonymous browser asks them (bench/lib/web-pages.ts).
+  "profile-page": "/@author",
+  ...(process.env.STATUS_ID ? { "status-page": `/@author/${process.env.STATUS_ID}` } : {}),
+  rss: `/tags/${encodeURIComponent(process.env.TAG ?? "x")}.rss`,
 };
+/** Asked without a token or cookie. */
+const ANONYMOUS = new Set(["profile-page", "status-page", "rss"]);
 const ticks = clockTicksPerSecond();
 const results = new Map<string, number[]>();
 for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
@@ -41,8 +49,9 @@ for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
     await waitUntilAnswering(`${origin}/api/v1/instance`, server, performance.now());
     for (const [name, path] of Object.entries(paths)) {
       if (only && !only.some((w) => name.includes(w))) continue;
-      const headers: Record<string, string> =
-        name === "home-page"
+      const headers: Record<string, string> = ANONYMOUS.has(name)
+        ? {}
+        : name === "home-page"
           ? { cookie: await signInReader(origin) }
           : { Authorization: `Bearer ${process.env.READER_TOKEN}` };
       const [run] = await runLoad(
