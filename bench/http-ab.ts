@@ -2,8 +2,13 @@
 // seeded data directory, taking turns (the machine is shared; compare within one run).
 //   DATA_DIR=/tmp/x READER_TOKEN=... AUTHOR_ID=... node bench/http-ab.ts DIR [DIR...]
 //   BENCH_ONLY=home  BENCH_DURATION=5  BENCH_CONNECTIONS=10  BENCH_ROUNDS=2
+//   HTTP_AB_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"   more flags for the servers' node
+//   BENCH_ONLY=home-page: the web client's `/home` for the reader, signed in through the sign-in form
+//   BENCH_ONLY=page,rss: the author's profile page, one of its posts' (STATUS_ID) and a hashtag's
+//   feed (TAG), anonymously
 import { join } from "node:path";
 import { freePort, NODE, sleep, startChild, stopChild } from "./lib/children.ts";
+import { signInReader } from "./lib/client-home.ts";
 import { waitUntilAnswering } from "./lib/http.ts";
 import { runLoad } from "./lib/load.ts";
 import { clockTicksPerSecond } from "./lib/proc.ts";
@@ -15,7 +20,14 @@ const paths: Record<string, string> = {
   local: "/api/v1/timelines/public?local=true&limit=40",
   account: `/api/v1/accounts/${process.env.AUTHOR_ID}/statuses?limit=40`,
   notifications: "/api/v1/notifications?limit=40",
+  "home-page": "/home",
+  // The web pages as an anonymous browser asks them (bench/lib/web-pages.ts).
+  "profile-page": "/@author",
+  ...(process.env.STATUS_ID ? { "status-page": `/@author/${process.env.STATUS_ID}` } : {}),
+  rss: `/tags/${encodeURIComponent(process.env.TAG ?? "x")}.rss`,
 };
+/** Asked without a token or cookie. */
+const ANONYMOUS = new Set(["profile-page", "status-page", "rss"]);
 const ticks = clockTicksPerSecond();
 const results = new Map<string, number[]>();
 for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
@@ -23,7 +35,12 @@ for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
     const port = await freePort();
     const server = startChild(
       NODE,
-      ["--max-semi-space-size=4", "--no-allocation-site-pretenuring", join(dir, "src/main.ts")],
+      [
+        "--max-semi-space-size=4",
+        "--no-allocation-site-pretenuring",
+        ...(process.env.HTTP_AB_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+        join(dir, "src/main.ts"),
+      ],
       {
         env: { ...process.env, PORT: String(port), LOG_LEVEL: "warning" },
       },
@@ -32,10 +49,15 @@ for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
     await waitUntilAnswering(`${origin}/api/v1/instance`, server, performance.now());
     for (const [name, path] of Object.entries(paths)) {
       if (only && !only.some((w) => name.includes(w))) continue;
+      const headers: Record<string, string> = ANONYMOUS.has(name)
+        ? {}
+        : name === "home-page"
+          ? { cookie: await signInReader(origin) }
+          : { Authorization: `Bearer ${process.env.READER_TOKEN}` };
       const [run] = await runLoad(
         {
           url: `${origin}${path}`,
-          headers: { Authorization: `Bearer ${process.env.READER_TOKEN}` },
+          headers,
           connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
           warmupSeconds: 2,
           durationSeconds: Number(process.env.BENCH_DURATION ?? 5),
@@ -47,7 +69,7 @@ for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
       const key = `${name} ${dir}`;
       results.set(key, [...(results.get(key) ?? []), run.cpuUsPerRequest]);
       console.log(
-        `${key}: ${Math.round(run.cpuUsPerRequest)} µs CPU/req, ${Math.round(run.okRps)} req/s, p99 ${run.p99Ms} ms`,
+        `${key}: ${Math.round(run.cpuUsPerRequest)} µs CPU/req (${Math.round(run.mainCpuUsPerRequest)} main thread), ${Math.round(run.okRps)} req/s, p99 ${run.p99Ms} ms`,
       );
     }
     await stopChild(server);

@@ -3,6 +3,7 @@
 // the reference. `instance` (no token, no query) is the floor of the HTTP layer in this harness.
 //   DATA_DIR=/tmp/x READER_TOKEN=... AUTHOR_ID=... AUTHOR_TOKEN=... [TAG=...] [LIST_ID=...] node bench/inproc.ts [requests]
 //   BENCH_ONLY=verify,home,local   COUNT_QUERIES=1 (queries per request, time per statement)
+//   BENCH_ONLY=home-page: the web client's `/home` for the reader, signed in through the sign-in form
 //   SHOW_SQL=1   DUMP_DIR=/tmp/d (writes each body, to compare two versions)
 import { writeFileSync } from "node:fs";
 import { getRequestListener } from "@hono/node-server";
@@ -23,12 +24,48 @@ const bodyOf = async (r: Response): Promise<string | Uint8Array> => {
   return typeof kept === "string" || kept instanceof Uint8Array ? kept : new Uint8Array(await r.arrayBuffer());
 };
 const ctx = await createContext(loadConfig(readEnvironment()));
-const fetch = handlerFor(createApp(), ctx);
+const handler = handlerFor(createApp(), ctx);
+// The peer's socket as node-server hands it (getConnInfo, the client IP a web session records).
+const peer = { incoming: { socket: { remoteAddress: "127.0.0.1", remotePort: 40000, remoteFamily: "IPv4" } } };
+const fetch = (request: Request) => handler(request, peer);
 const auth = { Authorization: `Bearer ${process.env.READER_TOKEN}` };
+
+/** The reader's browser session cookie, through the sign-in form (as bench/lib/client-home.ts, in process). */
+async function readerCookie(): Promise<string> {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const eq = pair.indexOf("=");
+      jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+  };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  const form = await fetch(new Request("http://localhost/auth/sign_in"));
+  keep(form);
+  const csrf = /name="authenticity_token" value="([^"]+)"/.exec(await form.text())?.[1] ?? "";
+  const done = await fetch(
+    new Request("http://localhost/auth/sign_in", {
+      method: "POST",
+      headers: { cookie: cookie(), "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        authenticity_token: csrf,
+        email: "reader@bench.example",
+        password: "benchmark-password",
+      }),
+    }),
+  );
+  if (done.status !== 302 && done.status !== 303) throw new Error(`signing the reader in answered ${done.status}`);
+  keep(done);
+  return cookie();
+}
+const browser: Record<string, string> =
+  !only || only.some((w) => "home-page".includes(w)) ? { cookie: await readerCookie() } : {};
 const paths: Record<string, string> = {
   instance: "/api/v1/instance",
   verify: "/api/v1/accounts/verify_credentials",
   home: "/api/v1/timelines/home?limit=40",
+  "home-page": "/home",
   // Two pages taking turns: each request differs from the reader's last page, so it is rendered
   // from the kept parts instead of sent again as it was (services/statuses/rendered.ts).
   "home-alternating": "/api/v1/timelines/home?limit=40|/api/v1/timelines/home?limit=39",
@@ -81,7 +118,13 @@ for (const [name, path] of Object.entries(paths)) {
             }),
           ),
         )
-      : bodyOf(await fetch(new Request(`http://localhost${turns[turn++ % turns.length]}`, { headers: auth })));
+      : bodyOf(
+          await fetch(
+            new Request(`http://localhost${turns[turn++ % turns.length]}`, {
+              headers: name === "home-page" ? browser : auth,
+            }),
+          ),
+        );
   let body: string | Uint8Array = "";
   for (let i = 0; i < 30; i++) body = await get();
   if (process.env.DUMP_DIR) writeFileSync(`${process.env.DUMP_DIR}/${name}.json`, body);

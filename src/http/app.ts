@@ -59,7 +59,8 @@ const MEDIA_UPLOAD = /^\/api\/v[12]\/media\/?$/;
 /**
  * The API areas loaded on their first request (lazy-area.ts), each with the paths it answers
  * under (test/startup/lazy-areas.test.ts checks that all its routes lie there). Only areas off
- * the hot paths: a lazily loaded area costs a second dispatch per request.
+ * the hot paths: an area's first request waits for its import (once loaded, its requests are
+ * dispatched in this app's own routes, lazy-area.ts).
  */
 export const LAZY_API_AREAS = {
   announcements: ["/api/v1/announcements"],

@@ -22,17 +22,30 @@ export class KeptMatchRouter<T> implements Router<T> {
   readonly #inner: Router<T> = new SmartRouter<T>({ routers: [new RegExpRouter(), new TrieRouter()] });
   readonly #kept = new Map<string, Map<string, Result<T>>>();
   #size = 0;
+  #expand: ((method: string, path: string, result: Result<T>) => Result<T>) | undefined;
 
   add(method: string, path: string, handler: T): void {
     this.#forget();
     this.#inner.add(method, path, handler);
   }
 
+  /**
+   * Lets `expand` rewrite each answer before it is kept (lazy-area.ts puts a loaded area's own
+   * matches in place of its prefix route); `forget` says when its rewriting changed (an area
+   * loaded), so the answers kept until then are made again.
+   */
+  expandWith(expand: (method: string, path: string, result: Result<T>) => Result<T>): { forget: () => void } {
+    this.#expand = expand;
+    this.#forget();
+    return { forget: () => this.#forget() };
+  }
+
   match(method: string, path: string): Result<T> {
     const byPath = this.#kept.get(method);
     const kept = byPath?.get(path);
     if (kept !== undefined) return kept;
-    const result = this.#inner.match(method, path);
+    const found = this.#inner.match(method, path);
+    const result = this.#expand === undefined ? found : this.#expand(method, path, found);
     if (path.length <= MAX_PATH_LENGTH) {
       if (this.#size >= MAX_PATHS) this.#forget();
       let paths = this.#kept.get(method);

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { hmac } from "../../src/lib/crypto.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { openSocket } from "../helpers/streaming.ts";
-import { signIn, type WebClient } from "../helpers/web.ts";
+import { signIn, WebClient } from "../helpers/web.ts";
 
 /** The web client's token (one per browser session) and the renderer shared with the browser. */
 describe("web client session token and shared renderer", () => {
@@ -130,5 +132,30 @@ describe("web client session token and shared renderer", () => {
       theirs.doc.querySelector('meta[name="gannet-token"]')?.getAttribute("content"),
       after.doc.querySelector('meta[name="gannet-token"]')?.getAttribute("content"),
     );
+  });
+
+  it("refuses a session cookie seen valid before once its signature is changed or it has expired", async () => {
+    const web = await signIn(s, ann);
+    assert.equal((await web.get("/home")).status, 200);
+    const cookie = web.cookies.get("gannet_session") ?? "";
+    const [data = "", signature = ""] = cookie.split(".");
+    const browser = (value: string) => {
+      const other = new WebClient(s);
+      other.cookies.set("gannet_session", value);
+      return other;
+    };
+    const forged = `${data}.${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`;
+    const refused = await browser(forged).get("/home");
+    assert.equal(refused.status, 302);
+    assert.match(refused.headers.get("location") ?? "", /^\/auth\/sign_in/);
+    assert.equal((await browser(cookie).get("/home")).status, 200, "the real cookie still holds");
+    // The same session, its cookie signed to expire in a few seconds: valid, then refused.
+    const payload = JSON.parse(Buffer.from(data, "base64url").toString("utf8"));
+    const expiry = Math.floor(Date.now() / 1000) + 4;
+    const soon = Buffer.from(JSON.stringify({ ...payload, e: expiry })).toString("base64url");
+    const short = browser(`${soon}.${hmac(s.ctx.config.secretKey, `session:${soon}`)}`);
+    assert.equal((await short.get("/home")).status, 200);
+    await sleep(Math.max(0, (expiry + 0.2) * 1000 - Date.now()));
+    assert.equal((await short.get("/home")).status, 302);
   });
 });

@@ -64,20 +64,60 @@ function writeCookie(c: Context<HonoEnv>, payload: Payload): void {
   });
 }
 
-function readPayload(c: Context<HonoEnv>): Payload | undefined {
+/** A session cookie's payload part once checked: the signature it must carry and what it says. */
+interface CheckedCookie {
+  signature: string;
+  payload: Readonly<Payload>;
+}
+
+/**
+ * Session cookies seen valid, by payload part (per context: its secret key), so a browser's
+ * next request costs no HMAC and no JSON parse. The signature is still compared in constant time
+ * and the expiry checked on every request. Bounded: all are forgotten at once when full.
+ */
+const checkedCookies = new WeakMap<object, Map<string, CheckedCookie>>();
+/** CSRF tokens by session nonce (per context), bounded the same way. */
+const csrfTokens = new WeakMap<object, Map<string, string>>();
+const CHECKED_MAX = 2000;
+
+function mapOf<V>(maps: WeakMap<object, Map<string, V>>, ctx: object): Map<string, V> {
+  let map = maps.get(ctx);
+  if (map === undefined) {
+    map = new Map();
+    maps.set(ctx, map);
+  }
+  return map;
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= CHECKED_MAX) map.clear();
+  map.set(key, value);
+}
+
+function readPayload(c: Context<HonoEnv>): Readonly<Payload> | undefined {
   const raw = getCookie(c, SESSION_COOKIE);
   if (!raw || raw.length > 1000) return undefined;
   const dot = raw.indexOf(".");
   if (dot < 0) return undefined;
   const data = raw.slice(0, dot);
-  if (!safeEqual(raw.slice(dot + 1), sign(c.env.ctx.config.secretKey, data))) return undefined;
-  try {
-    const p = JSON.parse(Buffer.from(data, "base64url").toString("utf8")) as Payload;
-    if (typeof p.n !== "string" || typeof p.e !== "number" || p.e <= Date.now() / 1000) return undefined;
-    return p;
-  } catch {
+  const checked = mapOf(checkedCookies, c.env.ctx);
+  let known = checked.get(data);
+  if (known === undefined) {
+    const signature = sign(c.env.ctx.config.secretKey, data);
+    if (!safeEqual(raw.slice(dot + 1), signature)) return undefined;
+    let p: Payload;
+    try {
+      p = JSON.parse(Buffer.from(data, "base64url").toString("utf8")) as Payload;
+    } catch {
+      return undefined;
+    }
+    if (typeof p?.n !== "string" || typeof p.e !== "number") return undefined;
+    known = { signature, payload: Object.freeze(p) };
+    remember(checked, data, known);
+  } else if (!safeEqual(raw.slice(dot + 1), known.signature)) {
     return undefined;
   }
+  return known.payload.e <= Date.now() / 1000 ? undefined : known.payload;
 }
 
 /**
@@ -197,7 +237,13 @@ export function abandonSecondFactor(c: Context<HonoEnv>): void {
 
 /** The CSRF token for forms of this session. */
 export function csrfToken(c: Context<HonoEnv>, session: Pick<WebSession, "nonce">): string {
-  return hmac(c.env.ctx.config.secretKey, `csrf:${session.nonce}`);
+  const tokens = mapOf(csrfTokens, c.env.ctx);
+  let token = tokens.get(session.nonce);
+  if (token === undefined) {
+    token = hmac(c.env.ctx.config.secretKey, `csrf:${session.nonce}`);
+    remember(tokens, session.nonce, token);
+  }
+  return token;
 }
 
 /**

@@ -25,8 +25,15 @@ export type { WebSessionRow };
  * password changes, sessions started before no longer match and are anonymous.
  */
 export function passwordFingerprint(user: Pick<User, "encryptedPassword">): string {
-  return sha256(user.encryptedPassword).slice(0, 16);
+  const known = fingerprints.get(user);
+  if (known !== undefined && known.of === user.encryptedPassword) return known.fingerprint;
+  const fingerprint = sha256(user.encryptedPassword).slice(0, 16);
+  fingerprints.set(user, { of: user.encryptedPassword, fingerprint });
+  return fingerprint;
 }
+
+/** Fingerprints by user object: a remembered session's user is the same object request after request. */
+const fingerprints = new WeakMap<object, { of: string; fingerprint: string }>();
 
 /** Records a new signed-in session; older sessions of the user beyond the limit, or of an old password, go. */
 export async function createWebSession(

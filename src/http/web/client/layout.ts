@@ -74,7 +74,8 @@ export function clientView(c: Context<HonoEnv>, me: ClientUser, context?: string
 
 export interface ClientPageOptions {
   title: string;
-  body: SafeHtml;
+  /** The page's column; a function when it is made only if the page is not kept (`keep`). */
+  body: SafeHtml | (() => SafeHtml);
   /** The menu entry to mark as the current page (its href). */
   current?: string;
   /** The filter context of the page's list (`home`, `public`, `notifications`, `thread`, `account`). */
@@ -173,7 +174,7 @@ ${staff ? html`<li><a href="/admin">${tr("client.moderation")}</a></li>` : ""}
 ${nav}
 <section class="client-main" aria-labelledby="client-title"><h1 id="client-title">${opts.title}</h1>
 <noscript><p class="notice">${tr("client.needs_script")}</p></noscript>
-${opts.body}
+${typeof opts.body === "function" ? opts.body() : opts.body}
 </section>
 <aside class="client-side">${composeBox(c, me)}</aside>
 </div>

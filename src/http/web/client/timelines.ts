@@ -94,8 +94,22 @@ function cachedItems(body: Buffer, variant: string, make: () => string): Buffer 
   return items;
 }
 
-/** The encoded posts of the request's timeline block (what a kept page is made from). */
-const blockItems = new WeakMap<Context<HonoEnv>, Buffer>();
+/** A timeline's rendered posts, encoded (what a kept page is made from). */
+function timelineItems(
+  c: Context<HonoEnv>,
+  me: ClientUser,
+  data: TimelineData,
+  list: TimelineList,
+  context: string | undefined,
+): Buffer {
+  const marker = list.kind === "home" && windowOf(c, 0).maxId === undefined;
+  const variant = `${t(c).locale} ${me.account.id} ${context ?? ""} ${marker ? (list.lastRead ?? "") : "-"}`;
+  return cachedItems(data.body, variant, () =>
+    marker
+      ? itemsWithMarker(c, me, statusesOf(data), list.lastRead)
+      : renderStatuses(statusesOf(data), clientView(c, me, context)),
+  );
+}
 
 /** A timeline's list of posts with its "Load more" link (a link that the script turns into a fetch). */
 function timelineBlock(
@@ -104,17 +118,10 @@ function timelineBlock(
   data: TimelineData,
   list: TimelineList,
   context: string | undefined,
+  items: Buffer = timelineItems(c, me, data, list, context),
 ): SafeHtml {
   const tr = t(c);
   const firstPage = windowOf(c, 0).maxId === undefined;
-  const marker = list.kind === "home" && firstPage;
-  const variant = `${t(c).locale} ${me.account.id} ${context ?? ""} ${marker ? (list.lastRead ?? "") : "-"}`;
-  const items = cachedItems(data.body, variant, () =>
-    marker
-      ? itemsWithMarker(c, me, statusesOf(data), list.lastRead)
-      : renderStatuses(statusesOf(data), clientView(c, me, context)),
-  );
-  blockItems.set(c, items);
   const attrs: string[] = [`data-timeline="${esc(list.kind)}"`];
   if (data.next) attrs.push(`data-next="${esc(data.next)}"`);
   if (firstPage && list.stream) {
@@ -150,16 +157,12 @@ async function homePage(c: Context<HonoEnv>, me: ClientUser): Promise<Response> 
     homeData(c, me.account.id, w),
     w.maxId ? Promise.resolve(undefined) : homeMarker(c, me.account.id),
   ]);
-  const body = timelineBlock(
-    c,
-    me,
-    data,
-    { kind: "home", stream: "user", path: "/home", lastRead, label: tr("client.home") },
-    "home",
-  );
-  const items = blockItems.get(c);
-  // Reloading an unchanged home page sends the same bytes (layout.ts keeps them per session).
-  const keep = items && { on: items, variant: `/home ${w.maxId ?? ""} ${lastRead ?? ""}` };
+  const list: TimelineList = { kind: "home", stream: "user", path: "/home", lastRead, label: tr("client.home") };
+  const items = timelineItems(c, me, data, list, "home");
+  // Reloading an unchanged home page sends the same bytes (layout.ts keeps them per session), and
+  // makes nothing of the page but its posts' (kept) encoding.
+  const keep = { on: items, variant: `/home ${w.maxId ?? ""} ${lastRead ?? ""}` };
+  const body = () => timelineBlock(c, me, data, list, "home", items);
   return sendClientPage(c, me, { title: tr("client.home"), body, current: "/home", context: "home", keep });
 }
 

@@ -67,8 +67,20 @@ function fill(text: string, vars: Record<string, unknown> | undefined, esc: (s: 
   });
 }
 
+/** Each locale's translation function, made once (a page asks for it several times). */
+const translators = new Map<string, Translate>();
+
 /** The translation function of one locale. */
 export function translator(locale: string): Translate {
+  const known = translators.get(locale);
+  if (known !== undefined) return known;
+  const made = makeTranslator(locale);
+  // Locales are negotiated from the known ones, but a caller may name any: keep a bounded few.
+  if (translators.size < 100) translators.set(locale, made);
+  return made;
+}
+
+function makeTranslator(locale: string): Translate {
   const table = LOCALES[locale] ?? en;
   const lookup = (key: string): string =>
     (table as Record<string, string>)[key] ?? (en as Record<string, string>)[key] ?? key;
