@@ -27,13 +27,13 @@ type Esbuild = typeof import("esbuild");
 
 const MIGRATIONS = /[\\/]src[\\/]db[\\/]migrations[\\/]index\.ts$/;
 
-/** esbuild, or undefined when it is not installed or its binary does not run here. */
+/**
+ * esbuild, or undefined when it is not installed. Its binary is not run here: a start whose
+ * bundle is up to date does not need it, and a binary that fails makes the build fall back.
+ */
 export async function loadEsbuild(): Promise<Esbuild | undefined> {
   try {
-    const esbuild: Esbuild = await import("esbuild");
-    // The package loads without its platform binary; transforming something proves the binary.
-    await esbuild.transform("", {});
-    return esbuild;
+    return await import("esbuild");
   } catch (error) {
     process.stderr.write(
       `gannet: esbuild unavailable (${(error as Error).message.split("\n")[0]}): one file per module\n`,

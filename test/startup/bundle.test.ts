@@ -162,4 +162,17 @@ registerHooks({ resolve(specifier, context, next) {
       await inst.cleanup();
     }
   });
+
+  it("falls back to one file per module when esbuild's binary does not run", async () => {
+    const out = join(dir, "broken");
+    const built = await runNode(BUILD, ["--out", out], { env: { ESBUILD_BINARY_PATH: "/bin/false" }, cwd: ROOT });
+    assert.equal(built.code, 0, built.stderr);
+    assert.match(built.stderr, /bundling failed, building one file per module instead/);
+    assert.ok(existsSync(join(out, "current", "context.js")), "one file per module");
+    assert.deepEqual(
+      readdirSync(out).filter((name) => name.startsWith(".")),
+      [],
+      "the failed bundle's temporary directory is gone",
+    );
+  });
 });
