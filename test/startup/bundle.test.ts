@@ -86,6 +86,16 @@ describe("the bundled build (npm start)", () => {
     assert.equal(me.body.username, "alice");
   });
 
+  it("opens a streaming WebSocket (ws, loaded on the first upgrade)", async () => {
+    const url = `${server.url.replace(/^http/, "ws")}/api/v1/streaming?stream=user&access_token=${token}`;
+    const ws = new WebSocket(url);
+    await new Promise<void>((resolve, reject) => {
+      ws.onopen = () => resolve();
+      ws.onerror = () => reject(new Error(`the WebSocket did not open:\n${server.output()}`));
+    });
+    ws.close();
+  });
+
   it("loads an API area and a web area on their first request", async () => {
     const filters = await getJson(`${server.url}/api/v2/filters`, token);
     assert.equal(filters.status, 200, JSON.stringify(filters.body));
