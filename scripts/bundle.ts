@@ -12,15 +12,12 @@
  *   them is loaded before the first answer.
  * - `src/db/migrations/index.ts` lists its folder at run time; in the bundle, the list is made at
  *   build time (the same names, each migration a chunk imported when it runs).
- * - Node's built-in modules are taken with `process.getBuiltinModule()` rather than imported:
- *   importing one as an ES module reads every export, getters included, and `node:http`'s
- *   `WebSocket`, `CloseEvent` and `MessageEvent` getters load undici (about 40 ms of CPU before
- *   the first answer). Each name is exported as a property read that esbuild drops when unused.
+ * - Every module of the sources imports start.ts, so all that start-up loads is one chunk (see
+ *   the plugin below).
  * - Names of functions and classes are kept (`keepNames`): Fedify names activities after their
  *   class (`#Create/...`), which renaming on collision would change.
  */
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 
 type Esbuild = typeof import("esbuild");
@@ -52,22 +49,6 @@ function migrationsModule(file: string): string {
       `  ${JSON.stringify(f.replace(/\.ts$/, ""))}: { up: async (db) => (await import(${JSON.stringify(`./${f}`)})).up(db) },`,
   );
   return `export async function loadMigrations() {\n  return {\n${entries.join("\n")}\n  };\n}\n`;
-}
-
-/** Getters of built-in modules that load much: left out of the names a bundled module may import. */
-const HEAVY_GETTERS: Record<string, string[]> = { http: ["WebSocket", "CloseEvent", "MessageEvent"] };
-
-/** A built-in module as an ES module of its own names, without evaluating the ones unused. */
-function builtinModule(name: string): string {
-  const id = name.replace(/^node:/, "");
-  const module = process.getBuiltinModule(`node:${id}`) as Record<string, unknown>;
-  const heavy = HEAVY_GETTERS[id] ?? [];
-  const lines = [`const m = process.getBuiltinModule(${JSON.stringify(`node:${id}`)});`, "export default m;"];
-  for (const key of Object.keys(module)) {
-    if (key === "default" || heavy.includes(key) || !/^[A-Za-z_$][\w$]*$/.test(key)) continue;
-    lines.push(`export const ${key} = /* @__PURE__ */ (() => m.${key})();`);
-  }
-  return `${lines.join("\n")}\n`;
 }
 
 /** Whether a resolved file of a package is CommonJS (by its extension, else its package.json's `type`). */
@@ -141,14 +122,6 @@ async function bundleOnce(esbuild: Esbuild, root: string, dir: string, external:
             contents: migrationsModule(args.path),
             loader: "js",
             resolveDir: dirname(args.path),
-          }));
-          build.onResolve({ filter: /^node:|^[a-z_]+(\/[a-z_]+)?$/ }, (args) => {
-            if (!isBuiltin(args.path) || args.path === "node:test" || args.pluginData === "gannet") return undefined;
-            return { path: args.path.replace(/^node:/, ""), namespace: "builtin" };
-          });
-          build.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
-            contents: builtinModule(args.path),
-            loader: "js",
           }));
           // Every module of the sources imports start.ts (a no-op: it is evaluating already when
           // any of them loads). Code splitting groups modules by the set of entry points (the
