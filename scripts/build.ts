@@ -15,7 +15,12 @@
  * The three newest builds are kept, so a server started from an older one still finds its
  * lazily loaded modules after the sources changed.
  *
- * `--out DIR` writes somewhere else than `dist/` (the tests use it).
+ * With esbuild installed (an optional dependency) the build is a bundle: `main.js` and its chunks,
+ * see scripts/bundle.ts. Without it, or when bundling fails, it falls back to one file per
+ * module, as Node would run the sources.
+ *
+ * `--out DIR` writes somewhere else than `dist/` (the tests use it); `--files` makes the build of
+ * one file per module even when esbuild is there.
  */
 import { createHash } from "node:crypto";
 import {
@@ -35,11 +40,12 @@ import {
 import { stripTypeScriptTypes } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
+import { bundle, loadEsbuild } from "./bundle.ts";
 
 const KEEP = 3;
 const root = join(import.meta.dirname, "..");
 const src = join(root, "src");
-const { values } = parseArgs({ options: { out: { type: "string" } } });
+const { values } = parseArgs({ options: { out: { type: "string" }, files: { type: "boolean" } } });
 const out = values.out ?? join(root, "dist");
 const current = join(out, "current");
 
@@ -56,13 +62,30 @@ function rewriteImports(code: string): string {
   return code.replace(/(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"']+)\.ts\2/g, "$1$2$3.js$2");
 }
 
-/** What a build depends on: the sources, this script and the Node version that strips types. */
-function fingerprint(sources: Map<string, string>): string {
+/** How the build is made: a bundle (with that esbuild) or one file per module. */
+type Builder = { kind: "bundle"; esbuild: NonNullable<Awaited<ReturnType<typeof loadEsbuild>>> } | { kind: "files" };
+
+/**
+ * What a build depends on: the sources, these scripts, the Node version that strips types; for a
+ * bundle also esbuild's version and the installed packages (the lock file), whose code it holds.
+ */
+function fingerprint(sources: Map<string, string>, builder: Builder): string {
   const hash = createHash("sha256");
   hash
     .update(process.version)
     .update("\0")
-    .update(readFileSync(import.meta.filename));
+    .update(readFileSync(import.meta.filename))
+    .update("\0")
+    .update(builder.kind);
+  if (builder.kind === "bundle") {
+    hash
+      .update("\0")
+      .update(builder.esbuild.version)
+      .update("\0")
+      .update(readFileSync(join(import.meta.dirname, "bundle.ts")));
+    const lock = join(root, "package-lock.json");
+    if (existsSync(lock)) hash.update("\0").update(readFileSync(lock));
+  }
   for (const [path, code] of sources) hash.update("\0").update(path).update("\0").update(code);
   return hash.digest("hex").slice(0, 16);
 }
@@ -83,7 +106,7 @@ function clearOldLayout(): void {
   }
 }
 
-function write(sources: Map<string, string>, dir: string): void {
+function writeFiles(sources: Map<string, string>, dir: string): void {
   for (const [path, code] of sources) {
     const target = join(dir, path).replace(/\.ts$/, ".js");
     mkdirSync(dirname(target), { recursive: true });
@@ -112,21 +135,25 @@ function prune(keep: string): void {
   }
 }
 
-const sources = new Map<string, string>();
-for (const file of files(src)) sources.set(relative(src, file), readFileSync(file, "utf8"));
-const name = fingerprint(sources);
-const target = join(out, name);
-
-if (existsSync(current) && readlinkSync(current) === name && existsSync(join(target, "package.json"))) {
-  process.stderr.write(`gannet: build ${name} is up to date (${join(relative(root, out) || ".", "current")})\n`);
-  process.exit(0);
+async function write(sources: Map<string, string>, builder: Builder, dir: string): Promise<void> {
+  if (builder.kind === "bundle") {
+    await bundle(builder.esbuild, root, dir);
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  } else {
+    writeFiles(sources, dir);
+  }
 }
 
-clearOldLayout();
-mkdirSync(out, { recursive: true });
-if (!existsSync(join(target, "package.json"))) {
+/** Writes the build named `name` into place, unless another process did first. */
+async function build(sources: Map<string, string>, builder: Builder, name: string): Promise<void> {
+  const target = join(out, name);
   const temporary = join(out, `.build-${name}-${process.pid}-${Date.now()}`);
-  write(sources, temporary);
+  try {
+    await write(sources, builder, temporary);
+  } catch (error) {
+    rmSync(temporary, { recursive: true, force: true });
+    throw error;
+  }
   try {
     renameSync(temporary, target);
   } catch (error) {
@@ -134,10 +161,37 @@ if (!existsSync(join(target, "package.json"))) {
     rmSync(temporary, { recursive: true, force: true });
     if (!existsSync(join(target, "package.json"))) throw error;
   }
-  process.stderr.write(`gannet: built ${sources.size} files into ${relative(root, target) || target}\n`);
-} else {
-  const now = new Date();
-  utimesSync(target, now, now);
+  const what = builder.kind === "bundle" ? "bundled" : "built";
+  process.stderr.write(`gannet: ${what} ${sources.size} files into ${relative(root, target) || target}\n`);
 }
+
+const sources = new Map<string, string>();
+for (const file of files(src)) sources.set(relative(src, file), readFileSync(file, "utf8"));
+const esbuild = values.files ? undefined : await loadEsbuild();
+let builder: Builder = esbuild ? { kind: "bundle", esbuild } : { kind: "files" };
+let name = fingerprint(sources, builder);
+
+if (existsSync(current) && readlinkSync(current) === name && existsSync(join(out, name, "package.json"))) {
+  process.stderr.write(`gannet: build ${name} is up to date (${join(relative(root, out) || ".", "current")})\n`);
+  process.exit(0);
+}
+
+clearOldLayout();
+mkdirSync(out, { recursive: true });
+if (!existsSync(join(out, name, "package.json"))) {
+  try {
+    await build(sources, builder, name);
+  } catch (error) {
+    if (builder.kind !== "bundle") throw error;
+    process.stderr.write(
+      `gannet: bundling failed, building one file per module instead: ${(error as Error).message}\n`,
+    );
+    builder = { kind: "files" };
+    name = fingerprint(sources, builder);
+    if (!existsSync(join(out, name, "package.json"))) await build(sources, builder, name);
+  }
+}
+const now = new Date();
+utimesSync(join(out, name), now, now);
 pointCurrentAt(name);
 prune(name);

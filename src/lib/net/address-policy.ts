@@ -104,8 +104,10 @@ function ranges(list: string[]): Range[] {
  * Not globally reachable: the special-purpose registries of IANA (RFC 6890 and successors) as
  * Mastodon refuses them. Transition prefixes that embed an IPv4 address (NAT64, 6to4, Teredo) are
  * refused whole rather than decoded: a public server is not reached through them in practice.
+ * Parsed on first use: the first `isIP` compiles Node's IPv6 pattern, a few milliseconds that
+ * start-up does not need.
  */
-const NON_PUBLIC = ranges([
+const NON_PUBLIC_TEXT = [
   "0.0.0.0/8", // "this network", includes the unspecified 0.0.0.0
   "10.0.0.0/8", // RFC 1918
   "100.64.0.0/10", // carrier-grade NAT
@@ -132,12 +134,14 @@ const NON_PUBLIC = ranges([
   "fe80::/10", // link-local
   "fec0::/10", // site-local (deprecated)
   "ff00::/8", // multicast
-]);
+];
+let nonPublic: Range[] | undefined;
 
 /** True when the address is on the public internet. */
 export function isPublicAddress(address: ParsedAddress): boolean {
   const a = normalizeAddress(address);
-  return !NON_PUBLIC.some((r) => inRange(a, r));
+  nonPublic ??= ranges(NON_PUBLIC_TEXT);
+  return !nonPublic.some((r) => inRange(a, r));
 }
 
 /**
