@@ -90,7 +90,7 @@ export function createGuardedFetch(config: {
     policy,
     lookup,
     agents,
-    modules: { http, https },
+    modules: { http, https: httpsModule },
     userAgent,
     defaultTimeoutMs: DEFAULT_TIMEOUT_MS,
   });

@@ -2,7 +2,6 @@ import type http from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type https from "node:https";
 import type { LookupFunction } from "node:net";
-import zlib from "node:zlib";
 import { type AddressPolicy, parseAddress } from "./address-policy.ts";
 import { FetchTimeoutError, ForbiddenAddressError, UnsupportedUrlError } from "./errors.ts";
 
@@ -52,8 +51,10 @@ const DRAIN_BYTES = 64 * 1024;
 export function createGuardedPost(deps: {
   policy: AddressPolicy;
   lookup: LookupFunction;
-  agents: { http: http.Agent; https: https.Agent };
-  modules: { http: typeof http; https: typeof https };
+  /** Shared with the fetch shape; the https agent is made on the first https request. */
+  agents: { http: http.Agent; https?: https.Agent };
+  /** node:https is loaded on first use (not at start-up). */
+  modules: { http: typeof http; https: () => typeof https };
   userAgent: string;
   defaultTimeoutMs: number;
 }): GuardedPost {
@@ -76,7 +77,8 @@ export function createGuardedPost(deps: {
         clearTimeout(timer);
         reject(error);
       };
-      const req = (secure ? modules.https : modules.http).request({
+      if (secure) agents.https ??= new (modules.https().Agent)({ keepAlive: true });
+      const req = (secure ? modules.https() : modules.http).request({
         protocol: url.protocol,
         hostname: url.hostname.replace(/^\[|\]$/g, ""),
         port: url.port || undefined,
@@ -131,6 +133,8 @@ export function createGuardedPost(deps: {
 
 function textOf(kept: Buffer[], truncated: boolean, encoding: string | undefined): string {
   let bytes = Buffer.concat(kept);
+  // node:zlib loads when a failure's text first needs it, not at start-up.
+  const zlib = process.getBuiltinModule("node:zlib") as typeof import("node:zlib");
   const coding = encoding?.trim().toLowerCase();
   try {
     if (coding === "gzip" || coding === "x-gzip")
