@@ -298,16 +298,20 @@ async function main(): Promise<void> {
     };
     lastTicks = t;
     lastMain = tm;
-    // The server's event loop held more than 200 ms (the probe notes each).
+    // The server's event loop held more than 200 ms (the probe notes each; the report lists the longest).
     const stalls = readStalls(dir, stallsSeen);
     stallsSeen = stalls.count;
-    for (const line of stalls.lines) log(`minute ${m}: event loop stalled: ${line}`);
+    sample.stalls = stalls.stalls;
+    for (const x of stalls.stalls) {
+      if (x.lateMs >= 1000) log(`minute ${m}: the event loop stalled ${x.lateMs} ms: ${JSON.stringify(x)}`);
+    }
     samples.push(sample);
     const done = workloads.map((w) => w.minutes[m - 1]?.latencies.length ?? 0).reduce((a, b) => a + b, 0);
     log(
       `minute ${m}/${config.minutes}: ${sample.rssMiB.toFixed(0)} MiB, CPU ${sample.cpuPercent.toFixed(0)}% ` +
         `(main thread ${sample.mainThreadCpuPercent.toFixed(0)}%), ${done} requests, queue ${sample.queue.backlog}, ` +
-        `in flight ${sample.inFlight}, stream ${JSON.stringify(sample.stream ?? {})}` +
+        `in flight ${sample.inFlight}, stream ${JSON.stringify(sample.stream ?? {})}, ` +
+        `stalls ${stalls.stalls.length} (longest ${Math.max(0, ...stalls.stalls.map((x) => x.lateMs))} ms)` +
         (sample.probe
           ? `, heap ${sample.probe.heapUsed}/${sample.probe.heapTotal}, external ${sample.probe.external}`
           : ""),

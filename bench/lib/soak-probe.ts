@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Stall } from "./soak-report.ts";
 
 export interface Probe {
   at: number;
@@ -45,12 +46,12 @@ export function readProbe(dataDir: string): Probe | undefined {
 }
 
 /** The stalls the server noted since `seen` lines (bench/lib/soak-probe-preload.ts), and the new count. */
-export function readStalls(dataDir: string, seen: number): { lines: string[]; count: number } {
+export function readStalls(dataDir: string, seen: number): { stalls: Stall[]; count: number } {
   try {
     const all = readFileSync(join(dataDir, "memory-probe.json.stalls"), "utf8").split("\n").filter(Boolean);
-    return { lines: all.slice(seen), count: all.length };
+    return { stalls: all.slice(seen).map((l) => JSON.parse(l) as Stall), count: all.length };
   } catch {
-    return { lines: [], count: seen };
+    return { stalls: [], count: seen };
   }
 }
 
