@@ -47,7 +47,7 @@ import { parseOptions, wholeNumber } from "./lib/options.ts";
 import { clockTicksPerSecond, cpuTicks, mainThreadCpuTicks, memory } from "./lib/proc.ts";
 import { inboxFire, type Remotes, startRemotes, warmUp } from "./lib/soak-inbox.ts";
 import { httpClient, runOpenLoop, type Workload, workload } from "./lib/soak-load.ts";
-import { freshProbe, heapSnapshot, probeEnv, readProbe } from "./lib/soak-probe.ts";
+import { freshProbe, heapSnapshot, probeEnv, readProbe, readStalls } from "./lib/soak-probe.ts";
 import { type MinuteSample, type QueueDepth, report, type SoakConfig } from "./lib/soak-report.ts";
 import { nextLine, withFds } from "./lib/soak-stream.ts";
 
@@ -273,6 +273,7 @@ async function main(): Promise<void> {
   const start = performance.now();
   const load = runOpenLoop(workloads, start);
   // BENCH_SOAK_VERBOSE=1: every 5 s, the requests in flight and the server's memory (to find stalls).
+  let stallsSeen = readStalls(dir, 0).count;
   const verbose = process.env.BENCH_SOAK_VERBOSE
     ? setInterval(() => {
         const s = ((performance.now() - start) / 1000).toFixed(0);
@@ -297,12 +298,20 @@ async function main(): Promise<void> {
     };
     lastTicks = t;
     lastMain = tm;
+    // The server's event loop held more than 200 ms (the probe notes each; the report lists the longest).
+    const stalls = readStalls(dir, stallsSeen);
+    stallsSeen = stalls.count;
+    sample.stalls = stalls.stalls;
+    for (const x of stalls.stalls) {
+      if (x.lateMs >= 1000) log(`minute ${m}: the event loop stalled ${x.lateMs} ms: ${JSON.stringify(x)}`);
+    }
     samples.push(sample);
     const done = workloads.map((w) => w.minutes[m - 1]?.latencies.length ?? 0).reduce((a, b) => a + b, 0);
     log(
       `minute ${m}/${config.minutes}: ${sample.rssMiB.toFixed(0)} MiB, CPU ${sample.cpuPercent.toFixed(0)}% ` +
         `(main thread ${sample.mainThreadCpuPercent.toFixed(0)}%), ${done} requests, queue ${sample.queue.backlog}, ` +
-        `in flight ${sample.inFlight}, stream ${JSON.stringify(sample.stream ?? {})}` +
+        `in flight ${sample.inFlight}, stream ${JSON.stringify(sample.stream ?? {})}, ` +
+        `stalls ${stalls.stalls.length} (longest ${Math.max(0, ...stalls.stalls.map((x) => x.lateMs))} ms)` +
         (sample.probe
           ? `, heap ${sample.probe.heapUsed}/${sample.probe.heapTotal}, external ${sample.probe.external}`
           : ""),

@@ -7,8 +7,10 @@
 // allocator's free lists) and the binary's code. SIGUSR2 also writes a heap snapshot to
 // SOAK_PROBE_DIR when the harness asks for one (BENCH_SOAK_HEAPSNAPSHOT). Costs nothing measurable:
 // a few system calls every 5 s.
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { subscribe } from "node:diagnostics_channel";
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapSpaceStatistics, getHeapStatistics, writeHeapSnapshot } from "node:v8";
 
 const file = process.env.SOAK_PROBE_FILE;
@@ -64,6 +66,71 @@ if (file) {
   };
   write();
   setInterval(write, 5000).unref();
+  // Stalls: a 20 ms timer that fires more than STALL_MS late means the event loop was held that
+  // long. Each is appended to SOAK_PROBE_FILE.stalls for the harness to print, with what overlapped
+  // it: the periodic tasks and jobs running or ended within it (the `gannet:activity` channel,
+  // src/lib/activity.ts), the garbage collections (kind and ms) and the heap used before and after.
+  // Written 200 ms after the stall, once the GC entries of its time have been delivered.
+  const STALL_MS = 200;
+  const KEEP_MS = 10_000;
+  const running = new Map<string, number>();
+  const ended: { name: string; start: number; end: number }[] = [];
+  const gcs: { kind: number; start: number; ms: number }[] = [];
+  const prune = (now: number) => {
+    while (ended.length > 0 && (ended[0]?.end ?? 0) < now - KEEP_MS) ended.shift();
+    while (gcs.length > 0 && (gcs[0]?.start ?? 0) < now - KEEP_MS) gcs.shift();
+  };
+  subscribe("gannet:activity", (m) => {
+    const e = m as { kind: string; name: string; phase: string; at: number };
+    const key = `${e.kind} ${e.name}`;
+    if (e.phase === "start") running.set(key, (running.get(key) ?? 0) + 1);
+    else {
+      const n = (running.get(key) ?? 1) - 1;
+      if (n > 0) running.set(key, n);
+      else running.delete(key);
+      ended.push({ name: key, start: e.at, end: e.at });
+    }
+  });
+  new PerformanceObserver((list) => {
+    for (const g of list.getEntries()) {
+      gcs.push({ kind: (g as { detail?: { kind?: number } }).detail?.kind ?? 0, start: g.startTime, ms: g.duration });
+    }
+  }).observe({ entryTypes: ["gc"] });
+  const GC_KINDS: Record<number, string> = { 1: "scavenge", 2: "mark-compact", 4: "incremental", 8: "weak-callbacks" };
+  let last = performance.now();
+  let heapBefore = process.memoryUsage().heapUsed;
+  setInterval(() => {
+    const now = performance.now();
+    const late = now - last - 20;
+    last = now;
+    const heapNow = process.memoryUsage().heapUsed;
+    if (late > STALL_MS) {
+      const from = now - late - 20;
+      const during = [...running.keys()];
+      const before = heapBefore;
+      setTimeout(() => {
+        prune(performance.now());
+        const stall = {
+          at: Date.now(),
+          uptimeMs: Math.round(now),
+          lateMs: Math.round(late),
+          heapBefore: mib(before),
+          heapAfter: mib(heapNow),
+          running: during,
+          ended: [...new Set(ended.filter((a) => a.end >= from && a.end <= now).map((a) => a.name))],
+          gc: gcs
+            .filter((g) => g.start + g.ms >= from && g.start <= now)
+            .map((g) => `${GC_KINDS[g.kind] ?? g.kind} ${Math.round(g.ms)} ms`),
+        };
+        try {
+          appendFileSync(`${file}.stalls`, `${JSON.stringify(stall)}\n`);
+        } catch {
+          // As above.
+        }
+      }, 200).unref();
+    }
+    heapBefore = heapNow;
+  }, 20).unref();
 }
 if (dir) {
   let n = 0;

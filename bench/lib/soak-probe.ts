@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Stall } from "./soak-report.ts";
 
 export interface Probe {
   at: number;
@@ -24,7 +25,10 @@ const PRELOAD = pathToFileURL(join(import.meta.dirname, "soak-probe-preload.ts")
 const snapshotDir = process.env.BENCH_SOAK_HEAPSNAPSHOT ? resolve(process.env.BENCH_SOAK_HEAPSNAPSHOT) : undefined;
 
 export function probeEnv(dataDir: string): Record<string, string> {
-  const options = [process.env.NODE_OPTIONS, `--import=${PRELOAD}`].filter(Boolean).join(" ");
+  // BENCH_SOAK_NODE_OPTIONS: options for the server alone (`--cpu-prof --cpu-prof-dir=DIR`, ...).
+  const options = [process.env.NODE_OPTIONS, process.env.BENCH_SOAK_NODE_OPTIONS, `--import=${PRELOAD}`]
+    .filter(Boolean)
+    .join(" ");
   const env: Record<string, string> = { NODE_OPTIONS: options, SOAK_PROBE_FILE: join(dataDir, "memory-probe.json") };
   if (snapshotDir) {
     mkdirSync(snapshotDir, { recursive: true });
@@ -38,6 +42,16 @@ export function readProbe(dataDir: string): Probe | undefined {
     return JSON.parse(readFileSync(join(dataDir, "memory-probe.json"), "utf8")) as Probe;
   } catch {
     return undefined;
+  }
+}
+
+/** The stalls the server noted since `seen` lines (bench/lib/soak-probe-preload.ts), and the new count. */
+export function readStalls(dataDir: string, seen: number): { stalls: Stall[]; count: number } {
+  try {
+    const all = readFileSync(join(dataDir, "memory-probe.json.stalls"), "utf8").split("\n").filter(Boolean);
+    return { stalls: all.slice(seen).map((l) => JSON.parse(l) as Stall), count: all.length };
+  } catch {
+    return { stalls: [], count: seen };
   }
 }
 

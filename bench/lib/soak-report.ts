@@ -47,6 +47,20 @@ export interface MinuteSample {
   queue: QueueDepth;
   inFlight: number;
   stream?: StreamCounts;
+  /** The event loop's stalls over 200 ms noted this minute (soak-probe-preload.ts). */
+  stalls?: Stall[];
+}
+
+/** One stall of the server's event loop, with what overlapped it (soak-probe-preload.ts). */
+export interface Stall {
+  at: number;
+  uptimeMs: number;
+  lateMs: number;
+  heapBefore: number;
+  heapAfter: number;
+  running: string[];
+  ended: string[];
+  gc: string[];
 }
 
 export interface SoakRun {
@@ -65,6 +79,24 @@ export interface SoakRun {
   inboxActivities: { actors: number; likeable: number };
   /** What the start script exported into the server's environment (malloc's settings). */
   startEnv: Record<string, string>;
+}
+
+/** The longest stalls of the event loop, with what overlapped each: a task, a job, a GC. */
+function stallsTable(samples: MinuteSample[]): string[] {
+  const all = samples.flatMap((s) => (s.stalls ?? []).map((x) => ({ minute: s.minute, ...x })));
+  if (all.length === 0) return ["No stall of the server's event loop over 200 ms."];
+  const top = [...all].sort((a, b) => b.lateMs - a.lateMs).slice(0, 10);
+  const list = (xs: string[]) => (xs.length > 0 ? xs.join(", ") : "-");
+  return [
+    `Stalls of the server's event loop over 200 ms: ${all.length}, the longest ${top[0]?.lateMs} ms. The ten longest, with the periodic tasks and jobs running at its end or ending within it, and the garbage collections within it:`,
+    "",
+    "| minute | stall | heap used before → after (MiB) | running | ended within | GC |",
+    "|---|---|---|---|---|---|",
+    ...top.map(
+      (x) =>
+        `| ${x.minute} | ${x.lateMs} ms | ${x.heapBefore} → ${x.heapAfter} | ${list(x.running)} | ${list(x.ended)} | ${list(x.gc)} |`,
+    ),
+  ];
 }
 
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : "-");
@@ -190,7 +222,7 @@ export function report(run: SoakRun): { markdown: string; json: unknown } {
       `| ${s.minute} | ${s.rssMiB.toFixed(1)} MiB | ${s.cpuPercent.toFixed(0)} (${s.mainThreadCpuPercent.toFixed(0)}) | ${m.count} | ${ms(m.p99)} | ${m.errors} | ${s.queue.backlog} / ${s.queue.delayed} / ${s.queue.dead} | ${evText} |`,
     );
   }
-  rows.push("", ...memoryTable(run), "");
+  rows.push("", ...memoryTable(run), "", ...stallsTable(samples), "");
   const json = {
     date: new Date().toISOString(),
     database: run.database,

@@ -15,6 +15,7 @@ import {
 } from "kysely";
 import { inBackground } from "../lib/background.ts";
 import { type Checkpointer, startCheckpointer } from "./sqlite-checkpointer.ts";
+import { type Pad, padInLists, padParameters } from "./sqlite-in-lists.ts";
 
 /**
  * Kysely dialect for Node's built-in `node:sqlite`.
@@ -239,43 +240,64 @@ function readRow(columns: readonly string[], values: readonly unknown[]): Record
   return row;
 }
 
+interface Prepared {
+  stmt: StatementSync;
+  columns: string[];
+  pads: readonly Pad[];
+}
+
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #db: DatabaseSync;
-  /** Prepared statements by SQL text, with their result columns' names (none: not a reader). */
+  /**
+   * Prepared statements by SQL text as prepared (`IN` lists padded: sqlite-in-lists.ts), with
+   * their result columns' names (none: not a reader).
+   */
   readonly #cache = new Map<string, { stmt: StatementSync; columns: string[] }>();
+  /** The SQL texts asked for, each with its statement and the parameters to repeat. */
+  readonly #texts = new Map<string, Prepared>();
 
   constructor(db: DatabaseSync) {
     this.#db = db;
   }
 
-  #prepare(sql: string): { stmt: StatementSync; columns: string[] } {
-    let entry = this.#cache.get(sql);
-    if (entry === undefined) {
-      const stmt = this.#db.prepare(sql);
-      stmt.setReadBigInts(true);
-      const columns = stmt.columns().map((c) => c.name);
-      // Rows come as arrays, made into objects by readRow (why: there).
-      if (columns.length > 0) stmt.setReturnArrays(true);
-      entry = { stmt, columns };
-      if (this.#cache.size > 2000) this.#cache.clear();
-      this.#cache.set(sql, entry);
+  #prepare(sql: string): Prepared {
+    let prepared = this.#texts.get(sql);
+    if (prepared === undefined) {
+      const padded = padInLists(sql);
+      let entry = this.#cache.get(padded.sql);
+      if (entry === undefined) {
+        const stmt = this.#db.prepare(padded.sql);
+        stmt.setReadBigInts(true);
+        const columns = stmt.columns().map((c) => c.name);
+        // Rows come as arrays, made into objects by readRow (why: there).
+        if (columns.length > 0) stmt.setReturnArrays(true);
+        entry = { stmt, columns };
+        if (this.#cache.size > 2000) {
+          this.#cache.clear();
+          this.#texts.clear();
+        }
+        this.#cache.set(padded.sql, entry);
+      }
+      prepared = { ...entry, pads: padded.pads };
+      if (this.#texts.size > 8000) this.#texts.clear();
+      this.#texts.set(sql, prepared);
     }
-    return entry;
+    return prepared;
   }
 
   /** The rows of a statement that returns rows (a read). */
   read(sql: string, parameters: readonly unknown[]): Record<string, unknown>[] {
-    const { stmt, columns } = this.#prepare(sql);
-    const values = stmt.all(...parameters.map(bindValue)) as unknown as unknown[][];
+    const { stmt, columns, pads } = this.#prepare(sql);
+    const values = stmt.all(...padParameters(parameters, pads).map(bindValue)) as unknown as unknown[][];
     const rows = new Array<Record<string, unknown>>(values.length);
     for (let i = 0; i < values.length; i++) rows[i] = readRow(columns, values[i]);
     return rows;
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const { stmt, columns } = this.#prepare(compiled.sql);
+    const { stmt, columns, pads } = this.#prepare(compiled.sql);
     if (columns.length > 0) return { rows: this.read(compiled.sql, compiled.parameters) as R[] };
-    const params = compiled.parameters.map(bindValue);
+    const params = padParameters(compiled.parameters, pads).map(bindValue);
     const { changes, lastInsertRowid } = stmt.run(...params);
     return {
       numAffectedRows: BigInt(changes),

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { after, before, describe, it } from "node:test";
 import { createScheduler } from "../../src/infra/scheduler/scheduler.ts";
+import { ACTIVITY_CHANNEL, type ActivityEvent } from "../../src/lib/activity.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { waitFor } from "./queue-contract.ts";
 
@@ -22,6 +24,34 @@ describe("background roles in a test server", () => {
     await server.ctx.queue.enqueue("test.echo", { n: "one" });
     await waitFor(() => seen.length === 1);
     assert.deepEqual(seen, ["one"]);
+  });
+
+  it("tells the activity channel when jobs and periodic tasks start and end (the soak's stall log)", async () => {
+    const events: ActivityEvent[] = [];
+    const listen = (m: unknown) => events.push(m as ActivityEvent);
+    subscribe(ACTIVITY_CHANNEL, listen);
+    try {
+      server.ctx.queue.register("test.tracked", async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        throw new Error("failed on purpose");
+      });
+      await server.ctx.queue.enqueue("test.tracked", {}, { attempts: 1 });
+      await (await createScheduler(server.ctx)).runSoon("mutes.purge-expired");
+      const of = (kind: string, name: string) =>
+        events.filter((e) => e.kind === kind && e.name === name).map((e) => e.phase);
+      await waitFor(
+        () => of("job", "test.tracked").length === 2 && of("task", "mutes.purge-expired").length === 2,
+        5000,
+        "the events",
+      );
+      // A job that throws still ends.
+      assert.deepEqual(of("job", "test.tracked"), ["start", "end"]);
+      assert.deepEqual(of("task", "mutes.purge-expired"), ["start", "end"]);
+      const [start, end] = events.filter((e) => e.name === "test.tracked");
+      assert.ok((end?.at ?? 0) - (start?.at ?? 0) >= 15);
+    } finally {
+      unsubscribe(ACTIVITY_CHANNEL, listen);
+    }
   });
 
   it("purges expired key-value rows periodically", async () => {

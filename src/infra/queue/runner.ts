@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
+import { tracked } from "../../lib/activity.ts";
 import { runInBackground } from "../../lib/background.ts";
 import type { IdGenerator } from "../../lib/ids.ts";
 import { withGuardedFetch } from "../../lib/net/scoped-fetch.ts";
@@ -285,7 +286,9 @@ export class StoreJobQueue implements JobQueue {
       const info = { id: job.id, name: job.name, attempt: job.attempts, maxAttempts: job.maxAttempts };
       const ctx = this.#context();
       // Fedify's deliveries and lookups in a job obey the address policy (lib/net/scoped-fetch.ts).
-      await withGuardedFetch(ctx.guardedFetch, () => handler(ctx, JSON.parse(job.payload), info));
+      await tracked("job", job.name, () =>
+        withGuardedFetch(ctx.guardedFetch, () => handler(ctx, JSON.parse(job.payload), info)),
+      );
     } catch (e) {
       const error = e instanceof Error ? (e.stack ?? e.message) : String(e);
       const dead = e instanceof PermanentJobError || job.attempts >= job.maxAttempts;

@@ -1,5 +1,6 @@
 import { getLogger } from "@logtape/logtape";
 import type { AppContext } from "../../context.ts";
+import { tracked } from "../../lib/activity.ts";
 import { runInBackground } from "../../lib/background.ts";
 import { newWorkerId } from "../queue/runner.ts";
 import type { LeaseStore } from "./interface.ts";
@@ -141,7 +142,7 @@ export class Scheduler {
 
   async #run(task: Task): Promise<void> {
     try {
-      await task.fn(this.#context());
+      await tracked("task", task.name, () => task.fn(this.#context()));
     } catch (e) {
       logger.error("Periodic task {name} failed: {error}", { name: task.name, error: e });
     }
