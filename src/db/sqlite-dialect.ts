@@ -15,6 +15,7 @@ import {
 } from "kysely";
 import { inBackground } from "../lib/background.ts";
 import { type Checkpointer, startCheckpointer } from "./sqlite-checkpointer.ts";
+import { acquireWriteLock, releaseWriteLock, writeLockInUse } from "./sqlite-write-lock.ts";
 
 /**
  * Kysely dialect for Node's built-in `node:sqlite`.
@@ -45,6 +46,10 @@ export class NodeSqliteDialect implements Dialect {
    */
   dataVersion(): number | undefined {
     return this.#driver?.dataVersion();
+  }
+  /** Another connection of this process committed: `dataVersion` reads the pragma again at its next call. */
+  sawOtherWriter(): void {
+    this.#driver?.sawOtherWriter();
   }
   /**
    * The rows of a read run at once, synchronously, when the connection is free (no statement nor
@@ -167,6 +172,10 @@ class NodeSqliteDriver implements Driver {
     return this.#lastVersion;
   }
 
+  sawOtherWriter(): void {
+    this.#lastRead = Number.NEGATIVE_INFINITY;
+  }
+
   readNow(sql: string, parameters: readonly unknown[]): Record<string, unknown>[] | undefined {
     if (!this.#connection || !this.#mutex.free) return undefined;
     return this.#connection.read(sql, parameters);
@@ -192,13 +201,28 @@ class NodeSqliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin"));
+    // With inbox threads, one writer at a time among the threads (sqlite-write-lock.ts).
+    await acquireWriteLock();
+    try {
+      await connection.executeQuery(CompiledQuery.raw("begin"));
+    } catch (error) {
+      releaseWriteLock();
+      throw error;
+    }
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("commit"));
+    try {
+      await connection.executeQuery(CompiledQuery.raw("commit"));
+    } finally {
+      releaseWriteLock();
+    }
   }
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    try {
+      await connection.executeQuery(CompiledQuery.raw("rollback"));
+    } finally {
+      releaseWriteLock();
+    }
   }
   async releaseConnection(): Promise<void> {
     this.#mutex.unlock();
@@ -239,6 +263,9 @@ function readRow(columns: readonly string[], values: readonly unknown[]): Record
   return row;
 }
 
+/** Statements that do not write (or open and close transactions, which the driver locks for). */
+const READ_OR_CONTROL = /^\s*(?:select|pragma|begin|commit|rollback|end|savepoint|release)\b/i;
+
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #db: DatabaseSync;
   /** Prepared statements by SQL text, with their result columns' names (none: not a reader). */
@@ -273,6 +300,19 @@ class NodeSqliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (writeLockInUse() && !this.#db.isTransaction && !READ_OR_CONTROL.test(compiled.sql)) {
+      // A write outside a transaction, with inbox threads on: one writer at a time (sqlite-write-lock.ts).
+      await acquireWriteLock();
+      try {
+        return this.#execute(compiled);
+      } finally {
+        releaseWriteLock();
+      }
+    }
+    return this.#execute(compiled);
+  }
+
+  #execute<R>(compiled: CompiledQuery): QueryResult<R> {
     const { stmt, columns } = this.#prepare(compiled.sql);
     if (columns.length > 0) return { rows: this.read(compiled.sql, compiled.parameters) as R[] };
     const params = compiled.parameters.map(bindValue);

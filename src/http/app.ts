@@ -33,6 +33,7 @@ import { trendRoutes } from "./api/v1/trends/routes.ts";
 import { groupedNotificationRoutes } from "./api/v2/notifications/routes.ts";
 import { searchRoutes } from "./api/v2/search/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
+import { inboxThreadsOf } from "./inbox-threads/pool.ts";
 import { lazyArea } from "./lazy-area.ts";
 import { authenticate, authenticateMiddleware, TokenCache } from "./middleware/auth.ts";
 import { limitBody } from "./middleware/body-limit.ts";
@@ -218,6 +219,15 @@ function inboxPrecheckedHandler(
       if (!mayPrecheckBeforeRouting(request)) return serve(request, env);
       const ip = () => clientIpOfRequest(request, env, trusted);
       if (ipAccessDenied(ctx, ip) !== false) return serve(request, env);
+      const threads = inboxThreadsOf(ctx);
+      if (threads !== undefined) {
+        // Processed by an inbox thread, its signature checked there (inbox-threads/pool.ts).
+        return threads.handle(request, ip()).then(({ response, signatureFailure }) => {
+          if (signatureFailure && throttle.limit > 0) throttle.fail(ip());
+          if (logRequests) logRequest(request.method, request.url, response.status, start, "-");
+          return response;
+        });
+      }
       return withGuardedFetch(ctx.guardedFetch, () => precheckBeforeRouting(ctx, request, () => ctx.federation())).then(
         (early) => {
           if (early === undefined) return serve(request, env);
