@@ -64,6 +64,7 @@ describe("inbox: activities processed by inbox threads", () => {
   });
 
   it("refuses unsigned, forged and wrong-key activities, and counts the failures per address", async () => {
+    assert.equal(s.ctx.inboxThrottle.size, 0, "no failure counted yet");
     const forged = remote.note(bob, "forged");
     const tamper = (body: string) => body.replace("<p>Hello</p>", "<p>Send me money</p>");
     assert.equal((await remote.send(inbox, remote.create(bob, forged), { tamper })).status, 401);
@@ -74,6 +75,8 @@ describe("inbox: activities processed by inbox threads", () => {
     for (const n of [forged, impersonated, unsigned]) {
       assert.equal(await s.ctx.repos.statuses.getByUri(n.id), undefined, n.id);
     }
+    // The threads' refusals counted by the main thread's throttle, which refuses before handing over.
+    assert.equal(s.ctx.inboxThrottle.size, 1);
   });
 
   it("processes activities in flight together across its threads, each once", async () => {
