@@ -220,7 +220,7 @@ function inboxPrecheckedHandler(
       const ip = () => clientIpOfRequest(request, env, trusted);
       if (ipAccessDenied(ctx, ip) !== false) return serve(request, env);
       const threads = inboxThreadsOf(ctx);
-      if (threads !== undefined) {
+      if (threads?.available) {
         // Processed by an inbox thread, its signature checked there (inbox-threads/pool.ts).
         return threads.handle(request, ip()).then(({ response, signatureFailure }) => {
           if (signatureFailure && throttle.limit > 0) throttle.fail(ip());

@@ -1,8 +1,11 @@
 import { Worker } from "node:worker_threads";
+import { getLogger } from "@logtape/logtape";
 import type { AppContext, ContextOptions } from "../../context.ts";
 import { freeIfHeldBy, newWriteLock, useWriteLock } from "../../db/sqlite-write-lock.ts";
 import type { Subscription } from "../../infra/bus/interface.ts";
 import type { BusToMain, BusToThread } from "./thread-bus.ts";
+
+const logger = getLogger(["gannet", "inbox-threads"]);
 
 /** What the main thread sends an inbox thread. */
 export type ToThread =
@@ -88,6 +91,8 @@ export class InboxThreads {
         }),
       );
       worker.on("message", (msg: FromThread) => (msg.kind === "ready" ? started() : pool.#onMessage(thread, msg)));
+      // An error thrown in a thread ends it (its requests are answered 500: `#exited`), not the server.
+      worker.on("error", (error) => logger.error("An inbox thread failed: {error}", { error }));
       const id = worker.threadId;
       worker.once("exit", () => {
         freeIfHeldBy(writeLock, id);
@@ -117,7 +122,7 @@ export class InboxThreads {
   #onMessage(thread: Thread, msg: FromThread): void {
     const ctx = this.#ctx;
     if (msg.kind === "publish") {
-      void ctx.bus.publish(msg.channel, msg.event, msg.payload);
+      ctx.bus.publish(msg.channel, msg.event, msg.payload).catch(() => {});
     } else if (msg.kind === "subscribe") {
       const channel = msg.channel;
       const sub = ctx.bus.subscribe(channel, (message) =>
@@ -125,14 +130,19 @@ export class InboxThreads {
       );
       thread.subscriptions.get(channel)?.();
       thread.subscriptions.set(channel, sub);
-      void sub.ready.then(() => thread.worker.postMessage({ kind: "subscribed", channel } satisfies ToThread));
+      sub.ready
+        .then(() => thread.worker.postMessage({ kind: "subscribed", channel } satisfies ToThread))
+        .catch(() => {});
     } else if (msg.kind === "unsubscribe") {
       thread.subscriptions.get(msg.channel)?.();
       thread.subscriptions.delete(msg.channel);
     } else if (msg.kind === "listened") {
-      void ctx.bus.listened(msg.channels).then((set) => {
-        thread.worker.postMessage({ kind: "listened", id: msg.id, channels: [...set] } satisfies ToThread);
-      });
+      ctx.bus
+        .listened(msg.channels)
+        .catch(() => new Set(msg.channels))
+        .then((set) => {
+          thread.worker.postMessage({ kind: "listened", id: msg.id, channels: [...set] } satisfies ToThread);
+        });
     } else if (msg.kind === "response") {
       thread.inFlight--;
       ctx.database.sawOtherWriter();
@@ -150,12 +160,17 @@ export class InboxThreads {
     }
   }
 
-  /** Hands an inbox POST to a thread; its body is read here. */
+  /** Whether a thread is left (one that failed is not replaced: the main thread serves instead). */
+  get available(): boolean {
+    return this.#threads.length > 0;
+  }
+
+  /** Hands an inbox POST to a thread (`available`); its body is read here. */
   async handle(request: Request, ip: string): Promise<ThreadAnswer> {
     const body = new Uint8Array(await request.arrayBuffer());
-    if (this.#threads.length === 0)
+    let thread = this.#threads[0];
+    if (thread === undefined)
       return { response: new Response("Internal server error.", { status: 500 }), signatureFailure: false };
-    let thread = this.#threads[0] as Thread;
     for (const t of this.#threads) if (t.inFlight < thread.inFlight) thread = t;
     thread.inFlight++;
     const id = this.#next++;
