@@ -34,8 +34,8 @@ export async function startHttpServer(
   opts: { overrideGlobalObjects?: boolean; streamingOnly?: boolean; contextOptions?: ContextOptions } = {},
 ): Promise<RunningServer> {
   const threadCount = opts.streamingOnly ? 0 : ctx.config.inboxThreads;
-  // Inbox POSTs processed by worker threads (http/inbox-threads/), started without waiting for them.
-  const pool = threadCount > 0 ? await import("./http/inbox-threads/pool.ts") : undefined;
+  // Inbox POSTs processed by worker threads (inbox-threads/), started without waiting for them.
+  const pool = threadCount > 0 ? await import("./inbox-threads/pool.ts") : undefined;
   const threads = pool?.InboxThreads.start(ctx, threadCount, opts.contextOptions);
   if (pool && threads) pool.setInboxThreads(ctx, threads);
   const logRequests = ctx.config.logRequests;

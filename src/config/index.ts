@@ -113,7 +113,7 @@ export interface Config {
   /** Deliveries run at once per worker process, and to one server (DELIVERY_CONCURRENCY[_PER_SERVER]). */
   deliveryConcurrency: number;
   deliveryConcurrencyPerServer: number;
-  /** Worker threads processing inbox POSTs, 0 for none (INBOX_THREADS; src/http/inbox-threads/). */
+  /** Worker threads processing inbox POSTs, 0 for none (INBOX_THREADS; src/inbox-threads/). */
   inboxThreads: number;
   inboxFailureWindowSeconds: number;
   allowedPrivateAddresses: string[];

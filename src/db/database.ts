@@ -48,7 +48,7 @@ export interface Database {
    */
   changes: ChangeNotices | undefined;
   /**
-   * SQLite: another connection of this process (an inbox thread, src/http/inbox-threads/) has
+   * SQLite: another connection of this process (an inbox thread, src/inbox-threads/) has
    * just committed; the change stamps read `PRAGMA data_version` again at once instead of within
    * 2 ms. Nothing on PostgreSQL (its change notices cross threads on the bus).
    */

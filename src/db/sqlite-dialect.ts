@@ -14,8 +14,8 @@ import {
   SqliteQueryCompiler,
 } from "kysely";
 import { inBackground } from "../lib/background.ts";
+import { acquireWriteLock, releaseWriteLock, writeLockInUse } from "../lib/sqlite-write-lock.ts";
 import { type Checkpointer, startCheckpointer } from "./sqlite-checkpointer.ts";
-import { acquireWriteLock, releaseWriteLock, writeLockInUse } from "./sqlite-write-lock.ts";
 
 /**
  * Kysely dialect for Node's built-in `node:sqlite`.

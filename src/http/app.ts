@@ -8,6 +8,7 @@ import {
   precheckBeforeRouting,
   unsignedRefusal,
 } from "../federation/inbox/precheck.ts";
+import { inboxThreadsOf } from "../inbox-threads/pool.ts";
 import { withGuardedFetch } from "../lib/net/scoped-fetch.ts";
 import { ipAccessDenied } from "../services/moderation/ip-blocks.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
@@ -33,7 +34,6 @@ import { trendRoutes } from "./api/v1/trends/routes.ts";
 import { groupedNotificationRoutes } from "./api/v2/notifications/routes.ts";
 import { searchRoutes } from "./api/v2/search/routes.ts";
 import { federationBridge } from "./federation-bridge.ts";
-import { inboxThreadsOf } from "./inbox-threads/pool.ts";
 import { lazyArea } from "./lazy-area.ts";
 import { authenticate, authenticateMiddleware, TokenCache } from "./middleware/auth.ts";
 import { limitBody } from "./middleware/body-limit.ts";

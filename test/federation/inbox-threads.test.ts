@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { inboxThreadsOf } from "../../src/http/inbox-threads/pool.ts";
+import { inboxThreadsOf } from "../../src/inbox-threads/pool.ts";
 import { type FakeActor, FakeRemote } from "../helpers/fake-remote.ts";
 import { startTestServer, type TestServer, type TestUser } from "../helpers/server.ts";
 import { openSocket, type WsClient, type WsMessage } from "../helpers/streaming.ts";
 
 // INBOX_THREADS: inbox POSTs processed by worker threads with their own database connection
-// (src/http/inbox-threads/). What a thread writes must show at once on the main thread, in pages
+// (src/inbox-threads/). What a thread writes must show at once on the main thread, in pages
 // it already keeps, and what it publishes must reach the main thread's streams.
 describe("inbox: activities processed by inbox threads", () => {
   let s: TestServer;

@@ -1,8 +1,8 @@
 import { Worker } from "node:worker_threads";
 import { getLogger } from "@logtape/logtape";
-import type { AppContext, ContextOptions } from "../../context.ts";
-import { freeIfHeldBy, newWriteLock, useWriteLock } from "../../db/sqlite-write-lock.ts";
-import type { Subscription } from "../../infra/bus/interface.ts";
+import type { AppContext, ContextOptions } from "../context.ts";
+import type { Subscription } from "../infra/bus/interface.ts";
+import { freeIfHeldBy, newWriteLock, useWriteLock } from "../lib/sqlite-write-lock.ts";
 import type { BusToMain, BusToThread } from "./thread-bus.ts";
 
 const logger = getLogger(["gannet", "inbox-threads"]);

@@ -1,6 +1,6 @@
 import type { MessagePort } from "node:worker_threads";
-import type { BusListener, BusMessage, EventBus, Subscription } from "../../infra/bus/interface.ts";
-import { LocalListeners, subscription } from "../../infra/bus/local-listeners.ts";
+import type { BusListener, BusMessage, EventBus, Subscription } from "../infra/bus/interface.ts";
+import { LocalListeners, subscription } from "../infra/bus/local-listeners.ts";
 
 /** What an inbox thread sends its main thread about the bus. */
 export type BusToMain =

@@ -1,12 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import { configure, getConsoleSink } from "@logtape/logtape";
-import type { Config } from "../../config/index.ts";
-import { type ContextOptions, createContext } from "../../context.ts";
-import { useWriteLock } from "../../db/sqlite-write-lock.ts";
-import { isSignatureFailure } from "../../federation/inbox/precheck.ts";
-import { serverLoggers } from "../../lib/logging.ts";
-import { createApp, handlerFor } from "../app.ts";
+import type { Config } from "../config/index.ts";
+import { type ContextOptions, createContext } from "../context.ts";
+import { isSignatureFailure } from "../federation/inbox/precheck.ts";
+import { createApp, handlerFor } from "../http/app.ts";
+import { serverLoggers } from "../lib/logging.ts";
+import { useWriteLock } from "../lib/sqlite-write-lock.ts";
 import type { ToThread } from "./pool.ts";
 import { ThreadEventBus } from "./thread-bus.ts";
 

@@ -2,7 +2,7 @@ import { threadId } from "node:worker_threads";
 
 /**
  * One writer at a time among the SQLite connections of this process's threads (the main thread
- * and its inbox threads, src/http/inbox-threads/), waited for without blocking a thread's event
+ * and its inbox threads, src/inbox-threads/), waited for without blocking a thread's event
  * loop. Without it, a connection that finds another thread's write transaction open is made to
  * wait by SQLite's busy handler, which sleeps the whole thread (1, 2, 5, 10... up to 100 ms a
  * try): measured as the inbox threads' activities taking 3 times as long as on one thread.
