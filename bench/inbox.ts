@@ -70,6 +70,8 @@ async function main() {
     // LOAD_SHEDDING=off from the bench's environment: on a busy machine the shedder answers some
     // activities 503, which then are not processed (the CPU per activity is then that of fewer).
     ...(process.env.LOAD_SHEDDING ? { LOAD_SHEDDING: process.env.LOAD_SHEDDING } : {}),
+    // The inbox's worker threads (src/inbox-threads/), as the bench's environment says.
+    ...(process.env.INBOX_THREADS ? { INBOX_THREADS: process.env.INBOX_THREADS } : {}),
     ...(database.serverUrl ? { DATABASE_URL: database.serverUrl } : {}),
   };
   const remotes: FakeRemote[] = [];

@@ -101,7 +101,13 @@ async function bundleOnce(esbuild: Esbuild, root: string, dir: string, external:
   const start = join(root, "src", "start.ts");
   const result = await esbuild.build({
     metafile: true,
-    entryPoints: { main: join(root, "src", "main.ts") },
+    // The inbox threads' module is an entry of its own: a Worker starts it by its file
+    // (src/inbox-threads/pool.ts finds it through __GANNET_BUNDLE__).
+    entryPoints: {
+      main: join(root, "src", "main.ts"),
+      "inbox-thread": join(root, "src", "inbox-threads", "thread-main.ts"),
+    },
+    define: { __GANNET_BUNDLE__: "true" },
     outdir: dir,
     bundle: true,
     splitting: true,

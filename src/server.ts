@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
-import type { AppContext } from "./context.ts";
+import type { AppContext, ContextOptions } from "./context.ts";
 import { createApp, handlerFor } from "./http/app.ts";
 import { LoadShedder } from "./http/middleware/overload.ts";
 import { createStreamingApp } from "./http/streaming/app.ts";
@@ -27,12 +27,17 @@ export interface RunningServer {
  * Serves the HTTP application of `ctx` on `hostname:port` (port 0: an ephemeral port): all of
  * it, or with `streamingOnly` (the `streaming` role) only the streaming API.
  */
-export function startHttpServer(
+export async function startHttpServer(
   ctx: AppContext,
   port: number,
   hostname: string,
-  opts: { overrideGlobalObjects?: boolean; streamingOnly?: boolean } = {},
+  opts: { overrideGlobalObjects?: boolean; streamingOnly?: boolean; contextOptions?: ContextOptions } = {},
 ): Promise<RunningServer> {
+  const threadCount = opts.streamingOnly ? 0 : ctx.config.inboxThreads;
+  // Inbox POSTs processed by worker threads (inbox-threads/), started without waiting for them.
+  const pool = threadCount > 0 ? await import("./inbox-threads/pool.ts") : undefined;
+  const threads = pool?.InboxThreads.start(ctx, threadCount, opts.contextOptions);
+  if (pool && threads) pool.setInboxThreads(ctx, threads);
   const logRequests = ctx.config.logRequests;
   const shedding = ctx.config.loadShedding;
   const shedder = shedding.enabled ? new LoadShedder(shedding) : undefined;
@@ -58,7 +63,9 @@ export function startHttpServer(
           new Promise<void>((res) => {
             closeWebSockets();
             shedder?.stop();
-            server.close(() => res());
+            // The inbox threads' connections close before the caller closes the database.
+            const threadsClosed = threads?.close() ?? Promise.resolve();
+            server.close(() => void threadsClosed.then(() => res()));
             (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
           }),
       });

@@ -113,6 +113,8 @@ export interface Config {
   /** Deliveries run at once per worker process, and to one server (DELIVERY_CONCURRENCY[_PER_SERVER]). */
   deliveryConcurrency: number;
   deliveryConcurrencyPerServer: number;
+  /** Worker threads processing inbox POSTs, 0 for none (INBOX_THREADS; src/inbox-threads/). */
+  inboxThreads: number;
   inboxFailureWindowSeconds: number;
   allowedPrivateAddresses: string[];
   /** Federate only with the domains operators allow (LIMITED_FEDERATION_MODE, Mastodon's name). */
@@ -242,6 +244,7 @@ export function loadConfig(env: Env, opts: { cwd?: string; createDataDir?: boole
     inboxFailureLimit: read(env, "INBOX_FAILURE_LIMIT"),
     deliveryConcurrency: read(env, "DELIVERY_CONCURRENCY"),
     deliveryConcurrencyPerServer: read(env, "DELIVERY_CONCURRENCY_PER_SERVER"),
+    inboxThreads: read(env, "INBOX_THREADS"),
     inboxFailureWindowSeconds: read(env, "INBOX_FAILURE_WINDOW"),
     allowedPrivateAddresses: [...read(env, "ALLOWED_PRIVATE_ADDRESSES")],
     limitedFederationMode: read(env, "LIMITED_FEDERATION_MODE"),

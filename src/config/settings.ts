@@ -345,6 +345,13 @@ export const SETTINGS = {
     description:
       "Deliveries to one remote server run at once by each worker process, so that a slow or unreachable server holds a few of the DELIVERY_CONCURRENCY slots, never all.",
   }),
+  INBOX_THREADS: setting({
+    group: "Federation",
+    type: int(0, 16),
+    default: 0,
+    description:
+      "Worker threads that process inbox POSTs, each with its own database connection and federation object (the main thread answers the cheap refusals and hands the rest over); 0 processes them on the main thread. Not with the streaming role alone.",
+  }),
   ALLOWED_PRIVATE_ADDRESSES: setting({
     group: "Federation",
     type: list("comma-separated IP addresses or CIDR ranges", (entry, name) => {

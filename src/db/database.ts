@@ -47,6 +47,12 @@ export interface Database {
    * (infra/bus/change-notices.ts wires them to the event bus). Undefined on SQLite.
    */
   changes: ChangeNotices | undefined;
+  /**
+   * SQLite: another connection of this process (an inbox thread, src/inbox-threads/) has
+   * just committed; the change stamps read `PRAGMA data_version` again at once instead of within
+   * 2 ms. Nothing on PostgreSQL (its change notices cross threads on the bus).
+   */
+  sawOtherWriter(): void;
   /** Statements sent to PostgreSQL so far, each a round trip (BEGIN and COMMIT included); 0 on SQLite. */
   roundTrips(): number;
   /** Runs pending migrations; throws with the failing migration's name. */
@@ -196,6 +202,7 @@ export function createDatabase(opts: DatabaseOptions): Database {
     feedChangeStamp: () => stamp(feedTracker, "feed"),
     notificationChangeStamp: () => stamp(notificationTracker, "notification"),
     changes,
+    sawOtherWriter: () => sqliteDialect?.sawOtherWriter(),
     roundTrips: () => counter.statements,
     async migrate() {
       if (dialect === "postgres" && opts.pgSchema) {

@@ -14,6 +14,7 @@ import {
   SqliteQueryCompiler,
 } from "kysely";
 import { inBackground } from "../lib/background.ts";
+import { acquireWriteLock, releaseWriteLock, writeLockInUse } from "../lib/sqlite-write-lock.ts";
 import { type Checkpointer, startCheckpointer } from "./sqlite-checkpointer.ts";
 import { type Pad, padInLists, padParameters } from "./sqlite-in-lists.ts";
 
@@ -46,6 +47,10 @@ export class NodeSqliteDialect implements Dialect {
    */
   dataVersion(): number | undefined {
     return this.#driver?.dataVersion();
+  }
+  /** Another connection of this process committed: `dataVersion` reads the pragma again at its next call. */
+  sawOtherWriter(): void {
+    this.#driver?.sawOtherWriter();
   }
   /**
    * The rows of a read run at once, synchronously, when the connection is free (no statement nor
@@ -168,6 +173,10 @@ class NodeSqliteDriver implements Driver {
     return this.#lastVersion;
   }
 
+  sawOtherWriter(): void {
+    this.#lastRead = Number.NEGATIVE_INFINITY;
+  }
+
   readNow(sql: string, parameters: readonly unknown[]): Record<string, unknown>[] | undefined {
     if (!this.#connection || !this.#mutex.free) return undefined;
     return this.#connection.read(sql, parameters);
@@ -193,13 +202,28 @@ class NodeSqliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin"));
+    // With inbox threads, one writer at a time among the threads (sqlite-write-lock.ts).
+    await acquireWriteLock();
+    try {
+      await connection.executeQuery(CompiledQuery.raw("begin"));
+    } catch (error) {
+      releaseWriteLock();
+      throw error;
+    }
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("commit"));
+    try {
+      await connection.executeQuery(CompiledQuery.raw("commit"));
+    } finally {
+      releaseWriteLock();
+    }
   }
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    try {
+      await connection.executeQuery(CompiledQuery.raw("rollback"));
+    } finally {
+      releaseWriteLock();
+    }
   }
   async releaseConnection(): Promise<void> {
     this.#mutex.unlock();
@@ -245,6 +269,9 @@ interface Prepared {
   columns: string[];
   pads: readonly Pad[];
 }
+
+/** Statements that do not write (or open and close transactions, which the driver locks for). */
+const READ_OR_CONTROL = /^\s*(?:select|pragma|begin|commit|rollback|end|savepoint|release)\b/i;
 
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #db: DatabaseSync;
@@ -295,6 +322,19 @@ class NodeSqliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (writeLockInUse() && !this.#db.isTransaction && !READ_OR_CONTROL.test(compiled.sql)) {
+      // A write outside a transaction, with inbox threads on: one writer at a time (sqlite-write-lock.ts).
+      await acquireWriteLock();
+      try {
+        return this.#execute(compiled);
+      } finally {
+        releaseWriteLock();
+      }
+    }
+    return this.#execute(compiled);
+  }
+
+  #execute<R>(compiled: CompiledQuery): QueryResult<R> {
     const { stmt, columns, pads } = this.#prepare(compiled.sql);
     if (columns.length > 0) return { rows: this.read(compiled.sql, compiled.parameters) as R[] };
     const params = padParameters(compiled.parameters, pads).map(bindValue);

@@ -6,6 +6,7 @@ import { registerCollectionDispatchers } from "./dispatchers/collections.ts";
 import { registerObjectDispatchers } from "./dispatchers/objects.ts";
 import { installExpansionCache } from "./expansion-cache.ts";
 import { registerInboxListeners } from "./inbox/index.ts";
+import { installPerRequestSkip } from "./inbox/verified-skip.ts";
 import { installKeyParseCache } from "./key-parse-cache.ts";
 import { createLoaders } from "./loader.ts";
 import { federationQueues } from "./queue.ts";
@@ -39,6 +40,8 @@ export function createGannetFederation(app: AppContext, kv: KvStore): Federation
     ...createLoaders(app, kv),
   });
   allowFedifyOwnFetches(federation, app);
+  // Fedify does not verify again what the precheck verified (inbox/verified-skip.ts).
+  installPerRequestSkip(federation);
 
   registerActorDispatchers(federation, instanceActorId(app));
   registerCollectionDispatchers(federation);

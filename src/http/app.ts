@@ -8,6 +8,7 @@ import {
   precheckBeforeRouting,
   unsignedRefusal,
 } from "../federation/inbox/precheck.ts";
+import { inboxThreadsOf } from "../inbox-threads/pool.ts";
 import { withGuardedFetch } from "../lib/net/scoped-fetch.ts";
 import { ipAccessDenied } from "../services/moderation/ip-blocks.ts";
 import { placeholderRoutes } from "./api/placeholders.ts";
@@ -219,6 +220,15 @@ function inboxPrecheckedHandler(
       if (!mayPrecheckBeforeRouting(request)) return serve(request, env);
       const ip = () => clientIpOfRequest(request, env, trusted);
       if (ipAccessDenied(ctx, ip) !== false) return serve(request, env);
+      const threads = inboxThreadsOf(ctx);
+      if (threads?.available) {
+        // Processed by an inbox thread, its signature checked there (inbox-threads/pool.ts).
+        return threads.handle(request, ip()).then(({ response, signatureFailure }) => {
+          if (signatureFailure && throttle.limit > 0) throttle.fail(ip());
+          if (logRequests) logRequest(request.method, request.url, response.status, start, "-");
+          return response;
+        });
+      }
       return withGuardedFetch(ctx.guardedFetch, () => precheckBeforeRouting(ctx, request, () => ctx.federation())).then(
         (early) => {
           if (early === undefined) return serve(request, env);

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { inboxPrecheck, isInboxPost, isSignatureFailure } from "../federation/inbox/precheck.ts";
+import { inboxPrecheck, isInboxPost, isSignatureFailure, precheckedOwnerOf } from "../federation/inbox/precheck.ts";
+import { withPrecheckedSigner } from "../federation/inbox/verified-skip.ts";
 import { clientIpOf } from "./middleware/client-ip.ts";
 import { outboxPageAlias } from "./outbox-page.ts";
 import type { HonoEnv } from "./types.ts";
@@ -28,10 +29,14 @@ export function federationBridge(): MiddlewareHandler<HonoEnv> {
       request = checked;
     }
     const federation = await ctx.federation();
-    return federation.fetch(request, {
-      contextData: ctx,
-      onNotFound: fallThrough,
-      onNotAcceptable: fallThrough,
-    });
+    const fetch = () =>
+      federation.fetch(request, {
+        contextData: ctx,
+        onNotFound: fallThrough,
+        onNotAcceptable: fallThrough,
+      });
+    // Signed by the activity's actor and verified by the precheck: not verified again (verified-skip.ts).
+    const owner = precheckedOwnerOf(request);
+    return owner === undefined ? fetch() : withPrecheckedSigner(owner, fetch);
   };
 }

@@ -151,7 +151,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       actorKeys: testActorKeys,
     });
     ctx.guardedFetch = loopbackOnly(ctx.guardedFetch);
-    server = await startHttpServer(ctx, port, "127.0.0.1", { overrideGlobalObjects: false });
+    server = await startHttpServer(ctx, port, "127.0.0.1", {
+      overrideGlobalObjects: false,
+      // Inbox threads (INBOX_THREADS) open the same database as the test's context.
+      contextOptions: { pgSchema, pgAsyncCommit: true },
+    });
     // Job workers and the scheduler run too, so features are tested end to end.
     background = await startBackground(ctx, { schedulerTickMs: 50 });
   } catch (e) {

@@ -47,7 +47,12 @@ describe("the bundled build (npm start)", () => {
     assert.match(built.stderr, /bundled \d+ files/);
     inst = await createInstance({ ALLOWED_PRIVATE_ADDRESSES: "127.0.0.1,::1" });
     // An empty database: the bundle runs every migration (their list is made at build time).
-    server = await startServer({ env: inst.env, cwd: inst.dir, main: join(out, "current", "main.js") });
+    // With an inbox thread: its module is an entry point of the bundle of its own.
+    server = await startServer({
+      env: { ...inst.env, INBOX_THREADS: "1" },
+      cwd: inst.dir,
+      main: join(out, "current", "main.js"),
+    });
     await gannetOk(inst, "accounts", "create", "alice", "--email", "alice@example.com", "--confirmed", "--approved");
     token = (await gannetOk(inst, "tokens", "create", "alice", "--scopes", "read write")).trim();
     remote = await FakeRemote.start();
@@ -119,6 +124,9 @@ describe("the bundled build (npm start)", () => {
     const note = remote.note(bob, "1", { content: "<p>from afar</p>" });
     const res = await remote.send(`${server.url}/inbox`, remote.create(bob, note));
     assert.equal(res.status, 202, await res.text());
+    // The inbox thread started from the bundle (else the main thread would have served alone).
+    assert.match(server.output(), /Inbox thread \d+ is ready/);
+    assert.doesNotMatch(server.output(), /An inbox thread failed/);
     const rows = await queryInstance(inst, "select uri from statuses where uri = $1", [note.id]);
     assert.equal(rows.length, 1, "the post is stored");
     const seen = await getJson(`${server.url}/api/v1/timelines/public?remote=true`, token);
@@ -162,9 +170,18 @@ registerHooks({ resolve(specifier, context, next) {
     assert.ok(existsSync(join(out, "current", "context.js")), "one file per module");
     const inst = await createInstance();
     try {
-      const server = await startServer({ env: inst.env, cwd: inst.dir, main: join(out, "current", "main.js") });
+      const server = await startServer({
+        env: { ...inst.env, INBOX_THREADS: "1" },
+        cwd: inst.dir,
+        main: join(out, "current", "main.js"),
+      });
       try {
         assert.equal((await getJson(`${server.url}/health`)).status, 200, server.output());
+        // The inbox thread's module (thread-main.js beside pool.js) starts from this build too.
+        for (let i = 0; i < 200 && !/Inbox thread \d+ is ready|An inbox thread failed/.test(server.output()); i++) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.match(server.output(), /Inbox thread \d+ is ready/);
       } finally {
         assert.equal(await server.stop(), 0, server.output());
       }

@@ -6,6 +6,7 @@ import type { Account } from "../../db/repositories/accounts.ts";
 import { isAccountDeleted } from "../../policies/accounts.ts";
 import { accountForActor } from "../persist/actor.ts";
 import { hostOf } from "../persist/origin.ts";
+import { precheckedOwner } from "./verified-skip.ts";
 
 export type Ctx = InboxContext<AppContext>;
 
@@ -20,7 +21,7 @@ const ALLOWED_WHILE_SUSPENDED: ReadonlySet<string> = new Set(["Delete", "Update"
 
 /**
  * The account an activity comes from: its actor (whose key signed it: Fedify checked that before
- * any listener runs), stored or fetched; null when its domain is suspended or not allowed, or the
+ * any listener runs, or the precheck and here: verified-skip.ts), stored or fetched; null when its domain is suspended or not allowed, or the
  * account is deleted, or suspended (here or by its server) and the activity is not one of
  * `ALLOWED_WHILE_SUSPENDED`.
  */
@@ -28,6 +29,10 @@ export async function senderOf(ctx: Ctx, activity: Activity, type: string): Prom
   const actorId = activity.actorId;
   if (!actorId || !/^https?:$/.test(actorId.protocol)) return null;
   if (activity.actorIds.length !== 1) return null;
+  // Fedify's check that the signing key's owner is the actor, which it skips for an activity the
+  // precheck verified (verified-skip.ts), made on the actor as Fedify parsed it.
+  const owner = precheckedOwner();
+  if (owner !== undefined && actorId.href !== owner) return null;
   if (!(await ctx.data.repos.instanceDomainBlocks.isDeliveryAllowed(hostOf(actorId)))) return null;
   const account = await accountForActor(ctx, actorId);
   if (!account || account.domain === null || isAccountDeleted(account)) return null;

@@ -222,6 +222,19 @@ export async function precheckBeforeRouting(
   return undefined;
 }
 
+/** Requests `inboxPrecheck` hands on whose signature it verified, signed by the key of this actor. */
+const precheckedOwners = new WeakMap<Request, string>();
+
+/**
+ * The actor whose key signed `request`, when `inboxPrecheck` handed it on with its signature
+ * verified and that actor is the activity's `actor`: Fedify need not verify it again
+ * (verified-skip.ts). Undefined for anything else (a signer of another actor, a forwarded
+ * activity, a request the precheck did not verify), which Fedify verifies as always.
+ */
+export function precheckedOwnerOf(request: Request): string | undefined {
+  return precheckedOwners.get(request);
+}
+
 /**
  * Runs before Fedify on inbox POSTs (`isInboxPost`), cheapest refusal first, so that what is not
  * signed costs no JSON-LD work (Fedify parses the whole activity as JSON-LD before it looks at the
@@ -284,7 +297,11 @@ export async function inboxPrecheck(
     encryptedMessageModule ??= import("../crypto/inbox.ts");
     return (await encryptedMessageModule).encryptedMessageActivity(ctx, fed, forward, json, pathOf(request.url));
   }
-  if (type !== "Add" && type !== "Remove") return forward;
+  if (type !== "Add" && type !== "Remove") {
+    // Verified here, signed by the actor's own key: Fedify need not verify it again (verified-skip.ts).
+    if (signer.ownerId && actor !== undefined && signer.ownerId.href === actor) precheckedOwners.set(forward, actor);
+    return forward;
+  }
   // Loaded when first needed, not imported: it brings Fedify's vocabulary, which a server loads
   // only once it federates (this module is on every request's path through the bridge).
   hashtagActivityModule ??= import("./hashtag-activity.ts");
