@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { LoadShedder } from "../../src/http/middleware/overload.ts";
+import { blockEveryTurn } from "../helpers/busy-loop.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 /** Sends `bytes` on a connection of its own and reads to the server's end; the text read, or the error. */
@@ -219,17 +220,6 @@ describe("overload: refusals before the application (LoadShedder.guard)", () => 
     assert.deepEqual(g.reached, ["/split"]);
   });
 });
-
-/** Holds the event loop for `ms` on every turn (as a server swamped with work does) until stopped. */
-function blockEveryTurn(ms: number): () => void {
-  const timer = setInterval(() => {
-    const end = performance.now() + ms;
-    while (performance.now() < end) {
-      // busy
-    }
-  }, 1);
-  return () => clearInterval(timer);
-}
 
 describe("overload: a saturated server refuses what waited past the budget, at once, and keeps answering", () => {
   let s: TestServer;

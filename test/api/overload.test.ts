@@ -2,18 +2,8 @@ import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { LoadShedder } from "../../src/http/middleware/overload.ts";
+import { blockEveryTurn } from "../helpers/busy-loop.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-
-/** Holds the event loop for `ms` on every turn (as a server swamped with work does) until stopped. */
-function blockEveryTurn(ms: number): () => void {
-  const timer = setInterval(() => {
-    const end = performance.now() + ms;
-    while (performance.now() < end) {
-      // busy
-    }
-  }, 1);
-  return () => clearInterval(timer);
-}
 
 /**
  * Asks `path` in bursts of `burst` requests at once until one answers `status` (at most `tries`
